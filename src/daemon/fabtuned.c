@@ -1,0 +1,104 @@
+/* fabtuned: options, logging setup, policy loading and the choice of what to run. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabtuned.h"
+#include "log.h"
+#include "macro.h"
+#include "once.h"
+#include "options.h"
+#include "policy.h"
+
+/* The policy from -c, or from the default path, or the built-in copy when the default
+ * path is absent. An explicit -c that is missing is an error, never a silent fallback. */
+static int load_policy(const struct options *o, struct policy *p, const char **ret_source)
+{
+    struct policy_errors errs = { 0 };
+    int r = policy_load_file(o->config, p, &errs);
+
+    *ret_source = o->config;
+    if (r == -ENOENT && !o->config_explicit) {
+        log_debug("policy", "%s is absent; using the built-in default policy", o->config);
+        *ret_source = "<built-in>";
+        r = policy_load_builtin(p, &errs);
+    } else if (r == -ENOENT) {
+        fprintf(stderr, "%s: cannot read policy: %s\n", o->config, strerror(ENOENT));
+    }
+    policy_errors_print(&errs, stderr);
+    policy_errors_done(&errs);
+    return r;
+}
+
+static int dump_policy(const struct policy *p)
+{
+    _cleanup_free_ char *text = policy_dump(p);
+    if (!text) {
+        fprintf(stderr, "fabtuned: cannot render the policy\n");
+        return EXIT_SOFTWARE;
+    }
+    fputs(text, stdout);
+    return EXIT_SUCCESS;
+}
+
+static void setup_logging(const struct options *o)
+{
+    log_set_target(o->log_target);
+    /* -v: debug for every category, unless -d narrows it. */
+    if (o->verbose)
+        log_set_max_level(LOG_DEBUG);
+}
+
+static int run(const struct options *o)
+{
+    struct policy p;
+    const char *source;
+
+    policy_init_defaults(&p);
+    int r = load_policy(o, &p, &source);
+    if (r < 0) {
+        policy_done(&p);
+        return o->action == ACTION_CHECK_CONFIG ? EXIT_FAILURE : EXIT_BAD_CONFIG;
+    }
+
+    switch (o->action) {
+    case ACTION_CHECK_CONFIG:
+        printf("%s: valid\n", source);
+        r = EXIT_SUCCESS;
+        break;
+    case ACTION_DUMP_POLICY:
+        r = dump_policy(&p);
+        break;
+    case ACTION_ONCE:
+        r = once_run(o, &p, source);
+        break;
+    case ACTION_DAEMON:
+        fprintf(stderr, "fabtuned: the long-running service is not built yet; "
+                "use --once, --check-config or --dump-policy\n");
+        r = EXIT_UNAVAILABLE;
+        break;
+    }
+    policy_done(&p);
+    return r;
+}
+
+int fabtuned_main(int argc, char **argv)
+{
+    struct options o;
+    int r = options_parse(argc, argv, &o);
+    if (r > 0)
+        return EXIT_SUCCESS;
+    if (r < 0) {
+        fprintf(stderr, "Try 'fabtuned --help'.\n");
+        return EXIT_USAGE;
+    }
+    setup_logging(&o);
+    if (o.debug && log_set_debug_categories(o.debug) < 0) {
+        fprintf(stderr, "fabtuned: invalid --debug list '%s'\n", o.debug);
+        return EXIT_USAGE;
+    }
+    return run(&o);
+}

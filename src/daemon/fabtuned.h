@@ -1,0 +1,10 @@
+/* fabtuned's entry point, kept in the library so the tests can drive it. */
+#pragma once
+
+/* Exit codes besides the health codes of --once (sysexits.h values). */
+#define EXIT_USAGE 64
+#define EXIT_SOFTWARE 70
+#define EXIT_UNAVAILABLE 69
+#define EXIT_BAD_CONFIG 78
+
+int fabtuned_main(int argc, char **argv);

@@ -1,0 +1,132 @@
+/* Findings: a growable list, the verdict rule and the exit codes of each health format. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings.h"
+#include "macro.h"
+
+static char *dup_or_null(const char *s, bool *failed)
+{
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    if (!d)
+        *failed = true;
+    return d;
+}
+
+static void finding_done(struct finding *f)
+{
+    free(f->check);
+    free(f->rail);
+    free(f->message);
+    free(f->expected);
+    free(f->actual);
+    free(f->hint);
+}
+
+int findings_add(struct findings *fs, const char *check, enum severity sev, const char *rail,
+                 const char *expected, const char *actual, const char *hint,
+                 const char *fmt, ...)
+{
+    if (fs->n == fs->cap) {
+        size_t cap = fs->cap ? fs->cap * 2 : 16;
+        struct finding *n = realloc(fs->items, cap * sizeof(*n));
+        if (!n)
+            return -ENOMEM;
+        fs->items = n;
+        fs->cap = cap;
+    }
+
+    bool failed = false;
+    struct finding f = {
+        .check = dup_or_null(check, &failed),
+        .severity = sev,
+        .rail = dup_or_null(rail, &failed),
+        .expected = dup_or_null(expected, &failed),
+        .actual = dup_or_null(actual, &failed),
+        .hint = dup_or_null(hint, &failed),
+    };
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&f.message, fmt, ap) < 0) {
+        f.message = NULL;
+        failed = true;
+    }
+    va_end(ap);
+    if (failed) {
+        finding_done(&f);
+        return -ENOMEM;
+    }
+    fs->items[fs->n++] = f;
+    return 0;
+}
+
+void findings_done(struct findings *fs)
+{
+    for (size_t i = 0; i < fs->n; i++)
+        finding_done(&fs->items[i]);
+    free(fs->items);
+    memset(fs, 0, sizeof(*fs));
+}
+
+enum verdict findings_verdict(const struct findings *fs)
+{
+    enum severity worst = SEVERITY_OK;
+    if (fs->n == 0)
+        return VERDICT_UNKNOWN;
+    for (size_t i = 0; i < fs->n; i++)
+        if (fs->items[i].severity > worst)
+            worst = fs->items[i].severity;
+    return worst == SEVERITY_ERROR ? VERDICT_NOT_READY
+         : worst == SEVERITY_WARNING ? VERDICT_DEGRADED : VERDICT_READY;
+}
+
+const struct finding *findings_first_failing(const struct findings *fs)
+{
+    for (enum severity s = SEVERITY_ERROR; s >= SEVERITY_WARNING; s--)
+        for (size_t i = 0; i < fs->n; i++)
+            if (fs->items[i].severity == s)
+                return &fs->items[i];
+    return NULL;
+}
+
+const char *severity_to_string(enum severity s)
+{
+    static const char *const names[] = { "ok", "unknown", "warning", "error" };
+    return names[s];
+}
+
+const char *verdict_to_string(enum verdict v)
+{
+    static const char *const names[] = { "READY", "DEGRADED", "NOT_READY", "UNKNOWN" };
+    return names[v];
+}
+
+int verdict_exit_code(enum verdict v, enum health_format f)
+{
+    /* Rows: format; columns: READY, DEGRADED, NOT_READY, UNKNOWN (SPEC.md). */
+    static const int codes[][4] = {
+        [HEALTH_NPD] = { 0, 1, 1, 2 },
+        [HEALTH_NAGIOS] = { 0, 1, 2, 3 },
+        [HEALTH_NHC] = { 0, 0, 1, 1 },
+    };
+    return codes[f][v];
+}
+
+int health_format_parse(const char *s, enum health_format *ret)
+{
+    static const char *const names[] = { "npd", "nagios", "nhc" };
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+        if (streq(s, names[i])) {
+            *ret = (enum health_format)i;
+            return 0;
+        }
+    return -EINVAL;
+}

@@ -1,0 +1,39 @@
+/* Findings: what the checks conclude, and the verdict that follows from them. */
+#pragma once
+
+#include <stddef.h>
+
+enum severity { SEVERITY_OK, SEVERITY_UNKNOWN, SEVERITY_WARNING, SEVERITY_ERROR };
+enum verdict { VERDICT_READY, VERDICT_DEGRADED, VERDICT_NOT_READY, VERDICT_UNKNOWN };
+enum health_format { HEALTH_NPD, HEALTH_NAGIOS, HEALTH_NHC };
+
+struct finding {
+    char *check;        /* stable id, "tuning.drift" */
+    enum severity severity;
+    char *rail;         /* "mlx5_0/1", or NULL for node-wide checks */
+    char *message;
+    char *expected;
+    char *actual;
+    char *hint;
+};
+
+struct findings {
+    struct finding *items;
+    size_t n, cap;
+};
+
+/* Adds a finding; the strings are copied (NULL allowed except check and message). */
+int findings_add(struct findings *fs, const char *check, enum severity sev, const char *rail,
+                 const char *expected, const char *actual, const char *hint,
+                 const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+void findings_done(struct findings *fs);
+
+/* The node's verdict: errors make it NOT_READY, warnings DEGRADED; 'unknown' findings
+ * (data a driver does not expose) never block READY. No findings at all is UNKNOWN. */
+enum verdict findings_verdict(const struct findings *fs);
+const struct finding *findings_first_failing(const struct findings *fs);
+
+const char *severity_to_string(enum severity s);
+const char *verdict_to_string(enum verdict v);
+int verdict_exit_code(enum verdict v, enum health_format f);
+int health_format_parse(const char *s, enum health_format *ret);

@@ -1,0 +1,34 @@
+/* fabtuned --once: gather, check, render; the data flows one way through a report. */
+#include "config.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+
+#include "fabtuned.h"
+#include "log.h"
+#include "once.h"
+#include "report.h"
+
+int once_run(const struct options *o, const struct policy *p, const char *policy_source)
+{
+    struct report r;
+
+    report_init(&r, p, policy_source);
+    report_finish(&r);
+
+    if (o->json) {
+        json_object *j = report_to_json(&r);
+        if (!j) {
+            report_done(&r);
+            return EXIT_SOFTWARE;
+        }
+        puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
+                                               JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(j);
+    } else {
+        report_print_text(&r, stdout);
+    }
+    int code = verdict_exit_code(r.verdict, HEALTH_NPD);
+    report_done(&r);
+    return code;
+}

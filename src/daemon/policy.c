@@ -1,0 +1,188 @@
+/* The policy: defaults, lifetime, comparison, and loading from a file or the built-in copy. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "policy.h"
+#include "policy_schema.h"
+#include "strutil.h"
+
+void policy_init_defaults(struct policy *p)
+{
+    *p = (struct policy){
+        .version = 1,
+        .rails = {
+            .select = RAIL_SELECT_ALL,
+            .link_layer = LINK_LAYER_ANY,
+            .roce = { .version = 2, .address_family = ADDR_FAMILY_IPV4,
+                      .gid_index = POLICY_GID_INDEX_AUTO },
+            .qos = { .dscp = 26, .pfc_priority = 3, .pfc_exclusive = true,
+                     .trust = QOS_TRUST_DSCP, .ecn = REQ_OPTIONAL, .cnp_dscp = 48 },
+            .gpudirect = REQ_OPTIONAL,
+        },
+        .checks = {
+            .interval = 30 * USEC_PER_SEC,
+            .flaps = { .window = 10 * USEC_PER_MINUTE, .max = 2 },
+            .counters = { .interval = 10 * USEC_PER_SEC },
+        },
+        .tuning = { .mode = TUNING_VERIFY },
+        .probes = {
+            .interval = 60 * USEC_PER_SEC,
+            .rdma = { .iterations = 1000, .size = 8,
+                      .bandwidth = { .duration = 200 * USEC_PER_MSEC, .size = 65536 } },
+            .tcp = { .iterations = 1000, .size = 64,
+                     .bandwidth = { .duration = 200 * USEC_PER_MSEC } },
+            .regression = { .baseline_runs = 10, .ratio = 1.5, .consecutive = 3 },
+        },
+    };
+    /* On allocation failure these stay NULL, which every user treats as "not set". */
+    p->outputs.nccl_env = strdup("/run/fabtune/nccl.env");
+    p->control.socket = strdup("/run/fabtune/fabtuned.sock");
+    p->control.group = strdup("fabtune");
+}
+
+void policy_done(struct policy *p)
+{
+    for (size_t i = 0; i < p->tuning.n_sysctl; i++) {
+        free(p->tuning.sysctl[i].key);
+        free(p->tuning.sysctl[i].value);
+    }
+    free(p->outputs.nccl_env);
+    free(p->outputs.nccl_conf);
+    free(p->outputs.prometheus_textfile);
+    free(p->control.socket);
+    free(p->control.group);
+    memset(p, 0, sizeof(*p));
+}
+
+static bool str_eq_null(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && streq(a, b));
+}
+
+static bool field_equal(const struct policy_field *f, const char *a, const char *b)
+{
+    const char *x = a + f->offset, *y = b + f->offset;
+    switch (f->kind) {
+    case FIELD_MAP:
+        for (const struct policy_field *c = f->children; c->name; c++)
+            if (!field_equal(c, a, b))
+                return false;
+        return true;
+    case FIELD_VERSION:
+    case FIELD_UINT:
+    case FIELD_IB_MTU:
+        return *(const uint32_t *)x == *(const uint32_t *)y;
+    case FIELD_GID_INDEX:
+        return *(const int32_t *)x == *(const int32_t *)y;
+    case FIELD_DOUBLE:
+        return *(const double *)x == *(const double *)y;
+    case FIELD_BOOL:
+        return *(const bool *)x == *(const bool *)y;
+    case FIELD_DURATION:
+        return *(const usec_t *)x == *(const usec_t *)y;
+    case FIELD_ENUM:
+        return *(const int *)x == *(const int *)y;
+    case FIELD_PATH:
+    case FIELD_NAME:
+        return str_eq_null(*(char *const *)x, *(char *const *)y);
+    case FIELD_CIDR: {
+        const struct cidr *c = (const void *)x, *d = (const void *)y;
+        return c->set == d->set && (!c->set || (c->family == d->family &&
+               c->prefix_len == d->prefix_len && memcmp(c->addr, d->addr, 16) == 0));
+    }
+    case FIELD_RAIL_SELECT: {
+        const struct policy *p = (const void *)a, *q = (const void *)b;
+        if (p->rails.select != q->rails.select || p->rails.n_list != q->rails.n_list)
+            return false;
+        for (size_t i = 0; i < p->rails.n_list; i++)
+            if (!streq(p->rails.list[i].device, q->rails.list[i].device) ||
+                p->rails.list[i].port != q->rails.list[i].port)
+                return false;
+        return true;
+    }
+    case FIELD_SYSCTL_MAP: {
+        const struct policy *p = (const void *)a, *q = (const void *)b;
+        if (p->tuning.n_sysctl != q->tuning.n_sysctl)
+            return false;
+        for (size_t i = 0; i < p->tuning.n_sysctl; i++)
+            if (!streq(p->tuning.sysctl[i].key, q->tuning.sysctl[i].key) ||
+                !streq(p->tuning.sysctl[i].value, q->tuning.sysctl[i].value))
+                return false;
+        return true;
+    }
+    }
+    return false;
+}
+
+bool policy_equal(const struct policy *a, const struct policy *b)
+{
+    for (const struct policy_field *f = policy_schema; f->name; f++)
+        if (!field_equal(f, (const char *)a, (const char *)b))
+            return false;
+    return true;
+}
+
+bool policy_sysctl_key_allowed(const char *key)
+{
+    static const char *const prefixes[] = { "net.", "vm." };
+    for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+        if (strncmp(key, prefixes[i], strlen(prefixes[i])) == 0 && key[strlen(prefixes[i])])
+            return true;
+    return streq(key, "kernel.numa_balancing") ||
+           strncmp(key, "kernel.numa_balancing_", 22) == 0;
+}
+
+const char *policy_sysctl_get(const struct policy *p, const char *key)
+{
+    for (size_t i = 0; i < p->tuning.n_sysctl; i++)
+        if (streq(p->tuning.sysctl[i].key, key))
+            return p->tuning.sysctl[i].value;
+    return NULL;
+}
+
+const char *link_layer_to_string(enum link_layer l) { return link_layer_names[l]; }
+const char *requirement_to_string(enum requirement r) { return requirement_names[r]; }
+const char *tuning_mode_to_string(enum tuning_mode m) { return tuning_mode_names[m]; }
+
+int policy_load_file(const char *path, struct policy *ret, struct policy_errors *errs)
+{
+    _cleanup_free_ char *text = NULL;
+    size_t len;
+    int r = read_file_full(path, POLICY_MAX_FILE_SIZE, &text, &len);
+    if (r == -ENOENT)
+        return r;
+    if (r < 0) {
+        char *msg = NULL;
+        if (asprintf(&msg, "%s: cannot read policy: %s%s", path, strerror(-r),
+                     r == -EFBIG ? " (limit is 1 MiB)" : "") >= 0)
+            errs->msgs[errs->n++] = msg;
+        return r;
+    }
+    return policy_load_string(text, len, path, ret, errs);
+}
+
+int policy_load_builtin(struct policy *ret, struct policy_errors *errs)
+{
+    return policy_load_string(policy_builtin_yaml, policy_builtin_yaml_len,
+                              "<built-in>", ret, errs);
+}
+
+void policy_errors_print(const struct policy_errors *errs, FILE *f)
+{
+    for (size_t i = 0; i < errs->n; i++)
+        fprintf(f, "%s\n", errs->msgs[i]);
+    if (errs->n_dropped)
+        fprintf(f, "(%zu more errors not shown)\n", errs->n_dropped);
+}
+
+void policy_errors_done(struct policy_errors *errs)
+{
+    for (size_t i = 0; i < errs->n; i++)
+        free(errs->msgs[i]);
+    memset(errs, 0, sizeof(*errs));
+}

@@ -1,0 +1,132 @@
+/* The policy: a typed model of fabtune.yaml, its defaults, loader and dumper. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <netinet/in.h>
+
+#include "timeutil.h"
+
+#define POLICY_NAME_MAX 64
+#define POLICY_MAX_RAILS 64
+#define POLICY_MAX_SYSCTLS 128
+#define POLICY_MAX_ERRORS 16
+#define POLICY_MAX_FILE_SIZE (1024 * 1024)
+#define POLICY_GID_INDEX_AUTO (-1)
+
+enum rail_select { RAIL_SELECT_ALL, RAIL_SELECT_LIST };
+enum link_layer { LINK_LAYER_ETHERNET, LINK_LAYER_INFINIBAND, LINK_LAYER_ANY };
+enum addr_family { ADDR_FAMILY_IPV4, ADDR_FAMILY_IPV6 };
+enum qos_trust { QOS_TRUST_DSCP, QOS_TRUST_PCP };
+enum requirement { REQ_REQUIRED, REQ_OPTIONAL, REQ_IGNORE };
+enum tuning_mode { TUNING_ENFORCE, TUNING_VERIFY, TUNING_OFF };
+
+struct rail_ref {
+    char device[POLICY_NAME_MAX];
+    uint32_t port;
+};
+
+struct cidr {
+    bool set;
+    int family;                 /* AF_INET or AF_INET6 */
+    uint8_t addr[16];           /* network byte order, host bits cleared */
+    uint32_t prefix_len;
+};
+
+struct sysctl_setting {
+    char *key;                  /* dotted form, "net.core.rmem_max" */
+    char *value;                /* as written; multi-value keys keep their spaces */
+};
+
+struct policy {
+    uint32_t version;
+    struct {
+        enum rail_select select;
+        struct rail_ref list[POLICY_MAX_RAILS];
+        size_t n_list;
+        enum link_layer link_layer;
+        uint32_t expect_count;  /* 0: no expectation */
+        uint32_t min_rate_gbps; /* 0: no minimum */
+        struct { uint32_t netdev_min, rdma_active_min; } mtu;
+        struct {
+            uint32_t version;
+            enum addr_family address_family;
+            int32_t gid_index;  /* POLICY_GID_INDEX_AUTO or 0..255 */
+            struct cidr subnet;
+        } roce;
+        struct {
+            uint32_t dscp, pfc_priority, cnp_dscp;
+            bool pfc_exclusive;
+            enum qos_trust trust;
+            enum requirement ecn;
+        } qos;
+        struct { uint32_t min_width; double min_speed_gts; } pcie;
+        enum requirement gpudirect;
+    } rails;
+    struct {
+        usec_t interval;
+        struct { usec_t window; uint32_t max; } flaps;
+        struct { usec_t interval; } counters;
+    } checks;
+    struct {
+        enum tuning_mode mode;
+        bool revert_on_stop;
+        struct sysctl_setting sysctl[POLICY_MAX_SYSCTLS];
+        size_t n_sysctl;
+    } tuning;
+    struct {
+        usec_t interval;
+        struct {
+            uint32_t iterations, size;
+            struct { usec_t duration; uint32_t size; } bandwidth;
+        } rdma;
+        struct {
+            uint32_t iterations, size;
+            struct { usec_t duration; } bandwidth;
+        } tcp;
+        struct { uint32_t baseline_runs, consecutive; double ratio; } regression;
+        struct { double rdma_p99_us, tcp_p99_us, rdma_min_bw_fraction; } limits;
+    } probes;
+    struct { char *nccl_env, *nccl_conf, *prometheus_textfile; } outputs;
+    struct { char *socket, *group; } control;
+};
+
+/* Errors collected by a load, each already formatted as
+ * "FILE:LINE:COL: message\n    source line\n    ^". */
+struct policy_errors {
+    char *msgs[POLICY_MAX_ERRORS];
+    size_t n;
+    size_t n_dropped;
+};
+
+/* The built-in default (conf/fabtune.yaml compiled in). */
+extern const char policy_builtin_yaml[];
+extern const size_t policy_builtin_yaml_len;
+
+void policy_init_defaults(struct policy *p);
+void policy_done(struct policy *p);
+/* Loads YAML text over the defaults. On error returns -EINVAL, fills errs, and leaves
+ * *ret untouched, so a failed reload keeps the old policy. */
+int policy_load_string(const char *text, size_t len, const char *filename,
+                       struct policy *ret, struct policy_errors *errs);
+/* Reads FILE; -ENOENT if it is absent (the caller decides on the built-in default). */
+int policy_load_file(const char *path, struct policy *ret, struct policy_errors *errs);
+int policy_load_builtin(struct policy *ret, struct policy_errors *errs);
+void policy_errors_print(const struct policy_errors *errs, FILE *f);
+void policy_errors_done(struct policy_errors *errs);
+
+/* The effective policy as YAML text that loads back to an equal policy. */
+char *policy_dump(const struct policy *p);
+bool policy_equal(const struct policy *a, const struct policy *b);
+
+bool policy_sysctl_key_allowed(const char *key);
+const char *policy_sysctl_get(const struct policy *p, const char *key);
+
+const char *link_layer_to_string(enum link_layer l);
+const char *requirement_to_string(enum requirement r);
+const char *tuning_mode_to_string(enum tuning_mode m);
+int cidr_parse(const char *s, struct cidr *ret);
+const char *cidr_format(const struct cidr *c, char *buf, size_t len);
+bool cidr_contains(const struct cidr *c, int family, const void *addr);

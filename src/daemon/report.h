@@ -1,0 +1,24 @@
+/* The report of one full check: what --once prints and the daemon serves. */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdio.h>
+
+#include "findings.h"
+#include "policy.h"
+
+struct report {
+    char hostname[256];
+    char kernel[128];
+    const char *policy_source;  /* a path, or "<built-in>" */
+    const struct policy *policy;
+    struct findings findings;
+    enum verdict verdict;
+};
+
+void report_init(struct report *r, const struct policy *p, const char *policy_source);
+void report_done(struct report *r);
+/* Sets the verdict from the findings; call once every section is in. */
+void report_finish(struct report *r);
+void report_print_text(const struct report *r, FILE *f);
+json_object *report_to_json(const struct report *r);

@@ -1,0 +1,6 @@
+/* The control protocol's constants, shared by fabtuned and fabtunectl (SPEC.md). */
+#pragma once
+
+#define PROTOCOL_VERSION 1
+#define PROTOCOL_MAX_LINE (64 * 1024)
+#define PROTOCOL_DEFAULT_SOCKET "/run/fabtune/fabtuned.sock"

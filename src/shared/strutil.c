@@ -1,0 +1,143 @@
+/* String helpers: edit distance for "did you mean", whole-file read and atomic write. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "strutil.h"
+
+size_t str_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return (size_t)-1;  /* not a typo of any key we know */
+
+    size_t row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *str_closest(const char *s, const char *const *candidates, size_t n)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    size_t len = strlen(s);
+
+    for (size_t i = 0; i < n; i++) {
+        size_t d = str_edit_distance(s, candidates[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = candidates[i];
+        }
+        /* A prefix ("pfc_prio" of "pfc_priority") is a likely truncation. */
+        if (len >= 3 && strncmp(s, candidates[i], len) == 0 && best_d > 2) {
+            best_d = 2;
+            best = candidates[i];
+        }
+    }
+    size_t limit = len / 3 > 2 ? len / 3 : 2;
+    return best_d <= limit ? best : NULL;
+}
+
+int read_file_full(const char *path, size_t max, char **ret, size_t *ret_len)
+{
+    _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return -errno;
+
+    _cleanup_free_ char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            char *n = realloc(buf, cap);
+            if (!n)
+                return -ENOMEM;
+            buf = n;
+        }
+        ssize_t k = read(fd, buf + len, cap - len - 1);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        if (k == 0)
+            break;
+        len += (size_t)k;
+        if (len > max)
+            return -EFBIG;
+    }
+    if (!buf && !(buf = malloc(1)))
+        return -ENOMEM;
+    buf[len] = '\0';
+    *ret = TAKE_PTR(buf);
+    if (ret_len)
+        *ret_len = len;
+    return 0;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t k = write(fd, p, len);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        p += k;
+        len -= (size_t)k;
+    }
+    return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode)
+{
+    _cleanup_free_ char *tmp = NULL, *dir = strdup(path);
+    if (!dir || asprintf(&tmp, "%s.tmpXXXXXX", path) < 0)
+        return -ENOMEM;
+
+    _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int r = write_all(fd, data, len);
+    if (r == 0 && fchmod(fd, mode) < 0)
+        r = -errno;
+    if (r == 0 && fsync(fd) < 0)
+        r = -errno;
+    if (r == 0 && rename(tmp, path) < 0)
+        r = -errno;
+    if (r < 0) {
+        unlink(tmp);
+        return r;
+    }
+    /* Make the rename itself durable. */
+    _cleanup_close_ int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0)
+        (void)fsync(dfd);
+    return 0;
+}

@@ -1,0 +1,12 @@
+/* String helpers: edit distance for "did you mean", file reading. */
+#pragma once
+
+#include <stddef.h>
+
+size_t str_edit_distance(const char *a, const char *b);
+/* The candidate closest to s, or NULL if none is close enough to be a likely typo. */
+const char *str_closest(const char *s, const char *const *candidates, size_t n);
+/* Reads a whole file, at most max bytes (-EFBIG beyond), NUL-terminated. */
+int read_file_full(const char *path, size_t max, char **ret, size_t *ret_len);
+/* Writes data to path atomically: temp file in the same dir, fsync, rename, fsync dir. */
+int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode);

@@ -1,0 +1,331 @@
+/* Tests of the policy loader, its errors, the defaults and the dump round trip. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <sys/socket.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "policy.h"
+#include "policy_cases.h"
+#include "strutil.h"
+
+static struct policy p;
+static struct policy_errors errs;
+
+static void setup(void)
+{
+    policy_init_defaults(&p);
+    memset(&errs, 0, sizeof(errs));
+}
+
+static void teardown(void)
+{
+    policy_done(&p);
+    policy_errors_done(&errs);
+}
+
+static int load(const char *yaml)
+{
+    return policy_load_string(yaml, strlen(yaml), "t.yaml", &p, &errs);
+}
+
+/* Line n (1-based) of text, without its newline. */
+static char *nth_line(const char *text, unsigned n)
+{
+    const char *s = text;
+    for (unsigned i = 1; i < n && s; i++) {
+        s = strchr(s, '\n');
+        if (s)
+            s++;
+    }
+    if (!s)
+        return strdup("");
+    return strndup(s, strcspn(s, "\n"));
+}
+
+START_TEST(test_bad_policy)
+{
+    const struct bad_policy *c = &bad_policies[_i];
+    char want[512];
+    unsigned line, col;
+
+    ck_assert_msg(load(c->yaml) < 0, "%s: accepted", c->name);
+    ck_assert_int_ge(errs.n, 1);
+
+    /* First line: FILE:LINE:COL: message, exactly. */
+    snprintf(want, sizeof(want), "t.yaml:%s", c->error);
+    _cleanup_free_ char *first = nth_line(errs.msgs[0], 1);
+    ck_assert_msg(streq(first, want), "%s:\n got  '%s'\n want '%s'", c->name, first, want);
+
+    /* Then the source line and a caret under the column. */
+    ck_assert_int_eq(sscanf(c->error, "%u:%u:", &line, &col), 2);
+    if (*c->yaml) {
+        _cleanup_free_ char *src = nth_line(errs.msgs[0], 2);
+        _cleanup_free_ char *caret = nth_line(errs.msgs[0], 3);
+        _cleanup_free_ char *orig = nth_line(c->yaml, line);
+        ck_assert_str_eq(src, orig);
+        ck_assert_uint_eq(strlen(caret), col);
+        ck_assert_int_eq(caret[col - 1], '^');
+    }
+}
+END_TEST
+
+START_TEST(test_errors_collected)
+{
+    ck_assert_int_lt(load("rails:\n  expect_count: x\n  link_layer: y\nzzz: 1\n"), 0);
+    ck_assert_uint_eq(errs.n, 3);
+    ck_assert_ptr_nonnull(strstr(errs.msgs[0], "t.yaml:2:17:"));
+    ck_assert_ptr_nonnull(strstr(errs.msgs[1], "t.yaml:3:15:"));
+    ck_assert_ptr_nonnull(strstr(errs.msgs[2], "t.yaml:4:1:"));
+}
+END_TEST
+
+START_TEST(test_errors_capped)
+{
+    char yaml[4096] = "";
+    for (int i = 0; i < 40; i++)
+        snprintf(yaml + strlen(yaml), sizeof(yaml) - strlen(yaml), "bad%d: 1\n", i);
+    ck_assert_int_lt(load(yaml), 0);
+    ck_assert_uint_eq(errs.n, POLICY_MAX_ERRORS);
+    ck_assert_uint_eq(errs.n_dropped, 40 - POLICY_MAX_ERRORS);
+}
+END_TEST
+
+START_TEST(test_defaults)
+{
+    struct policy d;
+    policy_init_defaults(&d);
+    ck_assert_int_eq(load("version: 1\n"), 0);
+    ck_assert(policy_equal(&p, &d));
+    policy_done(&d);
+
+    ck_assert_uint_eq(p.version, 1);
+    ck_assert_int_eq(p.rails.select, RAIL_SELECT_ALL);
+    ck_assert_int_eq(p.rails.link_layer, LINK_LAYER_ANY);
+    ck_assert_uint_eq(p.rails.expect_count, 0);
+    ck_assert_int_eq(p.rails.roce.gid_index, POLICY_GID_INDEX_AUTO);
+    ck_assert_uint_eq(p.rails.roce.version, 2);
+    ck_assert(!p.rails.roce.subnet.set);
+    ck_assert_uint_eq(p.rails.qos.dscp, 26);
+    ck_assert_uint_eq(p.rails.qos.pfc_priority, 3);
+    ck_assert_uint_eq(p.rails.qos.cnp_dscp, 48);
+    ck_assert_uint_eq(p.checks.interval, 30 * USEC_PER_SEC);
+    ck_assert_uint_eq(p.checks.flaps.window, 10 * USEC_PER_MINUTE);
+    ck_assert_int_eq(p.tuning.mode, TUNING_VERIFY);
+    ck_assert_uint_eq(p.tuning.n_sysctl, 0);
+    ck_assert_uint_eq(p.probes.rdma.size, 8);
+    ck_assert_uint_eq(p.probes.tcp.bandwidth.duration, 200 * USEC_PER_MSEC);
+    ck_assert_double_eq(p.probes.regression.ratio, 1.5);
+    ck_assert_str_eq(p.outputs.nccl_env, "/run/fabtune/nccl.env");
+    ck_assert_ptr_null(p.outputs.nccl_conf);
+    ck_assert_str_eq(p.control.socket, "/run/fabtune/fabtuned.sock");
+    ck_assert_str_eq(p.control.group, "fabtune");
+}
+END_TEST
+
+START_TEST(test_builtin)
+{
+    ck_assert_int_eq(policy_load_builtin(&p, &errs), 0);
+    ck_assert_uint_eq(p.tuning.n_sysctl, 8);
+    ck_assert_str_eq(policy_sysctl_get(&p, "net.core.rmem_max"), "134217728");
+    ck_assert_str_eq(policy_sysctl_get(&p, "net.ipv4.tcp_rmem"), "4096 87380 134217728");
+    ck_assert_str_eq(policy_sysctl_get(&p, "vm.zone_reclaim_mode"), "0");
+    ck_assert_int_eq(p.tuning.mode, TUNING_VERIFY);
+    ck_assert_uint_eq(p.rails.expect_count, 0);
+}
+END_TEST
+
+/* The built-in policy is conf/fabtune.yaml byte for byte, not a hand copy. */
+START_TEST(test_builtin_is_conf_file)
+{
+    _cleanup_free_ char *text = NULL;
+    size_t len;
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/conf/fabtune.yaml", TEST_SRCDIR);
+    ck_assert_int_eq(read_file_full(path, POLICY_MAX_FILE_SIZE, &text, &len), 0);
+    ck_assert_uint_eq(len, policy_builtin_yaml_len);
+    ck_assert(memcmp(text, policy_builtin_yaml, len) == 0);
+}
+END_TEST
+
+START_TEST(test_full_policy)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/conf/examples/roce-8rail.yaml", TEST_SRCDIR);
+    ck_assert_int_eq(policy_load_file(path, &p, &errs), 0);
+    ck_assert_int_eq(p.rails.link_layer, LINK_LAYER_ETHERNET);
+    ck_assert_uint_eq(p.rails.expect_count, 8);
+    ck_assert_uint_eq(p.rails.min_rate_gbps, 400);
+    ck_assert_uint_eq(p.rails.mtu.netdev_min, 4200);
+    ck_assert_uint_eq(p.rails.mtu.rdma_active_min, 4096);
+    ck_assert(p.rails.roce.subnet.set);
+    ck_assert_uint_eq(p.rails.roce.subnet.prefix_len, 8);
+    ck_assert_int_eq(p.rails.qos.ecn, REQ_REQUIRED);
+    ck_assert_double_eq(p.rails.pcie.min_speed_gts, 32);
+    ck_assert_int_eq(p.rails.gpudirect, REQ_REQUIRED);
+    ck_assert_int_eq(p.tuning.mode, TUNING_ENFORCE);
+    ck_assert_double_eq(p.probes.limits.rdma_p99_us, 10);
+    ck_assert_double_eq(p.probes.limits.rdma_min_bw_fraction, 0.8);
+    ck_assert_str_eq(p.outputs.nccl_conf, "/etc/nccl.conf");
+}
+END_TEST
+
+static void assert_round_trip(void)
+{
+    _cleanup_free_ char *first = policy_dump(&p);
+    ck_assert_ptr_nonnull(first);
+
+    struct policy q;
+    struct policy_errors e2 = { 0 };
+    policy_init_defaults(&q);
+    int r = policy_load_string(first, strlen(first), "dump.yaml", &q, &e2);
+    if (r < 0)
+        policy_errors_print(&e2, stderr);
+    ck_assert_int_eq(r, 0);
+    ck_assert_msg(policy_equal(&p, &q), "dump does not load back equal:\n%s", first);
+
+    _cleanup_free_ char *second = policy_dump(&q);
+    ck_assert_str_eq(first, second);
+    policy_done(&q);
+    policy_errors_done(&e2);
+}
+
+START_TEST(test_round_trip_builtin)
+{
+    ck_assert_int_eq(policy_load_builtin(&p, &errs), 0);
+    assert_round_trip();
+}
+END_TEST
+
+START_TEST(test_round_trip_everything_set)
+{
+    ck_assert_int_eq(load(
+        "version: 1\n"
+        "rails:\n"
+        "  select: [{device: mlx5_0, port: 1}, {device: 'true', port: 2}, {device: bnxt_re3, port: 255}]\n"
+        "  link_layer: infiniband\n"
+        "  expect_count: 3\n"
+        "  min_rate_gbps: 200\n"
+        "  mtu: {netdev_min: 9000, rdma_active_min: 2048}\n"
+        "  roce: {version: 1, address_family: ipv6, gid_index: 3, subnet: 'fd00:10::/64'}\n"
+        "  qos: {dscp: 24, pfc_priority: 5, pfc_exclusive: false, trust: pcp, ecn: ignore, cnp_dscp: 46}\n"
+        "  pcie: {min_width: 8, min_speed_gts: 2.5}\n"
+        "  gpudirect: ignore\n"
+        "checks: {interval: 90s, flaps: {window: 1h, max: 0}, counters: {interval: 1500ms}}\n"
+        "tuning: {mode: off, revert_on_stop: true, sysctl: {net.core.somaxconn: 4096, "
+        "kernel.numa_balancing: 0, net.ipv4.tcp_mem: '1 2 3'}}\n"
+        "probes:\n"
+        "  interval: 2m\n"
+        "  rdma: {iterations: 10, size: 65536, bandwidth: {duration: 10ms, size: 1}}\n"
+        "  tcp: {iterations: 1000000, size: 1, bandwidth: {duration: 10s}}\n"
+        "  regression: {baseline_runs: 1, ratio: 1.1, consecutive: 100}\n"
+        "  limits: {rdma_p99_us: 12.75, tcp_p99_us: 0.1, rdma_min_bw_fraction: 0.333}\n"
+        "outputs: {nccl_env: /tmp/x.env, nccl_conf: /etc/nccl.conf, prometheus_textfile: /p.prom}\n"
+        "control: {socket: /tmp/ft.sock, group: wheel}\n"), 0);
+    ck_assert_int_eq(p.rails.select, RAIL_SELECT_LIST);
+    ck_assert_uint_eq(p.rails.n_list, 3);
+    ck_assert_str_eq(p.rails.list[1].device, "true");
+    ck_assert_uint_eq(p.rails.list[2].port, 255);
+    ck_assert_int_eq(p.rails.roce.subnet.family, AF_INET6);
+    ck_assert_uint_eq(p.checks.counters.interval, 1500 * USEC_PER_MSEC);
+    ck_assert_int_eq(p.tuning.mode, TUNING_OFF);
+    ck_assert_str_eq(policy_sysctl_get(&p, "net.ipv4.tcp_mem"), "1 2 3");
+    assert_round_trip();
+}
+END_TEST
+
+START_TEST(test_failed_load_keeps_old)
+{
+    ck_assert_int_eq(load("rails: {expect_count: 4}\ntuning: {sysctl: {net.core.somaxconn: 1}}\n"), 0);
+    ck_assert_int_lt(load("rails: {expect_count: 5}\ntuning: {sysctl: {kernel.panic: 1}}\n"), 0);
+    ck_assert_uint_eq(p.rails.expect_count, 4);
+    ck_assert_uint_eq(p.tuning.n_sysctl, 1);
+    ck_assert_str_eq(policy_sysctl_get(&p, "net.core.somaxconn"), "1");
+}
+END_TEST
+
+START_TEST(test_aliases)
+{
+    ck_assert_int_eq(load("probes:\n  rdma: &p {iterations: 500, size: 16}\n  tcp: *p\n"), 0);
+    ck_assert_uint_eq(p.probes.tcp.iterations, 500);
+    ck_assert_uint_eq(p.probes.tcp.size, 16);
+}
+END_TEST
+
+/* Exponential alias nesting ("billion laughs") must cost time linear in the text. */
+START_TEST(test_alias_bomb)
+{
+    char yaml[8192] = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i < 30; i++) {
+        char line[256];
+        snprintf(line, sizeof(line), "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n",
+                 i, i, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+        strcat(yaml, line);
+    }
+    strcat(yaml, "rails:\n  select: *a29\n");
+    ck_assert_int_lt(load(yaml), 0);
+    /* 30 unknown top-level keys, and one error for each of the 8 entries of *a29
+     * (a sequence, not a {device, port} mapping): nothing was expanded. */
+    ck_assert_uint_eq(errs.n + errs.n_dropped, 38);
+    ck_assert_ptr_nonnull(strstr(errs.msgs[0], "unknown key 'a0' at top level"));
+}
+END_TEST
+
+START_TEST(test_sysctl_allowlist)
+{
+    ck_assert(policy_sysctl_key_allowed("net.core.rmem_max"));
+    ck_assert(policy_sysctl_key_allowed("vm.zone_reclaim_mode"));
+    ck_assert(policy_sysctl_key_allowed("kernel.numa_balancing"));
+    ck_assert(policy_sysctl_key_allowed("kernel.numa_balancing_scan_delay_ms"));
+    ck_assert(!policy_sysctl_key_allowed("kernel.numa_balancingx"));
+    ck_assert(!policy_sysctl_key_allowed("kernel.panic"));
+    ck_assert(!policy_sysctl_key_allowed("net."));
+    ck_assert(!policy_sysctl_key_allowed("network.x"));
+}
+END_TEST
+
+START_TEST(test_file_errors)
+{
+    ck_assert_int_eq(policy_load_file("/nonexistent/fabtune.yaml", &p, &errs), -ENOENT);
+    ck_assert_uint_eq(errs.n, 0);
+    ck_assert_int_lt(policy_load_file("/", &p, &errs), 0);
+    ck_assert_uint_eq(errs.n, 1);
+    ck_assert_ptr_nonnull(strstr(errs.msgs[0], "/: cannot read policy: Is a directory"));
+}
+END_TEST
+
+static Suite *policy_suite(void)
+{
+    Suite *s = suite_create("policy");
+    TCase *tc = tcase_create("load");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_loop_test(tc, test_bad_policy, 0, (int)ARRAY_SIZE(bad_policies));
+    tcase_add_test(tc, test_errors_collected);
+    tcase_add_test(tc, test_errors_capped);
+    tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_builtin);
+    tcase_add_test(tc, test_builtin_is_conf_file);
+    tcase_add_test(tc, test_full_policy);
+    tcase_add_test(tc, test_round_trip_builtin);
+    tcase_add_test(tc, test_round_trip_everything_set);
+    tcase_add_test(tc, test_failed_load_keeps_old);
+    tcase_add_test(tc, test_aliases);
+    tcase_add_test(tc, test_alias_bomb);
+    tcase_add_test(tc, test_sysctl_allowlist);
+    tcase_add_test(tc, test_file_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(policy_suite());
+    srunner_run_all(sr, CK_ENV);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# fabtuned's command line, run as an operator would: --check-config, --dump-policy, --once.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+fabtuned="$top_builddir/src/daemon/fabtuned"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The shipped default policy is valid; so is the example.
+expect_rc 0 "$fabtuned" --check-config -c "$top_srcdir/conf/fabtune.yaml"
+expect_rc 0 "$fabtuned" --check-config -c "$top_srcdir/conf/examples/roce-8rail.yaml"
+
+# A bad policy: exit 1 and FILE:LINE:COL on stderr, with the source line and caret.
+printf 'version: 1\nrails:\n  qos:\n    pfc_prio: 3\n' > "$tmp/bad.yaml"
+expect_rc 1 "$fabtuned" --check-config -c "$tmp/bad.yaml"
+expect_grep "$tmp/bad.yaml:4:5: unknown key 'pfc_prio' in rails.qos (did you mean 'pfc_priority'?)" "$LAST_ERR"
+expect_grep "^    pfc_prio: 3\$" "$LAST_ERR"
+expect_grep "^    ^\$" "$LAST_ERR"
+
+# An explicit -c that does not exist is an error, never the built-in policy.
+expect_rc 1 "$fabtuned" --check-config -c "$tmp/missing.yaml"
+expect_grep "cannot read policy: No such file or directory" "$LAST_ERR"
+
+# --dump-policy: what it prints loads back and dumps identically.
+expect_rc 0 "$fabtuned" --dump-policy -c "$top_srcdir/conf/examples/roce-8rail.yaml"
+cp "$LAST_OUT" "$tmp/dump1.yaml"
+expect_rc 0 "$fabtuned" --dump-policy -c "$tmp/dump1.yaml"
+expect_same "$tmp/dump1.yaml" "$LAST_OUT"
+expect_grep "expect_count: 8" "$tmp/dump1.yaml"
+
+# --once with a bad policy: a config error, not a verdict.
+expect_rc 78 "$fabtuned" --once -c "$tmp/bad.yaml"
+
+# --once --json is JSON with a verdict and the npd exit code.
+expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes -c "$top_srcdir/conf/fabtune.yaml"
+verdict=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$LAST_OUT")
+case "$verdict:$LAST_RC" in
+    READY:0|DEGRADED:1|NOT_READY:1|UNKNOWN:2) pass "verdict $verdict matches exit $LAST_RC" ;;
+    *) fail "verdict $verdict does not match exit code $LAST_RC" ;;
+esac
+
+# Usage errors.
+expect_rc 64 "$fabtuned" --once --check-config
+expect_rc 64 "$fabtuned" --json
+expect_rc 64 "$fabtuned" --log-target syslog --once
+expect_rc 0 "$fabtuned" --help
+expect_grep "sysfs-root" "$LAST_OUT"
+expect_rc 0 "$fabtuned" --version
+
+finish

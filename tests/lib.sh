@@ -1,0 +1,48 @@
+# Helpers for fabtune's shell tests: run a command, assert on its exit code and output.
+# Each assertion prints one "ok"/"FAIL" line; finish prints "N passed, N failed".
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+_passed=0
+_failed=0
+_scratch=$(mktemp -d)
+LAST_OUT="$_scratch/out"
+LAST_ERR="$_scratch/err"
+LAST_RC=0
+
+pass() { _passed=$((_passed + 1)); echo "ok: $*"; }
+fail() { _failed=$((_failed + 1)); echo "FAIL: $*"; }
+
+run() { "$@" >"$LAST_OUT" 2>"$LAST_ERR"; LAST_RC=$?; }
+
+expect_rc() {
+    want=$1; shift
+    run "$@"
+    if [ "$LAST_RC" = "$want" ]; then pass "exit $want: $*"
+    else fail "exit $LAST_RC, wanted $want: $*"; sed 's/^/    /' "$LAST_ERR" | head -20; fi
+}
+
+expect_rc_in() {
+    want=$1; shift
+    run "$@"
+    for w in $want; do
+        [ "$LAST_RC" = "$w" ] && { pass "exit $LAST_RC in {$want}: $*"; return; }
+    done
+    fail "exit $LAST_RC, wanted one of {$want}: $*"; sed 's/^/    /' "$LAST_ERR" | head -20
+}
+
+expect_grep() {
+    if grep -qF -- "$1" "$2" 2>/dev/null || grep -q -- "$1" "$2" 2>/dev/null; then pass "found '$1'"
+    else fail "'$1' not in $2:"; sed 's/^/    /' "$2" | head -20; fi
+}
+
+expect_same() {
+    if cmp -s "$1" "$2"; then pass "$1 and $2 are identical"
+    else fail "$1 and $2 differ"; diff "$1" "$2" | head -20; fi
+}
+
+finish() {
+    rm -rf "$_scratch"
+    echo "$_passed passed, $_failed failed"
+    [ "$_failed" -eq 0 ]
+}
