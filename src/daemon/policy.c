@@ -66,7 +66,7 @@ static bool str_eq_null(const char *a, const char *b)
 
 static bool field_equal(const struct policy_field *f, const char *a, const char *b)
 {
-    const char *x = a + f->offset, *y = b + f->offset;
+#define EQ(type) (*FIELD_AT_CONST(a, f, type) == *FIELD_AT_CONST(b, f, type))
     switch (f->kind) {
     case FIELD_MAP:
         for (const struct policy_field *c = f->children; c->name; c++)
@@ -76,22 +76,23 @@ static bool field_equal(const struct policy_field *f, const char *a, const char 
     case FIELD_VERSION:
     case FIELD_UINT:
     case FIELD_IB_MTU:
-        return *(const uint32_t *)x == *(const uint32_t *)y;
+        return EQ(uint32_t);
     case FIELD_GID_INDEX:
-        return *(const int32_t *)x == *(const int32_t *)y;
+        return EQ(int32_t);
     case FIELD_DOUBLE:
-        return *(const double *)x == *(const double *)y;
+        return EQ(double);
     case FIELD_BOOL:
-        return *(const bool *)x == *(const bool *)y;
+        return EQ(bool);
     case FIELD_DURATION:
-        return *(const usec_t *)x == *(const usec_t *)y;
+        return EQ(usec_t);
     case FIELD_ENUM:
-        return *(const int *)x == *(const int *)y;
+        return EQ(int);
     case FIELD_PATH:
     case FIELD_NAME:
-        return str_eq_null(*(char *const *)x, *(char *const *)y);
+        return str_eq_null(*FIELD_AT_CONST(a, f, char *), *FIELD_AT_CONST(b, f, char *));
     case FIELD_CIDR: {
-        const struct cidr *c = (const void *)x, *d = (const void *)y;
+        const struct cidr *c = FIELD_AT_CONST(a, f, struct cidr);
+        const struct cidr *d = FIELD_AT_CONST(b, f, struct cidr);
         return c->set == d->set && (!c->set || (c->family == d->family &&
                c->prefix_len == d->prefix_len && memcmp(c->addr, d->addr, 16) == 0));
     }
@@ -116,6 +117,7 @@ static bool field_equal(const struct policy_field *f, const char *a, const char 
         return true;
     }
     }
+#undef EQ
     return false;
 }
 

@@ -61,7 +61,6 @@ static int dump_sysctl(yaml_document_t *doc, const struct policy *p)
 
 static int dump_value(yaml_document_t *doc, const struct policy_field *f, const char *base)
 {
-    const char *x = base + f->offset;
     char buf[64];
 
     switch (f->kind) {
@@ -70,37 +69,37 @@ static int dump_value(yaml_document_t *doc, const struct policy_field *f, const 
     case FIELD_VERSION:
     case FIELD_UINT:
     case FIELD_IB_MTU:
-        snprintf(buf, sizeof(buf), "%u", *(const uint32_t *)x);
+        snprintf(buf, sizeof(buf), "%u", *FIELD_AT_CONST(base, f, uint32_t));
         return add_scalar(doc, buf, true);
     case FIELD_GID_INDEX:
-        if (*(const int32_t *)x == POLICY_GID_INDEX_AUTO)
+        if (*FIELD_AT_CONST(base, f, int32_t) == POLICY_GID_INDEX_AUTO)
             return add_scalar(doc, "auto", true);
-        snprintf(buf, sizeof(buf), "%d", *(const int32_t *)x);
+        snprintf(buf, sizeof(buf), "%d", *FIELD_AT_CONST(base, f, int32_t));
         return add_scalar(doc, buf, true);
     case FIELD_DOUBLE:
-        format_double(*(const double *)x, buf, sizeof(buf));
+        format_double(*FIELD_AT_CONST(base, f, double), buf, sizeof(buf));
         return add_scalar(doc, buf, true);
     case FIELD_BOOL:
-        return add_scalar(doc, *(const bool *)x ? "true" : "false", true);
+        return add_scalar(doc, *FIELD_AT_CONST(base, f, bool) ? "true" : "false", true);
     case FIELD_DURATION:
-        return add_scalar(doc, duration_format(*(const usec_t *)x, buf, sizeof(buf)), true);
+        return add_scalar(doc, duration_format(*FIELD_AT_CONST(base, f, usec_t), buf, sizeof(buf)), true);
     case FIELD_ENUM:
-        return add_scalar(doc, f->names[*(const int *)x], true);
+        return add_scalar(doc, f->names[*FIELD_AT_CONST(base, f, int)], true);
     case FIELD_PATH: {   /* absolute, so plain style can never read back as another type */
-        const char *s = *(char *const *)x;
+        const char *s = *FIELD_AT_CONST(base, f, char *);
         return add_scalar(doc, s ? s : "null", true);
     }
     case FIELD_NAME:
-        return add_scalar(doc, *(char *const *)x, false);
+        return add_scalar(doc, *FIELD_AT_CONST(base, f, char *), false);
     case FIELD_CIDR: {
-        const struct cidr *c = (const void *)x;
+        const struct cidr *c = FIELD_AT_CONST(base, f, struct cidr);
         return c->set ? add_scalar(doc, cidr_format(c, buf, sizeof(buf)), true)
                       : add_scalar(doc, "null", true);
     }
     case FIELD_RAIL_SELECT:
-        return dump_rail_select(doc, (const struct policy *)base);
+        return dump_rail_select(doc, (const void *)base);
     case FIELD_SYSCTL_MAP:
-        return dump_sysctl(doc, (const struct policy *)base);
+        return dump_sysctl(doc, (const void *)base);
     }
     return 0;
 }
@@ -158,9 +157,12 @@ char *policy_dump(const struct policy *p)
     yaml_emitter_set_output(&emitter, write_handler, &out);
     yaml_emitter_set_width(&emitter, 100);
     yaml_emitter_set_unicode(&emitter, 1);
-    bool ok = yaml_emitter_open(&emitter) && yaml_emitter_dump(&emitter, &doc) &&
-              yaml_emitter_close(&emitter) && yaml_emitter_flush(&emitter);
-    /* yaml_emitter_dump() deletes the document, also on failure. */
+    /* yaml_emitter_dump() deletes the document, also on failure; nothing else does. */
+    bool ok = yaml_emitter_open(&emitter);
+    if (!ok)
+        yaml_document_delete(&doc);
+    ok = ok && yaml_emitter_dump(&emitter, &doc) && yaml_emitter_close(&emitter) &&
+         yaml_emitter_flush(&emitter);
     yaml_emitter_delete(&emitter);
     if (!ok || out.failed) {
         free(out.data);

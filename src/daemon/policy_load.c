@@ -180,7 +180,7 @@ static void load_uint(struct loader *l, const struct policy_field *f, const yaml
     bool ok;
     load_integer(l, f, n, path, &v, &ok);
     if (ok)
-        *(uint32_t *)(base + f->offset) = (uint32_t)v;
+        *FIELD_AT(base, f, uint32_t) = (uint32_t)v;
 }
 
 static void load_version(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
@@ -198,7 +198,7 @@ static void load_version(struct loader *l, const struct policy_field *f, const y
         error_at(l, n, "unsupported policy version %lld (this fabtune reads version 1)", v);
         return;
     }
-    *(uint32_t *)(base + f->offset) = 1;
+    *FIELD_AT(base, f, uint32_t) = 1;
 }
 
 static void load_ib_mtu(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
@@ -215,7 +215,7 @@ static void load_ib_mtu(struct loader *l, const struct policy_field *f, const ya
                  v, path);
         return;
     }
-    *(uint32_t *)(base + f->offset) = (uint32_t)v;
+    *FIELD_AT(base, f, uint32_t) = (uint32_t)v;
 }
 
 static void load_double(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
@@ -237,7 +237,7 @@ static void load_double(struct loader *l, const struct policy_field *f, const ya
         error_at(l, n, "value %s out of range for %s (%g..%g)", s, path, f->fmin, f->fmax);
         return;
     }
-    *(double *)(base + f->offset) = v;
+    *FIELD_AT(base, f, double) = v;
 }
 
 static void load_bool(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
@@ -247,7 +247,7 @@ static void load_bool(struct loader *l, const struct policy_field *f, const yaml
     const char *s = scalar_of(l, n, path, "a boolean (true or false)");
     if (!s)
         return;
-    bool *b = (bool *)(base + f->offset);
+    bool *b = FIELD_AT(base, f, bool);
     if (is_plain(n) && (streq(s, "true") || streq(s, "True") || streq(s, "TRUE")))
         *b = true;
     else if (is_plain(n) && (streq(s, "false") || streq(s, "False") || streq(s, "FALSE")))
@@ -276,7 +276,7 @@ static void load_duration(struct loader *l, const struct policy_field *f, const 
         error_at(l, n, "invalid duration '%.40s' for %s (write e.g. 250ms, 30s, 10m)", s, path);
         return;
     }
-    *(usec_t *)(base + f->offset) = v;
+    *FIELD_AT(base, f, usec_t) = v;
 }
 
 static void enum_list(const char *const *names, char *buf, size_t len)
@@ -297,7 +297,7 @@ static void load_enum(struct loader *l, const struct policy_field *f, const yaml
         return;
     for (; f->names[count]; count++)
         if (streq(s, f->names[count])) {
-            *(int *)(base + f->offset) = (int)count;
+            *FIELD_AT(base, f, int) = (int)count;
             return;
         }
     enum_list(f->names, list, sizeof(list));
@@ -312,7 +312,7 @@ static void load_enum(struct loader *l, const struct policy_field *f, const yaml
 static void load_path(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
                       const char *path, char *base)
 {
-    char **dst = (char **)(base + f->offset);
+    char **dst = FIELD_AT(base, f, char *);
     if (is_null(n) && f->nullable) {
         free(*dst);
         *dst = NULL;
@@ -362,20 +362,20 @@ static void load_name(struct loader *l, const struct policy_field *f, const yaml
         return;
     }
     if (f->max) {   /* a fixed array (rail device name) */
-        memcpy(base + f->offset, s, strlen(s) + 1);
+        memcpy(FIELD_AT(base, f, char), s, strlen(s) + 1);
         return;
     }
     char *copy = strdup(s);
     if (!copy)
         return;
-    free(*(char **)(base + f->offset));
-    *(char **)(base + f->offset) = copy;
+    free(*FIELD_AT(base, f, char *));
+    *FIELD_AT(base, f, char *) = copy;
 }
 
 static void load_cidr(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
                       const char *path, char *base)
 {
-    struct cidr *dst = (struct cidr *)(base + f->offset);
+    struct cidr *dst = FIELD_AT(base, f, struct cidr);
     char fixed[64];
     if (is_null(n)) {
         memset(dst, 0, sizeof(*dst));
@@ -404,7 +404,7 @@ static void load_gid_index(struct loader *l, const struct policy_field *f, const
     if (!scalar_of(l, n, path, "'auto' or an integer"))
         return;
     if (is_plain(n) && streq((const char *)n->data.scalar.value, "auto")) {
-        *(int32_t *)(base + f->offset) = POLICY_GID_INDEX_AUTO;
+        *FIELD_AT(base, f, int32_t) = POLICY_GID_INDEX_AUTO;
         return;
     }
     if (!parse_int(n, &v)) {
@@ -417,7 +417,7 @@ static void load_gid_index(struct loader *l, const struct policy_field *f, const
                  (long long)f->min, (long long)f->max);
         return;
     }
-    *(int32_t *)(base + f->offset) = (int32_t)v;
+    *FIELD_AT(base, f, int32_t) = (int32_t)v;
 }
 
 static void load_map(struct loader *l, const yaml_node_t *node, const struct policy_field *fields,
@@ -447,7 +447,7 @@ static void load_rail_entry(struct loader *l, const yaml_node_t *n, const char *
 static void load_rail_select(struct loader *l, const struct policy_field *f,
                              const yaml_node_t *n, const char *path, char *base)
 {
-    struct policy *p = (struct policy *)base;
+    struct policy *p = (void *)base;
     char d[80], item[PATH_LEN + 24];
 
     if (n->type == YAML_SCALAR_NODE && is_plain(n) && streq((const char *)n->data.scalar.value, "all")) {
@@ -539,7 +539,7 @@ static void load_sysctl_pair(struct loader *l, const yaml_node_t *k, const yaml_
 static void load_sysctl_map(struct loader *l, const struct policy_field *f,
                             const yaml_node_t *n, const char *path, char *base)
 {
-    struct policy *p = (struct policy *)base;
+    struct policy *p = (void *)base;
     char d[80];
 
     /* The file's map replaces the default one; it does not merge into it. */

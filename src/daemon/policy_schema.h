@@ -34,6 +34,11 @@ struct policy_field {
 
 extern const struct policy_field policy_schema[];
 
+/* The member a field describes, typed; base is a struct policy (or struct rail_ref). */
+#define FIELD_AT(base, f, type) ((type *)(void *)((char *)(base) + (f)->offset))
+#define FIELD_AT_CONST(base, f, type) \
+    ((const type *)(const void *)((const char *)(base) + (f)->offset))
+
 /* The names of enum values, indexed by the enum. */
 extern const char *const link_layer_names[];
 extern const char *const requirement_names[];
