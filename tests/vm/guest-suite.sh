@@ -1,0 +1,58 @@
+#!/bin/sh
+# The in-guest suite, run as root in the guest's root network namespace (rxe carries no
+# traffic inside another one), chrooted into the host's root.
+#   guest-suite.sh OUTDIR SRCDIR BUILDDIR [BREAK]
+# Writes one line per test to OUTDIR/results: "PASS name seconds" or "FAIL name seconds",
+# and "BENCH name key=value ..." lines for bench/.
+set -u
+out=$1 srcdir=$2 builddir=$3 breakage=${4:-none}
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+results="$out/results"
+: > "$results"
+
+now() { cut -d' ' -f1 /proc/uptime; }
+
+run_test() {
+    name=$1; shift
+    t0=$(now)
+    echo "=== $name"
+    if timeout 120 "$@" > "$out/$name.log" 2>&1; then verdict=PASS; else verdict=FAIL; fi
+    sed 's/^/    /' "$out/$name.log"
+    echo "$verdict $name $(awk "BEGIN { printf \"%.1f\", $(now) - $t0 }")" | tee -a "$results"
+}
+
+# One veth pair in the root namespace; rxe0 on v0, with a documentation-range address
+# (the guest has no NIC, so nothing can leave it).
+addr=192.0.2.1
+ip link set lo up
+ip link add v0 type veth peer name v1
+ip addr add $addr/24 dev v0
+ip link set v0 up
+ip link set v1 up
+rdma link add rxe0 type rxe netdev v0
+for _ in $(seq 50); do
+    [ "$(cat /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null)" = "4: ACTIVE" ] && break
+    sleep 0.1
+done
+echo "setup: $(rdma link show rxe0/1)"
+
+expect_addr=$addr
+[ "$breakage" = gid ] && expect_addr=192.0.2.99   # a deliberately wrong expectation
+run_test rxe_port_events "$builddir/tests/vm/rxe_port_events" rxe0 v0 v1 "$expect_addr"
+
+# perftest beside fabtune, in the same guest run, for bench/.
+# One grep over rxe's 1024 GID slots: a process per slot costs a minute and a half under TCG.
+gid_index=$(grep -lx 0000:0000:0000:0000:0000:ffff:c000:0201 /sys/class/infiniband/rxe0/ports/1/gids/* |
+    head -1 | xargs basename)
+ib_write_lat -d rxe0 -x "$gid_index" -s 8 -n 1000 > "$out/ib_write_lat.server" 2>&1 &
+sleep 1
+if timeout 60 ib_write_lat -d rxe0 -x "$gid_index" -s 8 -n 1000 $addr > "$out/ib_write_lat.log" 2>&1; then
+    # columns: #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
+    awk '$1 == 8 && NF >= 9 { printf "BENCH ib_write_lat size=8 t_min_us=%s t_typical_us=%s t_avg_us=%s p99_us=%s\n", $3, $5, $6, $8 }' \
+        "$out/ib_write_lat.log" | tee -a "$results"
+else
+    echo "BENCH ib_write_lat failed" | tee -a "$results"
+    cat "$out/ib_write_lat.log"
+fi
+wait
+echo "suite done"

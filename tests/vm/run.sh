@@ -1,0 +1,84 @@
+#!/bin/sh
+# make check's Soft-RoCE stage: boots Debian's kernel under qemu (TCG), creates rxe0 on a
+# veth in the guest, runs the in-guest suite against it and reports one line per test.
+# Fails when a guest test fails, when the guest does not boot, or on a timeout.
+#
+# Environment:
+#   FABTUNE_VM_CACHE    download cache (default: .cache/vm in the source tree, or
+#                       ~/.cache/fabtune/vm when that is read-only)
+#   FABTUNE_VM_TIMEOUT  seconds for the whole guest run (default 280)
+#   FABTUNE_VM_BREAK    "gid": give the in-guest test a wrong expectation (it must fail)
+#   FABTUNE_SKIP_VM=1   skip this stage in a quick local run; refused when CI=true
+. "${top_srcdir:-.}/tests/lib.sh"
+
+if [ "${FABTUNE_SKIP_VM:-0}" = 1 ]; then
+    if [ "${CI:-}" = true ]; then
+        fail "FABTUNE_SKIP_VM=1 is not allowed in CI"; finish; exit 1
+    fi
+    echo "SKIP: the Soft-RoCE guest stage (FABTUNE_SKIP_VM=1)"
+    exit 77
+fi
+for tool in qemu-system-x86_64 busybox cpio modprobe depmod; do
+    command -v "$tool" >/dev/null || [ -x "/bin/$tool" ] || [ -x "/sbin/$tool" ] || {
+        fail "cannot run the Soft-RoCE guest: $tool is missing (run scripts/deps-debian.sh)"
+        finish; exit 1; }
+done
+
+cache=${FABTUNE_VM_CACHE:-$top_srcdir/.cache/vm}
+mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ] || cache=$HOME/.cache/fabtune/vm
+mkdir -p "$cache"
+t_start=$(date +%s.%N)
+
+set -- $("$top_srcdir/tests/vm/fetch-kernel.sh" "$cache") || { fail "cannot fetch the guest kernel"; finish; exit 1; }
+kroot=$1 kver=$2
+key=$(cat "$top_srcdir/tests/vm/init" "$top_srcdir/tests/vm/build-initramfs.sh" | md5sum | cut -c1-12)
+initrd="$cache/initramfs-$kver-$key.cpio.gz"
+[ -f "$initrd" ] || "$top_srcdir/tests/vm/build-initramfs.sh" "$kroot" "$kver" \
+    "$top_srcdir/tests/vm/init" "$initrd" || { fail "cannot build the initramfs"; finish; exit 1; }
+
+out="$top_builddir/tests/vm/out"
+rm -rf "$out"
+mkdir -p "$out"
+console="$top_builddir/tests/vm/console.log"
+case "$top_srcdir$top_builddir" in
+    *[[:space:]]*) fail "the guest cannot take paths with spaces: $top_srcdir $top_builddir"
+                   finish; exit 1 ;;
+esac
+
+t_qemu=$(date +%s.%N)
+rcfile="$top_builddir/tests/vm/qemu.rc"
+{ timeout "${FABTUNE_VM_TIMEOUT:-280}" qemu-system-x86_64 \
+    -accel tcg,thread=multi -cpu max -m 1536 -smp 2 -machine pc \
+    -display none -monitor none -serial stdio -no-reboot -nic none \
+    -kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
+    -append "console=ttyS0 panic=-1 quiet fabtune.src=$top_srcdir fabtune.build=$top_builddir fabtune.break=${FABTUNE_VM_BREAK:-none}" \
+    -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+    -virtfs "local,path=$top_srcdir,mount_tag=src,security_model=none,readonly=on,multidevs=remap" \
+    -virtfs "local,path=$top_builddir,mount_tag=build,security_model=none,readonly=on,multidevs=remap" \
+    -virtfs "local,path=$out,mount_tag=results,security_model=none" \
+    < /dev/null 2>&1; echo $? > "$rcfile"; } |
+    perl -MTime::HiRes=time -ne 'BEGIN { $| = 1; $t0 = time } s/\r//g; printf "[%7.2f] %s", time - $t0, $_' \
+    > "$console"
+rc=$(cat "$rcfile")
+t_end=$(date +%s.%N)
+cat "$console"
+
+boot=$(sed -n 's/^\[ *\([0-9.]*\)\] @@FABTUNE-VM init.*/\1/p' "$console" | head -1)
+echo "timing: qemu start to guest /init ${boot:-never} s," \
+     "guest run $(awk "BEGIN { printf \"%.1f\", $t_end - $t_qemu }") s," \
+     "whole stage $(awk "BEGIN { printf \"%.1f\", $t_end - $t_start }") s"
+
+if [ ! -s "$out/results" ]; then
+    [ "$rc" = 124 ] && fail "the guest timed out" || fail "the guest did not boot or ran no test (qemu exit $rc)"
+    finish; exit 1
+fi
+while read -r verdict name secs; do
+    case $verdict in
+        PASS) pass "guest: $name (${secs}s)" ;;
+        FAIL) fail "guest: $name (${secs}s)" ;;
+        BENCH) echo "bench: $name $secs" ;;
+    esac
+done < "$out/results"
+grep -q "suite end" "$console" || fail "the guest suite did not finish (qemu exit $rc)"
+cp "$out/results" "$top_builddir/tests/vm/results.txt"
+finish
