@@ -33,11 +33,32 @@ expect_rc 78 "$fabtuned" --once -c "$tmp/bad.yaml"
 
 # --once --json is JSON with a verdict and the npd exit code.
 expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes -c "$top_srcdir/conf/fabtune.yaml"
-verdict=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$LAST_OUT")
+verdict=$(jq -r .verdict "$LAST_OUT")
 case "$verdict:$LAST_RC" in
     READY:0|DEGRADED:1|NOT_READY:1|UNKNOWN:2) pass "verdict $verdict matches exit $LAST_RC" ;;
     *) fail "verdict $verdict does not match exit code $LAST_RC" ;;
 esac
+
+# Offline analysis of a captured tree: the 8-rail fixture with rail 3 down.
+"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
+expect_rc 1 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/fx/mlx5_8rail_rail_down/sys" \
+    -c "$top_srcdir/conf/examples/roce-8rail.yaml"
+expect_grep '"verdict":"NOT_READY"' "$(jq -c '{verdict}' "$LAST_OUT" > "$tmp/v.json"; echo "$tmp/v.json")"
+jq -c '[.rails[] | select(.verdict == "NOT_READY") | .name]' "$LAST_OUT" > "$tmp/bad.json"
+expect_grep '^\["mlx5_3/1"\]$' "$tmp/bad.json"
+jq -c '[.rails[].gid_index] | unique' "$LAST_OUT" > "$tmp/gids.json"
+expect_grep '^\[3\]$' "$tmp/gids.json"
+jq -r '.nccl.NCCL_IB_HCA' "$LAST_OUT" > "$tmp/hca"
+expect_grep '^=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1$' "$tmp/hca"
+expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$tmp/fx/soft_roce/sys"
+expect_grep "rxe0/1       v0               ACTIVE   10G       1500/-      1 192.0.2.1" "$LAST_OUT"
+expect_grep "NCCL_IB_GID_INDEX=1" "$LAST_OUT"
+
+# A host without RDMA: rails 0, and why.
+mkdir -p "$tmp/empty/sys"
+expect_rc 0 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys"
+jq -r .why_no_rails "$LAST_OUT" > "$tmp/why"
+expect_grep "class/infiniband does not exist" "$tmp/why"
 
 # Usage errors.
 expect_rc 64 "$fabtuned" --once --check-config

@@ -76,16 +76,31 @@ void findings_done(struct findings *fs)
     memset(fs, 0, sizeof(*fs));
 }
 
-enum verdict findings_verdict(const struct findings *fs)
+static enum verdict verdict_over(const struct findings *fs, const char *rail)
 {
     enum severity worst = SEVERITY_OK;
-    if (fs->n == 0)
-        return VERDICT_UNKNOWN;
-    for (size_t i = 0; i < fs->n; i++)
+    size_t n = 0;
+    for (size_t i = 0; i < fs->n; i++) {
+        if (rail && (!fs->items[i].rail || !streq(fs->items[i].rail, rail)))
+            continue;
+        n++;
         if (fs->items[i].severity > worst)
             worst = fs->items[i].severity;
+    }
+    if (n == 0)
+        return VERDICT_UNKNOWN;
     return worst == SEVERITY_ERROR ? VERDICT_NOT_READY
          : worst == SEVERITY_WARNING ? VERDICT_DEGRADED : VERDICT_READY;
+}
+
+enum verdict findings_verdict(const struct findings *fs)
+{
+    return verdict_over(fs, NULL);
+}
+
+enum verdict findings_rail_verdict(const struct findings *fs, const char *rail)
+{
+    return verdict_over(fs, rail);
 }
 
 const struct finding *findings_first_failing(const struct findings *fs)

@@ -31,6 +31,8 @@ void findings_done(struct findings *fs);
 /* The node's verdict: errors make it NOT_READY, warnings DEGRADED; 'unknown' findings
  * (data a driver does not expose) never block READY. No findings at all is UNKNOWN. */
 enum verdict findings_verdict(const struct findings *fs);
+/* The same rule over one rail's findings. */
+enum verdict findings_rail_verdict(const struct findings *fs, const char *rail);
 const struct finding *findings_first_failing(const struct findings *fs);
 
 const char *severity_to_string(enum severity s);

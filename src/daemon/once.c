@@ -4,8 +4,10 @@
 #include <json-c/json.h>
 #include <stdio.h>
 
+#include "checks.h"
 #include "fabtuned.h"
 #include "log.h"
+#include "rails.h"
 #include "once.h"
 #include "report.h"
 
@@ -14,6 +16,14 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
     struct report r;
 
     report_init(&r, p, policy_source);
+    int err = rails_scan(o->sysfs_root, p, &r.inventory);
+    if (err < 0) {
+        log_error_errno(err, "Cannot take the inventory: %m");
+        report_done(&r);
+        return EXIT_SOFTWARE;
+    }
+    checks_run(&r.inventory, p, &r.findings);
+    nccl_contract_compute(&r.inventory, p, &r.nccl);
     report_finish(&r);
 
     if (o->json) {

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "macro.h"
+#include "strutil.h"
+#include "nccl_gid.h"
 #include "report.h"
 
 void report_init(struct report *r, const struct policy *p, const char *policy_source)
@@ -15,7 +17,7 @@ void report_init(struct report *r, const struct policy *p, const char *policy_so
     if (gethostname(r->hostname, sizeof(r->hostname) - 1) < 0)
         snprintf(r->hostname, sizeof(r->hostname), "unknown");
     if (uname(&u) == 0)
-        snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
+        strscpy(r->kernel, u.release, sizeof(r->kernel));
     r->policy = p;
     r->policy_source = policy_source;
     r->verdict = VERDICT_UNKNOWN;
@@ -23,6 +25,7 @@ void report_init(struct report *r, const struct policy *p, const char *policy_so
 
 void report_done(struct report *r)
 {
+    inventory_done(&r->inventory);
     findings_done(&r->findings);
 }
 
@@ -35,8 +38,6 @@ static void print_finding(const struct finding *f, FILE *out)
 {
     fprintf(out, "  %-7s %-22s %s%s%s\n", severity_to_string(f->severity), f->check,
             f->rail ? f->rail : "", f->rail ? ": " : "", f->message);
-    if (f->severity == SEVERITY_OK)
-        return;
     if (f->expected || f->actual)
         fprintf(out, "          expected %s, actual %s\n",
                 f->expected ? f->expected : "-", f->actual ? f->actual : "-");
@@ -44,18 +45,80 @@ static void print_finding(const struct finding *f, FILE *out)
         fprintf(out, "          hint: %s\n", f->hint);
 }
 
+/* The rail's RoCE GID as "3 10.0.0.1", or "-". */
+static void rail_gid(const struct report *r, const struct rail *rail, char *buf, size_t len)
+{
+    int idx = streq(rail->link_layer, "Ethernet") ? rail_gid_index(rail, r->policy) : -1;
+    char ip[48];
+    if (idx < 0 || (uint32_t)idx >= rail->n_gids || gid_is_zero(rail->gids[idx].raw)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    gid_format(rail->gids[idx].raw, true, ip, sizeof(ip));
+    snprintf(buf, len, "%d %s", idx, ip);
+}
+
+static void print_rails(const struct report *r, FILE *out)
+{
+    const struct inventory *inv = &r->inventory;
+    fprintf(out, "rails: %zu (%s)\n", inv->n_rails,
+            inv->source == INVENTORY_LIVE ? "live" : "from a sysfs snapshot");
+    if (inv->n_rails == 0) {
+        fprintf(out, "  %s\n\n", inv->why_no_rails);
+        return;
+    }
+    fprintf(out, "  %-12s %-16s %-8s %-9s %-11s %-22s %s\n", "RAIL", "NETDEV", "STATE", "RATE",
+            "MTU", "ROCE GID", "VERDICT");
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct rail *rail = &inv->rails[i];
+        char rate[16], mtu[24], gid[96];
+        snprintf(rate, sizeof(rate), rail->rate_gbps > 0 ? "%gG" : "-", rail->rate_gbps);
+        if (rail->active_mtu)
+            snprintf(mtu, sizeof(mtu), "%u/%u", rail->netdev.mtu, rail->active_mtu);
+        else
+            snprintf(mtu, sizeof(mtu), "%u/-", rail->netdev.mtu);
+        rail_gid(r, rail, gid, sizeof(gid));
+        fprintf(out, "  %-12s %-16s %-8s %-9s %-11s %-22s %s\n", rail->name,
+                rail->netdev.name[0] ? rail->netdev.name : "-",
+                rail->state_name[0] ? rail->state_name : "?", rate, mtu, gid,
+                verdict_to_string(findings_rail_verdict(&r->findings, rail->name)));
+    }
+    for (size_t i = 0; i < inv->n_notes; i++)
+        fprintf(out, "  note: %s\n", inv->notes[i]);
+    fputc('\n', out);
+}
+
+static void print_nccl(const struct report *r, FILE *out)
+{
+    fprintf(out, "\nNCCL contract:\n");
+    if (r->nccl.n == 0)
+        fprintf(out, "  none (%s)\n", r->nccl.why_empty);
+    for (size_t i = 0; i < r->nccl.n; i++)
+        fprintf(out, "  %s=%s\n", r->nccl.vars[i].name, r->nccl.vars[i].value);
+}
+
 void report_print_text(const struct report *r, FILE *out)
 {
     fprintf(out, "fabtune %s on %s (kernel %s)\n", PACKAGE_VERSION, r->hostname, r->kernel);
     fprintf(out, "policy: %s (tuning mode %s)\n\n", r->policy_source,
             tuning_mode_to_string(r->policy->tuning.mode));
+    print_rails(r, out);
 
+    /* Every finding is in the JSON; the text shows what needs a look. */
+    size_t ok = 0;
     fprintf(out, "findings:\n");
     if (r->findings.n == 0)
         fprintf(out, "  none: no check produced data\n");
-    for (size_t i = 0; i < r->findings.n; i++)
-        print_finding(&r->findings.items[i], out);
+    for (size_t i = 0; i < r->findings.n; i++) {
+        if (r->findings.items[i].severity == SEVERITY_OK)
+            ok++;
+        else
+            print_finding(&r->findings.items[i], out);
+    }
+    if (ok)
+        fprintf(out, "  ok      %zu more check%s passed\n", ok, ok == 1 ? "" : "s");
 
+    print_nccl(r, out);
     fprintf(out, "\nverdict: %s\n", verdict_to_string(r->verdict));
 }
 
@@ -77,16 +140,72 @@ static json_object *finding_to_json(const struct finding *f)
     return o;
 }
 
+static json_object *rail_to_json(const struct report *r, const struct rail *rail)
+{
+    json_object *o = json_object_new_object(), *nd = json_object_new_object();
+    int idx = streq(rail->link_layer, "Ethernet") ? rail_gid_index(rail, r->policy) : -1;
+    char ip[64] = "";
+
+    add_string(o, "name", rail->name);
+    add_string(o, "device", rail->device);
+    json_object_object_add(o, "port", json_object_new_int((int)rail->port));
+    add_string(o, "driver", rail->driver[0] ? rail->driver : NULL);
+    add_string(o, "fw_ver", rail->fw_ver[0] ? rail->fw_ver : NULL);
+    add_string(o, "node_guid", rail->node_guid[0] ? rail->node_guid : NULL);
+    add_string(o, "pci_address", rail->pci_addr[0] ? rail->pci_addr : NULL);
+    json_object_object_add(o, "numa_node", json_object_new_int(rail->numa_node));
+    add_string(o, "link_layer", rail->link_layer);
+    add_string(o, "state", rail->state_name);
+    add_string(o, "phys_state", rail->phys_state_name);
+    json_object_object_add(o, "rate_bits_per_second",
+                           json_object_new_int64((int64_t)(rail->rate_gbps * 1e9)));
+    json_object_object_add(o, "active_mtu_bytes", json_object_new_int((int)rail->active_mtu));
+    json_object_object_add(o, "gid_index", idx >= 0 ? json_object_new_int(idx) : NULL);
+    if (idx >= 0 && (uint32_t)idx < rail->n_gids && !gid_is_zero(rail->gids[idx].raw))
+        gid_format(rail->gids[idx].raw, true, ip, sizeof(ip));
+    add_string(o, "roce_address", ip[0] ? ip : NULL);
+    json_object_object_add(o, "gid_table_size", json_object_new_int((int)rail->n_gids));
+    add_string(nd, "name", rail->netdev.name[0] ? rail->netdev.name : NULL);
+    json_object_object_add(nd, "present", json_object_new_boolean(rail->netdev.present));
+    add_string(nd, "operstate", rail->netdev.operstate);
+    json_object_object_add(nd, "carrier", rail->netdev.carrier < 0 ? NULL
+                                          : json_object_new_boolean(rail->netdev.carrier));
+    json_object_object_add(nd, "mtu_bytes", json_object_new_int((int)rail->netdev.mtu));
+    json_object_object_add(nd, "carrier_changes", rail->netdev.has_carrier_changes
+                           ? json_object_new_int64((int64_t)rail->netdev.carrier_changes) : NULL);
+    json_object_object_add(o, "netdev", nd);
+    add_string(o, "verdict", verdict_to_string(findings_rail_verdict(&r->findings, rail->name)));
+    return o;
+}
+
+static json_object *nccl_to_json(const struct nccl_contract *c)
+{
+    json_object *o = json_object_new_object();
+    for (size_t i = 0; i < c->n; i++)
+        add_string(o, c->vars[i].name, c->vars[i].value);
+    return o;
+}
+
 json_object *report_to_json(const struct report *r)
 {
     json_object *o = json_object_new_object();
-    json_object *findings = json_object_new_array();
+    json_object *findings = json_object_new_array(), *rails = json_object_new_array();
+    json_object *notes = json_object_new_array();
 
     add_string(o, "version", PACKAGE_VERSION);
     add_string(o, "hostname", r->hostname);
     add_string(o, "kernel", r->kernel);
     add_string(o, "policy", r->policy_source);
     add_string(o, "verdict", verdict_to_string(r->verdict));
+    add_string(o, "inventory", r->inventory.source == INVENTORY_LIVE ? "live" : "snapshot");
+    for (size_t i = 0; i < r->inventory.n_rails; i++)
+        json_object_array_add(rails, rail_to_json(r, &r->inventory.rails[i]));
+    json_object_object_add(o, "rails", rails);
+    add_string(o, "why_no_rails", r->inventory.n_rails ? NULL : r->inventory.why_no_rails);
+    for (size_t i = 0; i < r->inventory.n_notes; i++)
+        json_object_array_add(notes, json_object_new_string(r->inventory.notes[i]));
+    json_object_object_add(o, "notes", notes);
+    json_object_object_add(o, "nccl", nccl_to_json(&r->nccl));
     for (size_t i = 0; i < r->findings.n; i++)
         json_object_array_add(findings, finding_to_json(&r->findings.items[i]));
     json_object_object_add(o, "findings", findings);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 
 #include "findings.h"
+#include "inventory.h"
+#include "nccl.h"
 #include "policy.h"
 
 struct report {
@@ -12,7 +14,9 @@ struct report {
     char kernel[128];
     const char *policy_source;  /* a path, or "<built-in>" */
     const struct policy *policy;
+    struct inventory inventory;
     struct findings findings;
+    struct nccl_contract nccl;
     enum verdict verdict;
 };
 

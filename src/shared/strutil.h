@@ -10,3 +10,12 @@ const char *str_closest(const char *s, const char *const *candidates, size_t n);
 int read_file_full(const char *path, size_t max, char **ret, size_t *ret_len);
 /* Writes data to path atomically: temp file in the same dir, fsync, rename, fsync dir. */
 int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode);
+
+/* Copies src into dst of size bytes, truncating, always NUL-terminated. */
+static inline void strscpy(char *dst, const char *src, size_t size)
+{
+    size_t i = 0;
+    for (; i + 1 < size && src[i]; i++)
+        dst[i] = src[i];
+    dst[i] = '\0';
+}

@@ -39,6 +39,8 @@ echo "setup: $(rdma link show rxe0/1)"
 expect_addr=$addr
 [ "$breakage" = gid ] && expect_addr=192.0.2.99   # a deliberately wrong expectation
 run_test rxe_port_events "$builddir/tests/vm/rxe_port_events" rxe0 v0 v1 "$expect_addr"
+run_test fabtuned_once env top_srcdir="$srcdir" sh "$srcdir/tests/vm/fabtuned-once.sh" \
+    "$builddir" v0 v1 "$expect_addr"
 
 # perftest beside fabtune, in the same guest run, for bench/.
 # One grep over rxe's 1024 GID slots: a process per slot costs a minute and a half under TCG.

@@ -1,0 +1,15 @@
+/* The checks: pure functions from inventory and policy to findings. They never read the
+ * system, so a snapshot and the live node are judged by the same code. */
+#pragma once
+
+#include "findings.h"
+#include "inventory.h"
+#include "policy.h"
+
+void checks_run(const struct inventory *inv, const struct policy *p, struct findings *out);
+
+/* One group each; checks_run calls them in order. */
+void check_rails(const struct inventory *inv, const struct policy *p, struct findings *out);
+void check_ports(const struct inventory *inv, const struct policy *p, struct findings *out);
+void check_netdevs(const struct inventory *inv, const struct policy *p, struct findings *out);
+void check_gids(const struct inventory *inv, const struct policy *p, struct findings *out);

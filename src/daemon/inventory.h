@@ -1,0 +1,92 @@
+/* The inventory: what the sources found on the node. Sources fill it; checks read it. */
+#pragma once
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define INV_NAME_MAX 64
+#define INV_MAX_ADDRS 16
+
+enum gid_type { GID_TYPE_UNREADABLE, GID_TYPE_IB_ROCE_V1, GID_TYPE_ROCE_V2, GID_TYPE_OTHER };
+enum inventory_source { INVENTORY_LIVE, INVENTORY_OFFLINE };
+
+struct gid_entry {
+    uint8_t raw[16];
+    enum gid_type type;         /* from gid_attrs/types; UNREADABLE for an empty slot */
+    char ndev[IFNAMSIZ];        /* from gid_attrs/ndevs, or the verbs ndev_ifindex */
+};
+
+struct ip_address {
+    int family;                 /* AF_INET or AF_INET6 */
+    uint8_t addr[16];
+    uint8_t prefix_len;
+};
+
+struct netdev_info {
+    bool present;
+    char name[IFNAMSIZ];
+    char operstate[16];         /* "up", "down", "lowerlayerdown", ... */
+    int carrier;                /* 1, 0, or -1 when the kernel does not say */
+    uint32_t mtu;
+    bool has_carrier_changes;
+    uint64_t carrier_changes;
+    bool addresses_known;       /* rtnetlink only; a sysfs snapshot has none */
+    struct ip_address addrs[INV_MAX_ADDRS];
+    size_t n_addrs;
+};
+
+struct rail {
+    char device[INV_NAME_MAX];
+    uint32_t port;
+    char name[INV_NAME_MAX + 8];  /* "mlx5_0/1" */
+    char driver[32];            /* "mlx5_core", "rdma_rxe", "bnxt_en"; "" if unknown */
+    char fw_ver[64];
+    char node_guid[32];
+    char pci_addr[16];          /* "0000:1a:00.0"; "" for a virtual device (rxe) */
+    int numa_node;              /* -1 when unknown */
+
+    char link_layer[16];        /* "Ethernet", "InfiniBand" */
+    int state;                  /* 4: ACTIVE; 0 when unknown */
+    char state_name[16];
+    int phys_state;             /* 5: LinkUp; 0 when unknown */
+    char phys_state_name[24];
+    double rate_gbps;           /* 0 when unknown */
+    char rate_text[48];         /* "400 Gb/sec (4X NDR)" */
+    uint32_t active_mtu;        /* bytes; 0 when unknown (a snapshot has no active MTU) */
+
+    struct gid_entry *gids;     /* dense, indexed by GID index */
+    uint32_t n_gids;            /* the GID table length */
+
+    bool has_counters;          /* ports/N/counters/ exists (bnxt_re has none) */
+    bool has_hw_counters;
+    struct netdev_info netdev;
+};
+
+struct inventory {
+    enum inventory_source source;
+    struct rail *rails;
+    size_t n_rails;
+    size_t n_ports_seen;        /* all RDMA ports, before the policy's selection */
+    char why_no_rails[256];     /* set when n_rails is 0 */
+    char missing[64][INV_NAME_MAX + 8]; /* rails the policy lists that do not exist */
+    size_t n_missing;
+    char notes[4][160];         /* source disagreements worth showing (verbs vs sysfs) */
+    size_t n_notes;
+};
+
+void inventory_done(struct inventory *inv);
+struct rail *inventory_add_rail(struct inventory *inv, const char *device, uint32_t port);
+void inventory_note(struct inventory *inv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+bool gid_is_zero(const uint8_t raw[16]);
+bool gid_is_link_local(const uint8_t raw[16]);
+bool gid_is_ipv4_mapped(const uint8_t raw[16]);
+/* AF_INET for an IPv4-mapped GID, else AF_INET6 (NCCL's getGidAddrFamily). */
+int gid_family(const uint8_t raw[16]);
+/* "::ffff:10.0.0.1" style text, or "10.0.0.1" for an IPv4-mapped GID with ip_form. */
+void gid_format(const uint8_t raw[16], bool ip_form, char *buf, size_t len);
+int gid_parse_sysfs(const char *text, uint8_t raw[16]);
+const char *gid_type_to_string(enum gid_type t);
+enum gid_type gid_type_parse(const char *text);

@@ -1,0 +1,15 @@
+/* NCCL's automatic RoCE GID selection, replayed on a rail's GID table. */
+#pragma once
+
+#include "inventory.h"
+#include "policy.h"
+
+/* What NCCL >= 2.21 picks with NCCL_IB_GID_INDEX=-1, NCCL_IB_ADDR_FAMILY=family,
+ * NCCL_IB_ROCE_VERSION_NUM=roce_version and NCCL_IB_ADDR_RANGE=range (NULL or unset:
+ * any). Returns the index, or -1 for an empty table. */
+int nccl_replay_gid_index(const struct rail *r, int family, uint32_t roce_version,
+                          const struct cidr *range);
+/* The GID index the policy means for this rail: its fixed gid_index, or with "auto" the
+ * index NCCL picks under the policy's family, version and subnet. */
+int rail_gid_index(const struct rail *r, const struct policy *p);
+int policy_family(const struct policy *p);

@@ -1,0 +1,32 @@
+/* Taking the inventory: sources -> inventory, in a fixed order. */
+#include "config.h"
+
+#include <string.h>
+
+#include "macro.h"
+#include "rails.h"
+#include "source_rdmanl.h"
+#include "source_rtnl.h"
+#include "source_sysfs.h"
+#include "source_verbs.h"
+
+int rails_scan(const char *sysroot, const struct policy *p, struct inventory *inv)
+{
+    memset(inv, 0, sizeof(*inv));
+    inv->source = streq(sysroot, "/sys") ? INVENTORY_LIVE : INVENTORY_OFFLINE;
+
+    int err = source_sysfs_scan(sysroot, p, inv);
+    if (err < 0)
+        return err;
+    if (inv->source == INVENTORY_OFFLINE) {
+        for (size_t i = 0; i < inv->n_rails; i++)
+            source_sysfs_netdev(sysroot, &inv->rails[i].netdev);
+        return 0;
+    }
+    if (inv->n_rails == 0)
+        return 0;
+    source_rdmanl_fill(inv);
+    source_verbs_scan(inv);
+    source_rtnl_fill(inv);
+    return 0;
+}

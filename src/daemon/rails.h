@@ -1,0 +1,10 @@
+/* Taking the inventory: which sources run, in which order, live or from a snapshot. */
+#pragma once
+
+#include "inventory.h"
+#include "policy.h"
+
+/* Live when sysroot is "/sys": sysfs for the port list and GID attributes, RDMA netlink
+ * for port->netdev, verbs for port attributes and GIDs, rtnetlink for netdevs. Offline,
+ * sysfs alone. */
+int rails_scan(const char *sysroot, const struct policy *p, struct inventory *inv);

@@ -1,0 +1,20 @@
+/* The RDMA netlink source: every RDMA port and its netdev, as the kernel's nldev tells. */
+#pragma once
+
+#include <net/if.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "inventory.h"
+
+struct rdmanl_port {
+    char device[INV_NAME_MAX];
+    uint32_t port;
+    char netdev[IFNAMSIZ];
+};
+
+/* Dumps RDMA_NLDEV_CMD_PORT_GET. Returns the count, or -errno (-EPROTONOSUPPORT on a
+ * kernel without InfiniBand). *ret is freed by the caller. */
+int source_rdmanl_ports(struct rdmanl_port **ret);
+/* Sets each rail's netdev from the kernel's own port->netdev binding. */
+void source_rdmanl_fill(struct inventory *inv);

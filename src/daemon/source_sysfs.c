@@ -1,0 +1,247 @@
+/* The sysfs source: RDMA ports, GID tables and netdevs from /sys (or a captured tree).
+ * Layout (drivers/infiniband/core/sysfs.c): class/infiniband/DEV/{fw_ver,node_guid,device},
+ * ports/N/{state,phys_state,rate,link_layer,gids/I,gid_attrs/types/I,gid_attrs/ndevs/I}. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "macro.h"
+#include "strutil.h"
+#include "source_sysfs.h"
+#include "sysfs.h"
+
+#define IB "class/infiniband"
+
+/* "4: ACTIVE" -> 4 and "ACTIVE". */
+static void read_numbered(const char *root, int *ret, char *name, size_t len, const char *dev,
+                          uint32_t port, const char *file)
+{
+    char buf[64];
+    if (sysfs_read_line(root, buf, sizeof(buf), IB "/%s/ports/%u/%s", dev, port, file) < 0)
+        return;
+    *ret = atoi(buf);
+    const char *colon = strchr(buf, ':');
+    strscpy(name, colon ? colon + 1 + (colon[1] == ' ') : buf, len);
+}
+
+static int read_gids(const char *root, struct rail *r)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int err = sysfs_list(root, &names, &n, IB "/%s/ports/%u/gids", r->device, r->port);
+    if (err < 0)
+        return err;
+
+    uint32_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned long idx = strtoul(names[i], NULL, 10);
+        if (idx < 65536 && idx + 1 > len)
+            len = (uint32_t)idx + 1;
+    }
+    r->gids = calloc(len ? len : 1, sizeof(*r->gids));
+    if (!r->gids) {
+        strv_free(names);
+        return -ENOMEM;
+    }
+    r->n_gids = len;
+    for (size_t i = 0; i < n; i++) {
+        char buf[64];
+        unsigned long idx = strtoul(names[i], NULL, 10);
+        if (idx >= len)
+            continue;
+        struct gid_entry *g = &r->gids[idx];
+        if (sysfs_read_line(root, buf, sizeof(buf), IB "/%s/ports/%u/gids/%lu",
+                            r->device, r->port, idx) < 0 || gid_parse_sysfs(buf, g->raw) < 0)
+            continue;
+        if (gid_is_zero(g->raw))
+            continue;   /* an empty slot: its attributes read as EINVAL */
+        if (sysfs_read_line(root, buf, sizeof(buf), IB "/%s/ports/%u/gid_attrs/types/%lu",
+                            r->device, r->port, idx) == 0)
+            g->type = gid_type_parse(buf);
+        (void)sysfs_read_line(root, g->ndev, sizeof(g->ndev), IB "/%s/ports/%u/gid_attrs/ndevs/%lu",
+                              r->device, r->port, idx);
+    }
+    strv_free(names);
+    return 0;
+}
+
+/* The port's netdev: the one its GIDs name, else the PCI function's only netdev. */
+static void find_netdev(const char *root, struct rail *r)
+{
+    for (uint32_t i = 0; i < r->n_gids; i++)
+        if (r->gids[i].ndev[0]) {
+            strscpy(r->netdev.name, r->gids[i].ndev, sizeof(r->netdev.name));
+            return;
+        }
+    char **names = NULL;
+    size_t n = 0;
+    if (sysfs_list(root, &names, &n, IB "/%s/device/net", r->device) == 0 && n >= r->port)
+        strscpy(r->netdev.name, names[n == 1 ? 0 : r->port - 1], sizeof(r->netdev.name));
+    strv_free(names);
+}
+
+static void fill_device(const char *root, struct rail *r)
+{
+    char buf[64];
+    int64_t numa;
+
+    (void)sysfs_read_line(root, r->fw_ver, sizeof(r->fw_ver), IB "/%s/fw_ver", r->device);
+    (void)sysfs_read_line(root, r->node_guid, sizeof(r->node_guid), IB "/%s/node_guid", r->device);
+    if (sysfs_link_name(root, buf, sizeof(buf), IB "/%s/device", r->device) == 0 &&
+        strchr(buf, ':') && strchr(buf, '.'))
+        strscpy(r->pci_addr, buf, sizeof(r->pci_addr));
+    if (sysfs_link_name(root, buf, sizeof(buf), IB "/%s/device/driver", r->device) == 0)
+        strscpy(r->driver, buf, sizeof(r->driver));
+    else if (sysfs_exists(root, IB "/%s/parent", r->device) && strncmp(r->device, "rxe", 3) == 0)
+        snprintf(r->driver, sizeof(r->driver), "rdma_rxe");
+    if (sysfs_read_int(root, &numa, IB "/%s/device/numa_node", r->device) == 0)
+        r->numa_node = (int)numa;
+}
+
+static void fill_port(const char *root, struct rail *r)
+{
+    read_numbered(root, &r->state, r->state_name, sizeof(r->state_name), r->device, r->port, "state");
+    read_numbered(root, &r->phys_state, r->phys_state_name, sizeof(r->phys_state_name),
+                  r->device, r->port, "phys_state");
+    if (sysfs_read_line(root, r->rate_text, sizeof(r->rate_text), IB "/%s/ports/%u/rate",
+                        r->device, r->port) == 0)
+        r->rate_gbps = strtod(r->rate_text, NULL);
+    r->has_counters = sysfs_exists(root, IB "/%s/ports/%u/counters", r->device, r->port);
+    r->has_hw_counters = sysfs_exists(root, IB "/%s/ports/%u/hw_counters", r->device, r->port);
+}
+
+void source_sysfs_netdev(const char *root, struct netdev_info *nd)
+{
+    uint64_t v;
+    if (!nd->name[0] || !sysfs_exists(root, "class/net/%s", nd->name))
+        return;
+    nd->present = true;
+    (void)sysfs_read_line(root, nd->operstate, sizeof(nd->operstate), "class/net/%s/operstate",
+                          nd->name);
+    /* carrier reads as EINVAL while the link is administratively down. */
+    nd->carrier = sysfs_read_u64(root, &v, "class/net/%s/carrier", nd->name) == 0 ? (int)(v != 0) : -1;
+    if (sysfs_read_u64(root, &v, "class/net/%s/mtu", nd->name) == 0)
+        nd->mtu = (uint32_t)v;
+    if (sysfs_read_u64(root, &v, "class/net/%s/carrier_changes", nd->name) == 0) {
+        nd->has_carrier_changes = true;
+        nd->carrier_changes = v;
+    }
+}
+
+static bool listed(const struct policy *p, const char *dev, uint32_t port, size_t *ret_pos)
+{
+    for (size_t i = 0; i < p->rails.n_list; i++)
+        if (streq(p->rails.list[i].device, dev) && p->rails.list[i].port == port) {
+            *ret_pos = i;
+            return true;
+        }
+    return false;
+}
+
+static bool link_layer_matches(const struct policy *p, const char *ll)
+{
+    switch (p->rails.link_layer) {
+    case LINK_LAYER_ETHERNET: return streq(ll, "Ethernet");
+    case LINK_LAYER_INFINIBAND: return streq(ll, "InfiniBand");
+    case LINK_LAYER_ANY: return true;
+    }
+    return false;
+}
+
+static int add_rail(const char *root, struct inventory *inv, const char *dev, uint32_t port,
+                    const char *ll)
+{
+    struct rail *r = inventory_add_rail(inv, dev, port);
+    if (!r)
+        return -ENOMEM;
+    strscpy(r->link_layer, ll, sizeof(r->link_layer));
+    fill_device(root, r);
+    fill_port(root, r);
+    int err = read_gids(root, r);
+    if (err < 0 && err != -ENOENT)
+        return err;
+    find_netdev(root, r);
+    return 0;
+}
+
+static int scan_device(const char *root, const struct policy *p, struct inventory *inv,
+                       const char *dev)
+{
+    char **ports = NULL;
+    int err = sysfs_list(root, &ports, NULL, IB "/%s/ports", dev);
+    if (err < 0)
+        return err == -ENOENT ? 0 : err;
+    for (char **pp = ports; *pp && err >= 0; pp++) {
+        char ll[16] = "";
+        uint32_t port = (uint32_t)strtoul(*pp, NULL, 10);
+        size_t pos;
+        (void)sysfs_read_line(root, ll, sizeof(ll), IB "/%s/ports/%u/link_layer", dev, port);
+        inv->n_ports_seen++;
+        bool take = p->rails.select == RAIL_SELECT_LIST ? listed(p, dev, port, &pos)
+                                                         : link_layer_matches(p, ll);
+        if (take)
+            err = add_rail(root, inv, dev, port, ll);
+    }
+    strv_free(ports);
+    return err;
+}
+
+/* With an explicit list, rails come in the policy's order: it is NCCL_IB_HCA's order. */
+static void order_and_find_missing(const struct policy *p, struct inventory *inv)
+{
+    if (p->rails.select != RAIL_SELECT_LIST)
+        return;
+    size_t next = 0;
+    for (size_t i = 0; i < p->rails.n_list; i++) {
+        const struct rail_ref *want = &p->rails.list[i];
+        size_t j = next;
+        while (j < inv->n_rails && !(streq(inv->rails[j].device, want->device) &&
+                                     inv->rails[j].port == want->port))
+            j++;
+        if (j == inv->n_rails) {
+            if (inv->n_missing < ARRAY_SIZE(inv->missing))
+                snprintf(inv->missing[inv->n_missing++], sizeof(inv->missing[0]), "%s/%u",
+                         want->device, want->port);
+            continue;
+        }
+        struct rail tmp = inv->rails[j];
+        memmove(&inv->rails[next + 1], &inv->rails[next], (j - next) * sizeof(tmp));
+        inv->rails[next++] = tmp;
+    }
+}
+
+int source_sysfs_scan(const char *root, const struct policy *p, struct inventory *inv)
+{
+    char **devs = NULL;
+    size_t n = 0;
+    int err = sysfs_list(root, &devs, &n, IB);
+    if (err == -ENOENT) {
+        snprintf(inv->why_no_rails, sizeof(inv->why_no_rails),
+                 "no RDMA devices: %s/" IB " does not exist (no RDMA driver is loaded)", root);
+        order_and_find_missing(p, inv);
+        return 0;
+    }
+    if (err < 0)
+        return log_errno(LOG_ERR, err, "Cannot list %s/" IB ": %m", root);
+
+    for (size_t i = 0; i < n && err >= 0; i++)
+        err = scan_device(root, p, inv, devs[i]);
+    strv_free(devs);
+    if (err < 0)
+        return err;
+
+    order_and_find_missing(p, inv);
+    if (inv->n_rails == 0 && n == 0)
+        snprintf(inv->why_no_rails, sizeof(inv->why_no_rails),
+                 "no RDMA devices: %s/" IB " is empty", root);
+    else if (inv->n_rails == 0)
+        snprintf(inv->why_no_rails, sizeof(inv->why_no_rails),
+                 "%zu RDMA port%s found, none selected by the policy (link_layer %s)",
+                 inv->n_ports_seen, inv->n_ports_seen == 1 ? "" : "s",
+                 link_layer_to_string(p->rails.link_layer));
+    return 0;
+}

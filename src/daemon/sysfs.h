@@ -1,0 +1,22 @@
+/* Reads under a sysfs or procfs root ("/sys", or a captured tree for --sysfs-root). */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reads the first line of ROOT/PATH (newline stripped). Returns 0 or -errno. */
+int sysfs_read_line(const char *root, char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int sysfs_read_u64(const char *root, uint64_t *ret, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int sysfs_read_int(const char *root, int64_t *ret, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The last component of the symlink target of ROOT/PATH (a PCI address for "device"). */
+int sysfs_link_name(const char *root, char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The entries of directory ROOT/PATH, sorted naturally ("2" before "10"), without "." and
+ * "..". *ret is a NULL-terminated array to free with strv_free(). */
+int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int sysfs_exists(const char *root, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strv_free(char **v);

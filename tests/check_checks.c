@@ -1,0 +1,367 @@
+/* Tests of the sysfs source, every check and the NCCL contract, on fixture trees that
+ * mirror real kernel sysfs layouts (tests/fixtures/make-fixtures.sh says which). */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "macro.h"
+#include "nccl.h"
+#include "nccl_gid.h"
+#include "rails.h"
+
+static char fixtures[256];
+
+struct scan {
+    struct policy policy;
+    struct inventory inv;
+    struct findings findings;
+    struct nccl_contract nccl;
+};
+
+static void scan(struct scan *s, const char *fixture, const char *policy_yaml)
+{
+    struct policy_errors errs = { 0 };
+    char root[512];
+    memset(s, 0, sizeof(*s));
+    policy_init_defaults(&s->policy);
+    if (policy_yaml)
+        ck_assert_int_eq(policy_load_string(policy_yaml, strlen(policy_yaml), "t.yaml",
+                                            &s->policy, &errs), 0);
+    snprintf(root, sizeof(root), "%s/%s/sys", fixtures, fixture);
+    ck_assert_int_eq(rails_scan(root, &s->policy, &s->inv), 0);
+    ck_assert_int_eq(s->inv.source, INVENTORY_OFFLINE);
+    checks_run(&s->inv, &s->policy, &s->findings);
+    nccl_contract_compute(&s->inv, &s->policy, &s->nccl);
+}
+
+static void scan_done(struct scan *s)
+{
+    inventory_done(&s->inv);
+    findings_done(&s->findings);
+    policy_done(&s->policy);
+}
+
+/* The severity of the one finding (check, rail); fails the test if there is none or two. */
+static enum severity sev(const struct scan *s, const char *check, const char *rail)
+{
+    const struct finding *hit = NULL;
+    for (size_t i = 0; i < s->findings.n; i++) {
+        const struct finding *f = &s->findings.items[i];
+        if (streq(f->check, check) && ((!rail && !f->rail) || (rail && f->rail && streq(rail, f->rail)))) {
+            ck_assert_msg(!hit, "two findings %s %s", check, rail ? rail : "");
+            hit = f;
+        }
+    }
+    ck_assert_msg(hit, "no finding %s %s", check, rail ? rail : "(node)");
+    return hit->severity;
+}
+
+static size_t count_sev(const struct scan *s, enum severity v)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->findings.n; i++)
+        n += s->findings.items[i].severity == v;
+    return n;
+}
+
+static const char *const rails8[] = {
+    "mlx5_0/1", "mlx5_1/1", "mlx5_2/1", "mlx5_3/1", "mlx5_4/1", "mlx5_5/1", "mlx5_6/1", "mlx5_7/1",
+};
+
+START_TEST(test_mlx5_8rail_inventory)
+{
+    struct scan s;
+    scan(&s, "mlx5_8rail", NULL);
+    ck_assert_uint_eq(s.inv.n_rails, 8);
+    const struct rail *r = &s.inv.rails[5];
+    ck_assert_str_eq(r->name, "mlx5_5/1");
+    ck_assert_str_eq(r->driver, "mlx5_core");
+    ck_assert_str_eq(r->fw_ver, "28.39.1002");
+    ck_assert_str_eq(r->pci_addr, "0000:bc:00.0");
+    ck_assert_int_eq(r->numa_node, 1);
+    ck_assert_str_eq(r->link_layer, "Ethernet");
+    ck_assert_int_eq(r->state, 4);
+    ck_assert_str_eq(r->state_name, "ACTIVE");
+    ck_assert_int_eq(r->phys_state, 5);
+    ck_assert_double_eq(r->rate_gbps, 400);
+    ck_assert_uint_eq(r->n_gids, 256);
+    ck_assert_int_eq(r->gids[3].type, GID_TYPE_ROCE_V2);
+    ck_assert_int_eq(r->gids[2].type, GID_TYPE_IB_ROCE_V1);
+    ck_assert_int_eq(r->gids[200].type, GID_TYPE_UNREADABLE);
+    ck_assert(r->has_counters && r->has_hw_counters);
+    ck_assert_str_eq(r->netdev.name, "enp188s0f0np0");
+    ck_assert(r->netdev.present);
+    ck_assert_str_eq(r->netdev.operstate, "up");
+    ck_assert_int_eq(r->netdev.carrier, 1);
+    ck_assert_uint_eq(r->netdev.mtu, 9000);
+    ck_assert_uint_eq(r->netdev.carrier_changes, 2);
+    ck_assert_uint_eq(r->active_mtu, 0);     /* verbs only */
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_mlx5_8rail_ready)
+{
+    struct scan s;
+    scan(&s, "mlx5_8rail", "rails: {link_layer: ethernet, expect_count: 8, min_rate_gbps: 400,"
+                           " mtu: {netdev_min: 4200}, roce: {subnet: 10.0.0.0/16}}\n");
+    ck_assert_int_eq(sev(&s, "rails.count", NULL), SEVERITY_OK);
+    for (size_t i = 0; i < ARRAY_SIZE(rails8); i++) {
+        ck_assert_int_eq(sev(&s, "port.state", rails8[i]), SEVERITY_OK);
+        ck_assert_int_eq(sev(&s, "port.rate", rails8[i]), SEVERITY_OK);
+        ck_assert_int_eq(sev(&s, "netdev.mtu", rails8[i]), SEVERITY_OK);
+        ck_assert_int_eq(sev(&s, "gid.roce_v2", rails8[i]), SEVERITY_OK);
+        ck_assert_int_eq(sev(&s, "gid.family", rails8[i]), SEVERITY_OK);
+        ck_assert_int_eq(sev(&s, "gid.subnet", rails8[i]), SEVERITY_OK);
+        ck_assert_int_eq(sev(&s, "gid.nccl", rails8[i]), SEVERITY_OK);
+        ck_assert_int_eq(rail_gid_index(&s.inv.rails[i], &s.policy), 3);
+    }
+    ck_assert_int_eq(sev(&s, "gid.consistent", NULL), SEVERITY_OK);
+    ck_assert_uint_eq(count_sev(&s, SEVERITY_ERROR) + count_sev(&s, SEVERITY_WARNING), 0);
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_READY);
+
+    ck_assert_str_eq(nccl_contract_get(&s.nccl, "NCCL_IB_HCA"),
+                     "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1");
+    ck_assert_str_eq(nccl_contract_get(&s.nccl, "NCCL_IB_GID_INDEX"), "3");
+    ck_assert_str_eq(nccl_contract_get(&s.nccl, "NCCL_IB_ROCE_VERSION_NUM"), "2");
+    ck_assert_str_eq(nccl_contract_get(&s.nccl, "NCCL_IB_ADDR_FAMILY"), "AF_INET");
+    ck_assert_str_eq(nccl_contract_get(&s.nccl, "NCCL_IB_TC"), "106");
+    ck_assert_ptr_null(nccl_contract_get(&s.nccl, "NCCL_IB_ADDR_RANGE"));
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_contract_rendering)
+{
+    struct scan s;
+    scan(&s, "soft_roce", "rails: {qos: {dscp: 24, ecn: ignore}}\n");
+    _cleanup_free_ char *env = nccl_contract_render(&s.nccl, false);
+    _cleanup_free_ char *conf = nccl_contract_render(&s.nccl, true);
+    ck_assert_str_eq(env, "# written by fabtune; do not edit\n"
+                          "export NCCL_IB_HCA==rxe0:1\n"
+                          "export NCCL_IB_GID_INDEX=1\n"
+                          "export NCCL_IB_ROCE_VERSION_NUM=2\n"
+                          "export NCCL_IB_ADDR_FAMILY=AF_INET\n"
+                          "export NCCL_IB_TC=96\n");
+    ck_assert_ptr_nonnull(strstr(conf, "\nNCCL_IB_HCA==rxe0:1\nNCCL_IB_GID_INDEX=1\n"));
+    ck_assert_ptr_null(strstr(conf, "export"));
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_gid_shift)
+{
+    struct scan s;
+    scan(&s, "mlx5_8rail_gid_shift", "rails: {roce: {subnet: 10.0.0.0/8}}\n");
+    ck_assert_int_eq(rail_gid_index(&s.inv.rails[5], &s.policy), 5);
+    ck_assert_int_eq(rail_gid_index(&s.inv.rails[4], &s.policy), 3);
+    ck_assert_int_eq(sev(&s, "gid.family", "mlx5_5/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "gid.consistent", NULL), SEVERITY_WARNING);
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_DEGRADED);
+    /* One index cannot serve every rail: hand the choice back to NCCL, inside the subnet. */
+    ck_assert_str_eq(nccl_contract_get(&s.nccl, "NCCL_IB_GID_INDEX"), "-1");
+    ck_assert_str_eq(nccl_contract_get(&s.nccl, "NCCL_IB_ADDR_RANGE"), "10.0.0.0/8");
+    scan_done(&s);
+
+    /* A fixed index 3 is the IPv6 entry on rail 5: an error on that rail only. */
+    scan(&s, "mlx5_8rail_gid_shift", "rails: {roce: {gid_index: 3}}\n");
+    ck_assert_int_eq(sev(&s, "gid.family", "mlx5_5/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&s, "gid.family", "mlx5_4/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "gid.consistent", NULL), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "gid.nccl", "mlx5_5/1"), SEVERITY_WARNING);
+    ck_assert_int_eq(findings_rail_verdict(&s.findings, "mlx5_5/1"), VERDICT_NOT_READY);
+    ck_assert_int_eq(findings_rail_verdict(&s.findings, "mlx5_4/1"), VERDICT_READY);
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_rail_down)
+{
+    struct scan s;
+    scan(&s, "mlx5_8rail_rail_down", "rails: {expect_count: 8}\n");
+    ck_assert_uint_eq(s.inv.n_rails, 8);
+    ck_assert_int_eq(sev(&s, "port.state", "mlx5_3/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&s, "port.phys_state", "mlx5_3/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&s, "netdev.oper", "mlx5_3/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&s, "netdev.carrier", "mlx5_3/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&s, "port.state", "mlx5_2/1"), SEVERITY_OK);
+    ck_assert_int_eq(findings_rail_verdict(&s.findings, "mlx5_3/1"), VERDICT_NOT_READY);
+    ck_assert_int_eq(findings_rail_verdict(&s.findings, "mlx5_2/1"), VERDICT_READY);
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_NOT_READY);
+    ck_assert_int_eq(verdict_exit_code(findings_verdict(&s.findings), HEALTH_NPD), 1);
+    ck_assert_uint_eq(count_sev(&s, SEVERITY_ERROR), 4);
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_mtu1500)
+{
+    struct scan s;
+    scan(&s, "mlx5_8rail_mtu1500", "rails: {mtu: {netdev_min: 4200, rdma_active_min: 4096}}\n");
+    ck_assert_int_eq(sev(&s, "netdev.mtu", "mlx5_6/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&s, "netdev.mtu", "mlx5_5/1"), SEVERITY_OK);
+    /* A snapshot has no active MTU: unknown, never a false error. */
+    ck_assert_int_eq(sev(&s, "port.mtu", "mlx5_6/1"), SEVERITY_UNKNOWN);
+    ck_assert_uint_eq(count_sev(&s, SEVERITY_ERROR), 1);
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_infiniband)
+{
+    struct scan s;
+    scan(&s, "infiniband", "rails: {link_layer: infiniband, expect_count: 4}\n");
+    ck_assert_uint_eq(s.inv.n_rails, 4);
+    ck_assert_str_eq(s.inv.rails[0].link_layer, "InfiniBand");
+    ck_assert_str_eq(s.inv.rails[0].netdev.name, "ibp26s0");
+    ck_assert_int_eq(sev(&s, "port.link_layer", "mlx5_0/1"), SEVERITY_OK);
+    for (size_t i = 0; i < s.findings.n; i++)
+        ck_assert_msg(strncmp(s.findings.items[i].check, "gid.", 4) != 0, "GID check on IB");
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_READY);
+    ck_assert_uint_eq(s.nccl.n, 1);
+    ck_assert_str_eq(nccl_contract_get(&s.nccl, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1");
+    scan_done(&s);
+
+    /* An Ethernet policy on an IB node: no rails, and why. */
+    scan(&s, "infiniband", "rails: {link_layer: ethernet, expect_count: 4}\n");
+    ck_assert_uint_eq(s.inv.n_rails, 0);
+    ck_assert_uint_eq(s.inv.n_ports_seen, 4);
+    ck_assert_str_eq(s.inv.why_no_rails, "4 RDMA ports found, none selected by the policy "
+                                         "(link_layer ethernet)");
+    ck_assert_int_eq(sev(&s, "rails.count", NULL), SEVERITY_ERROR);
+    ck_assert_uint_eq(s.nccl.n, 0);
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_soft_roce)
+{
+    struct scan s;
+    scan(&s, "soft_roce", NULL);
+    ck_assert_uint_eq(s.inv.n_rails, 1);
+    const struct rail *r = &s.inv.rails[0];
+    ck_assert_str_eq(r->name, "rxe0/1");
+    ck_assert_str_eq(r->driver, "rdma_rxe");
+    ck_assert_str_eq(r->pci_addr, "");
+    ck_assert_uint_eq(r->n_gids, 1024);
+    ck_assert_double_eq(r->rate_gbps, 10);
+    ck_assert(!r->has_counters);
+    ck_assert_str_eq(r->netdev.name, "v0");
+    ck_assert_int_eq(rail_gid_index(r, &s.policy), 1);
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_READY);
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_bnxt_re_no_counters)
+{
+    struct scan s;
+    scan(&s, "bnxt_re", "rails: {expect_count: 1, min_rate_gbps: 200}\n");
+    ck_assert_str_eq(s.inv.rails[0].driver, "bnxt_en");
+    ck_assert(!s.inv.rails[0].has_counters);
+    ck_assert(s.inv.rails[0].has_hw_counters);
+    ck_assert_uint_eq(count_sev(&s, SEVERITY_ERROR), 0);
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_READY);
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_gid_holes)
+{
+    struct scan s;
+    scan(&s, "gid_holes", NULL);
+    const struct rail *r = &s.inv.rails[0];
+    ck_assert(gid_is_zero(r->gids[2].raw) && gid_is_zero(r->gids[3].raw));
+    ck_assert_int_eq(r->gids[6].type, GID_TYPE_UNREADABLE);
+    ck_assert_int_eq(rail_gid_index(r, &s.policy), 5);
+    ck_assert_int_eq(sev(&s, "gid.family", "mlx5_0/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "gid.nccl", "mlx5_0/1"), SEVERITY_OK);
+
+    /* The version comparison skips the unreadable entry 6 ... */
+    struct cidr wide;
+    ck_assert_int_eq(cidr_parse("10.0.0.0/24", &wide), 0);
+    ck_assert_int_eq(nccl_replay_gid_index(r, AF_INET, 2, &wide), 5);
+    /* ... but NCCL's family switch takes the first IPv4 entry in range without reading its
+     * type, so a range that only 6 matches picks 6. */
+    struct cidr only6;
+    ck_assert_int_eq(cidr_parse("10.0.0.10/32", &only6), 0);
+    ck_assert_int_eq(nccl_replay_gid_index(r, AF_INET, 2, &only6), 6);
+    /* RoCE v1 requested: the v1 entry of the first IPv4 address. */
+    ck_assert_int_eq(nccl_replay_gid_index(r, AF_INET, 1, NULL), 4);
+    /* IPv6 requested and only link-local IPv6: NCCL stays at index 0. */
+    ck_assert_int_eq(nccl_replay_gid_index(r, AF_INET6, 2, NULL), 0);
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_rail_list)
+{
+    struct scan s;
+    scan(&s, "mlx5_8rail", "rails: {select: [{device: mlx5_7, port: 1}, {device: mlx5_2, port: 1},"
+                           " {device: mlx5_9, port: 1}]}\n");
+    ck_assert_uint_eq(s.inv.n_rails, 2);
+    ck_assert_str_eq(s.inv.rails[0].name, "mlx5_7/1");   /* policy order is rail order */
+    ck_assert_str_eq(s.inv.rails[1].name, "mlx5_2/1");
+    ck_assert_int_eq(sev(&s, "rails.count", "mlx5_9/1"), SEVERITY_ERROR);
+    ck_assert_str_eq(nccl_contract_get(&s.nccl, "NCCL_IB_HCA"), "=mlx5_7:1,mlx5_2:1");
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_no_rdma)
+{
+    struct scan s;
+    scan(&s, "no_rdma", "rails: {expect_count: 8}\n");
+    ck_assert_uint_eq(s.inv.n_rails, 0);
+    ck_assert_ptr_nonnull(strstr(s.inv.why_no_rails, "class/infiniband does not exist"));
+    ck_assert_int_eq(sev(&s, "rails.count", NULL), SEVERITY_ERROR);
+    scan_done(&s);
+
+    scan(&s, "no_rdma", NULL);
+    ck_assert_int_eq(sev(&s, "rails.count", NULL), SEVERITY_UNKNOWN);
+    scan_done(&s);
+}
+END_TEST
+
+static Suite *checks_suite(void)
+{
+    Suite *s = suite_create("checks");
+    TCase *tc = tcase_create("fixtures");
+    tcase_add_test(tc, test_mlx5_8rail_inventory);
+    tcase_add_test(tc, test_mlx5_8rail_ready);
+    tcase_add_test(tc, test_contract_rendering);
+    tcase_add_test(tc, test_gid_shift);
+    tcase_add_test(tc, test_rail_down);
+    tcase_add_test(tc, test_mtu1500);
+    tcase_add_test(tc, test_infiniband);
+    tcase_add_test(tc, test_soft_roce);
+    tcase_add_test(tc, test_bnxt_re_no_counters);
+    tcase_add_test(tc, test_gid_holes);
+    tcase_add_test(tc, test_rail_list);
+    tcase_add_test(tc, test_no_rdma);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    char cmd[1024];
+    snprintf(fixtures, sizeof(fixtures), "%s/tests/fixtures/out", getenv("top_builddir") ?
+             getenv("top_builddir") : ".");
+    snprintf(cmd, sizeof(cmd), "%s/tests/fixtures/make-fixtures.sh %s && mkdir -p %s/no_rdma/sys",
+             TEST_SRCDIR, fixtures, fixtures);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "cannot build the fixtures\n");
+        return 99;
+    }
+    SRunner *sr = srunner_create(checks_suite());
+    srunner_run_all(sr, CK_ENV);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

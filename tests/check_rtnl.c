@@ -1,0 +1,162 @@
+/* Live rtnetlink tests: the rtnetlink source and the netdev checks against real veth
+ * pairs in a private network namespace (the host's links are never touched). */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "macro.h"
+#include "source_rtnl.h"
+#include "strutil.h"
+
+static void sh(const char *cmd)
+{
+    ck_assert_msg(system(cmd) == 0, "command failed: %s", cmd);
+}
+
+static void setup(void)
+{
+    /* Each test runs in its own forked child, in a fresh namespace of its own. */
+    ck_assert_msg(unshare(CLONE_NEWNET) == 0, "unshare(CLONE_NEWNET): %s (needs root)",
+                  strerror(errno));
+    sh("ip link set lo up && ip link add r0 type veth peer name r1 && "
+       "ip link set r0 up && ip link set r1 up");
+}
+
+static struct netdev_info query(const char *name)
+{
+    struct netdev_info nd = { .carrier = -1 };
+    strscpy(nd.name, name, sizeof(nd.name));
+    ck_assert_int_eq(source_rtnl_netdev(&nd), 0);
+    return nd;
+}
+
+static bool has_addr(const struct netdev_info *nd, int family, const char *text)
+{
+    uint8_t want[16] = { 0 };
+    ck_assert_int_eq(inet_pton(family, text, want), 1);
+    for (size_t i = 0; i < nd->n_addrs; i++)
+        if (nd->addrs[i].family == family &&
+            memcmp(nd->addrs[i].addr, want, family == AF_INET ? 4 : 16) == 0)
+            return true;
+    return false;
+}
+
+START_TEST(test_up_and_mtu)
+{
+    struct netdev_info nd = query("r0");
+    ck_assert(nd.present);
+    ck_assert_str_eq(nd.operstate, "up");
+    ck_assert_int_eq(nd.carrier, 1);
+    ck_assert_uint_eq(nd.mtu, 1500);
+    sh("ip link set r0 mtu 9000");
+    nd = query("r0");
+    ck_assert_uint_eq(nd.mtu, 9000);
+}
+END_TEST
+
+START_TEST(test_carrier_loss)
+{
+    struct netdev_info before = query("r0");
+    ck_assert(before.has_carrier_changes);
+    sh("ip link set r1 down");
+    struct netdev_info nd = query("r0");
+    ck_assert_int_eq(nd.carrier, 0);
+    ck_assert_str_eq(nd.operstate, "lowerlayerdown");
+    ck_assert_uint_gt(nd.carrier_changes, before.carrier_changes);
+    sh("ip link set r1 up");
+    nd = query("r0");
+    ck_assert_int_eq(nd.carrier, 1);
+    ck_assert_str_eq(nd.operstate, "up");
+}
+END_TEST
+
+START_TEST(test_link_down)
+{
+    sh("ip link set r0 down");
+    struct netdev_info nd = query("r0");
+    ck_assert_str_eq(nd.operstate, "down");
+}
+END_TEST
+
+START_TEST(test_addresses)
+{
+    struct netdev_info nd = query("r0");
+    ck_assert(nd.addresses_known);
+    ck_assert(!has_addr(&nd, AF_INET, "198.51.100.7"));
+    sh("ip addr add 198.51.100.7/24 dev r0 && ip addr add 2001:db8::7/64 dev r0 nodad");
+    nd = query("r0");
+    ck_assert(has_addr(&nd, AF_INET, "198.51.100.7"));
+    ck_assert(has_addr(&nd, AF_INET6, "2001:db8::7"));
+    sh("ip addr del 198.51.100.7/24 dev r0");
+    nd = query("r0");
+    ck_assert(!has_addr(&nd, AF_INET, "198.51.100.7"));
+    ck_assert(has_addr(&nd, AF_INET6, "2001:db8::7"));
+}
+END_TEST
+
+START_TEST(test_absent)
+{
+    struct netdev_info nd = { .carrier = -1 };
+    strscpy(nd.name, "nosuchdev0", sizeof(nd.name));
+    ck_assert_int_eq(source_rtnl_netdev(&nd), -ENODEV);
+    ck_assert(!nd.present);
+}
+END_TEST
+
+/* The netdev checks on live data: a RoCE rail whose netdev is the veth. */
+START_TEST(test_checks_on_live_netdev)
+{
+    struct policy p;
+    struct inventory inv = { .source = INVENTORY_LIVE };
+    struct findings fs = { 0 };
+    policy_init_defaults(&p);
+    p.rails.mtu.netdev_min = 4200;
+
+    struct rail *r = inventory_add_rail(&inv, "rxe0", 1);
+    strscpy(r->link_layer, "Ethernet", sizeof(r->link_layer));
+    strscpy(r->netdev.name, "r0", sizeof(r->netdev.name));
+    sh("ip link set r1 down");
+    source_rtnl_fill(&inv);
+    check_netdevs(&inv, &p, &fs);
+
+    size_t errors = 0;
+    for (size_t i = 0; i < fs.n; i++) {
+        const struct finding *f = &fs.items[i];
+        if (streq(f->check, "netdev.carrier") || streq(f->check, "netdev.oper") ||
+            streq(f->check, "netdev.mtu")) {
+            ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+            errors++;
+        }
+    }
+    ck_assert_uint_eq(errors, 3);
+    findings_done(&fs);
+    inventory_done(&inv);
+    policy_done(&p);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("rtnl");
+    TCase *tc = tcase_create("netns");
+    tcase_add_checked_fixture(tc, setup, NULL);
+    tcase_add_test(tc, test_up_and_mtu);
+    tcase_add_test(tc, test_carrier_loss);
+    tcase_add_test(tc, test_link_down);
+    tcase_add_test(tc, test_addresses);
+    tcase_add_test(tc, test_absent);
+    tcase_add_test(tc, test_checks_on_live_netdev);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_ENV);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

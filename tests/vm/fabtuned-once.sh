@@ -1,0 +1,47 @@
+#!/bin/sh
+# In-guest test: fabtuned --once --json on the live rxe0 (verbs, RDMA netlink, rtnetlink),
+# cross-checked in the same run against 'rdma link' and sysfs; then with the veth peer
+# down, the rail must be NOT_READY through port.state.
+#   fabtuned-once.sh BUILDDIR RAIL_NETDEV PEER IPV4
+. "$(dirname "$0")/../lib.sh"
+builddir=$1 netdev=$2 peer=$3 addr=$4
+fabtuned="$builddir/src/daemon/fabtuned"
+tmp=$(mktemp -d)
+sysgid=/sys/class/infiniband/rxe0/ports/1
+
+expect_rc 0 "$fabtuned" --once --json --no-probes
+cp "$LAST_OUT" "$tmp/up.json"
+jq -c '.rails[0] | {name, link_layer, state, gid_index, roce_address, verdict}' "$tmp/up.json" > "$tmp/rail"
+cat "$tmp/rail"
+expect_grep '"name":"rxe0/1","link_layer":"Ethernet","state":"ACTIVE"' "$tmp/rail"
+expect_grep "\"roce_address\":\"$addr\",\"verdict\":\"READY\"" "$tmp/rail"
+jq -r .inventory "$tmp/up.json" > "$tmp/src"; expect_grep '^live$' "$tmp/src"
+# Every live source answered and agreed with sysfs: no notes.
+jq -r '.notes | length' "$tmp/up.json" > "$tmp/notes"; expect_grep '^0$' "$tmp/notes"
+
+# The index fabtune chose holds that address in sysfs, as a RoCE v2 GID on the netdev.
+idx=$(jq -r '.rails[0].gid_index' "$tmp/up.json")
+v4hex=$(echo "$addr" | awk -F. '{ printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", $1, $2, $3, $4 }')
+echo "$(cat "$sysgid/gids/$idx") $(cat "$sysgid/gid_attrs/types/$idx") $(cat "$sysgid/gid_attrs/ndevs/$idx")" > "$tmp/sys"
+expect_grep "^$v4hex RoCE v2 $netdev\$" "$tmp/sys"
+# 'rdma link' agrees on the state and the netdev.
+rdma link show rxe0/1 > "$tmp/rdma"
+expect_grep "state ACTIVE physical_state LINK_UP netdev $netdev" "$tmp/rdma"
+jq -r '.rails[0].netdev.name' "$tmp/up.json" > "$tmp/nd"; expect_grep "^$netdev\$" "$tmp/nd"
+# Verbs supplies what sysfs cannot: the active MTU.
+jq -r '.rails[0].active_mtu_bytes' "$tmp/up.json" > "$tmp/mtu"; expect_grep '^1024$' "$tmp/mtu"
+jq -r '.nccl.NCCL_IB_GID_INDEX' "$tmp/up.json" > "$tmp/nccl"; expect_grep "^$idx\$" "$tmp/nccl"
+
+ip link set "$peer" down
+for _ in $(seq 50); do grep -q DOWN "$sysgid/state" && break; sleep 0.1; done
+expect_rc 1 "$fabtuned" --once --json --no-probes
+jq -c '[.findings[] | select(.severity == "error") | .check]' "$LAST_OUT" > "$tmp/err"
+cat "$tmp/err"
+expect_grep '"port.state"' "$tmp/err"
+jq -r '.rails[0].verdict' "$LAST_OUT" > "$tmp/v"; expect_grep '^NOT_READY$' "$tmp/v"
+ip link set "$peer" up
+for _ in $(seq 50); do grep -q ACTIVE "$sysgid/state" && break; sleep 0.1; done
+expect_rc 0 "$fabtuned" --once --json --no-probes
+
+rm -rf "$tmp"
+finish
