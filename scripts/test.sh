@@ -45,21 +45,28 @@ if [ "$distcheck" = yes ]; then
     make -j"$(nproc)" distcheck
 fi
 
+# Every parser's libFuzzer target, each for the given time, from its seed corpus.
+run_fuzzer() {
+    name=$1 corpus_dir=$2
+    corpus=$(mktemp -d)
+    cp "$top/tests/fuzz/$corpus_dir"/* "$corpus/"
+    if ! "$fuzzdir/tests/$name" -max_total_time="$fuzz_seconds" -max_len=4096 \
+            -artifact_prefix="$fuzzdir/$name-" "$corpus" > "$fuzzdir/$name.log" 2>&1; then
+        tail -60 "$fuzzdir/$name.log"
+        echo "$name: crash; the input is in $fuzzdir/" >&2
+        exit 1
+    fi
+    echo "$name: $(grep '^Done' "$fuzzdir/$name.log"), no crash"
+    rm -rf "$corpus"
+}
+
 if [ "$fuzz_seconds" -gt 0 ]; then
     fuzzdir="$top/$builddir-fuzz"
     mkdir -p "$fuzzdir"
     (cd "$fuzzdir" && CC=clang "$top/configure" --enable-fuzzing --enable-sanitizers >/dev/null &&
-        make -j"$(nproc)" tests/fuzz_policy)
-    corpus=$(mktemp -d)
-    cp "$top"/tests/fuzz/policy-corpus/* "$corpus/"
-    if ! "$fuzzdir/tests/fuzz_policy" -max_total_time="$fuzz_seconds" -max_len=4096 \
-            -artifact_prefix="$fuzzdir/" "$corpus" > "$fuzzdir/fuzz_policy.log" 2>&1; then
-        tail -60 "$fuzzdir/fuzz_policy.log"
-        echo "fuzz_policy: crash; the input is in $fuzzdir/" >&2
-        exit 1
-    fi
-    echo "fuzz_policy: $(grep '^Done' "$fuzzdir/fuzz_policy.log"), no crash"
-    rm -rf "$corpus"
+        make -j"$(nproc)" tests/fuzz_policy tests/fuzz_sysfs)
+    run_fuzzer fuzz_policy policy-corpus
+    run_fuzzer fuzz_sysfs sysfs-corpus
 fi
 
 # One line over every test case of every program (check suites and shell tests).

@@ -16,6 +16,7 @@
 #include "strutil.h"
 #include "sysfs.h"
 
+__attribute__((format(printf, 4, 0)))
 static int build_path(char *path, size_t len, const char *root, const char *fmt, va_list ap)
 {
     char rel[PATH_MAX];
