@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "checks.h"
 #include "macro.h"
@@ -34,6 +35,19 @@ static struct netdev_info query(const char *name)
     struct netdev_info nd = { .carrier = -1 };
     strscpy(nd.name, name, sizeof(nd.name));
     ck_assert_int_eq(source_rtnl_netdev(&nd), 0);
+    return nd;
+}
+
+/* Carrier changes at once; operstate follows from the kernel's deferred linkwatch work. */
+static struct netdev_info wait_operstate(const char *name, const char *want)
+{
+    struct netdev_info nd;
+    for (int i = 0; i < 100; i++) {
+        nd = query(name);
+        if (streq(nd.operstate, want))
+            break;
+        usleep(20000);
+    }
     return nd;
 }
 
@@ -66,12 +80,12 @@ START_TEST(test_carrier_loss)
     struct netdev_info before = query("r0");
     ck_assert(before.has_carrier_changes);
     sh("ip link set r1 down");
-    struct netdev_info nd = query("r0");
+    struct netdev_info nd = wait_operstate("r0", "lowerlayerdown");
     ck_assert_int_eq(nd.carrier, 0);
     ck_assert_str_eq(nd.operstate, "lowerlayerdown");
     ck_assert_uint_gt(nd.carrier_changes, before.carrier_changes);
     sh("ip link set r1 up");
-    nd = query("r0");
+    nd = wait_operstate("r0", "up");
     ck_assert_int_eq(nd.carrier, 1);
     ck_assert_str_eq(nd.operstate, "up");
 }
@@ -80,7 +94,7 @@ END_TEST
 START_TEST(test_link_down)
 {
     sh("ip link set r0 down");
-    struct netdev_info nd = query("r0");
+    struct netdev_info nd = wait_operstate("r0", "down");
     ck_assert_str_eq(nd.operstate, "down");
 }
 END_TEST
@@ -123,6 +137,7 @@ START_TEST(test_checks_on_live_netdev)
     strscpy(r->link_layer, "Ethernet", sizeof(r->link_layer));
     strscpy(r->netdev.name, "r0", sizeof(r->netdev.name));
     sh("ip link set r1 down");
+    (void)wait_operstate("r0", "lowerlayerdown");
     source_rtnl_fill(&inv);
     check_netdevs(&inv, &p, &fs);
 

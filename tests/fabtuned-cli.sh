@@ -3,6 +3,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 fabtuned="$top_builddir/src/daemon/fabtuned"
+rails_only="$top_srcdir/tests/rails-only.policy"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -50,13 +51,13 @@ jq -c '[.rails[].gid_index] | unique' "$LAST_OUT" > "$tmp/gids.json"
 expect_grep '^\[3\]$' "$tmp/gids.json"
 jq -r '.nccl.NCCL_IB_HCA' "$LAST_OUT" > "$tmp/hca"
 expect_grep '^=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1$' "$tmp/hca"
-expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$tmp/fx/soft_roce/sys"
+expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$tmp/fx/soft_roce/sys" -c "$rails_only"
 expect_grep "rxe0/1       v0               ACTIVE   10G       1500/-      1 192.0.2.1" "$LAST_OUT"
 expect_grep "NCCL_IB_GID_INDEX=1" "$LAST_OUT"
 
 # A host without RDMA: rails 0, and why.
 mkdir -p "$tmp/empty/sys"
-expect_rc 0 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys"
+expect_rc 0 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys" -c "$rails_only"
 jq -r .why_no_rails "$LAST_OUT" > "$tmp/why"
 expect_grep "class/infiniband does not exist" "$tmp/why"
 

@@ -5,6 +5,7 @@
 #include "findings.h"
 #include "inventory.h"
 #include "policy.h"
+#include "tuning.h"
 
 void checks_run(const struct inventory *inv, const struct policy *p, struct findings *out);
 
@@ -13,3 +14,4 @@ void check_rails(const struct inventory *inv, const struct policy *p, struct fin
 void check_ports(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_netdevs(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_gids(const struct inventory *inv, const struct policy *p, struct findings *out);
+void check_tuning(const struct tuning *t, const struct policy *p, struct findings *out);

@@ -12,6 +12,7 @@
 #include "once.h"
 #include "options.h"
 #include "policy.h"
+#include "tuning.h"
 
 /* The policy from -c, or from the default path, or the built-in copy when the default
  * path is absent. An explicit -c that is missing is an error, never a silent fallback. */
@@ -41,6 +42,27 @@ static int dump_policy(const struct policy *p)
         return EXIT_SOFTWARE;
     }
     fputs(text, stdout);
+    return EXIT_SUCCESS;
+}
+
+/* Restores the originals of the last apply; the policy is not needed for that. */
+static int revert(const struct options *o)
+{
+    struct tuning t;
+    tuning_init(&t, o->procfs_root, o->state_dir, "");
+    int r = tuning_revert(&t);
+    if (r == -ENOENT)
+        printf("no sysctl originals in %s: nothing to revert\n", o->state_dir);
+    for (size_t i = 0; i < t.n; i++)
+        printf("%-34s %-24s %s%s%s\n", t.keys[i].key, t.keys[i].original,
+               tuning_state_to_string(t.keys[i].state), t.keys[i].error[0] ? ": " : "",
+               t.keys[i].error);
+    tuning_done(&t);
+    if (r < 0 && r != -ENOENT) {
+        fprintf(stderr, "fabtuned: revert incomplete: %s; the snapshot stays for a retry\n",
+                strerror(-r));
+        return EXIT_FAILURE;
+    }
     return EXIT_SUCCESS;
 }
 
@@ -74,6 +96,9 @@ static int run(const struct options *o)
         break;
     case ACTION_ONCE:
         r = once_run(o, &p, source);
+        break;
+    case ACTION_REVERT:
+        r = revert(o);
         break;
     case ACTION_DAEMON:
         fprintf(stderr, "fabtuned: the long-running service is not built yet; "

@@ -23,6 +23,15 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
         return EXIT_SOFTWARE;
     }
     checks_run(&r.inventory, p, &r.findings);
+    /* --once writes nothing unless asked; the daemon applies by the policy's mode. */
+    tuning_init(&r.tuning, o->procfs_root, o->state_dir, "");
+    if (o->apply && p->tuning.mode != TUNING_OFF)
+        err = tuning_apply(&r.tuning, p);
+    else
+        err = tuning_read(&r.tuning, p);
+    if (err < 0 && r.tuning.n == 0)
+        log_warning_errno(err, "Cannot take the sysctl profile's state: %m");
+    check_tuning(&r.tuning, p, &r.findings);
     nccl_contract_compute(&r.inventory, p, &r.nccl);
     report_finish(&r);
 

@@ -20,6 +20,8 @@ enum {
     OPT_STATE_DIR,
     OPT_RUNTIME_DIR,
     OPT_LOG_TARGET,
+    OPT_APPLY,
+    OPT_REVERT,
 };
 
 static void help(void)
@@ -36,6 +38,8 @@ static void help(void)
            "                          NOT_READY, 2 UNKNOWN)\n"
            "      --json              with --once: the report as JSON\n"
            "      --no-probes         with --once: skip the probes\n"
+           "      --apply             with --once: write the sysctl profile (else read only)\n"
+           "      --revert            restore the sysctl originals fabtune saved, and exit\n"
            "      --sysfs-root DIR    read a captured tree instead of /sys\n"
            "      --procfs-root DIR   read a captured tree instead of /proc\n"
            "      --state-dir DIR     persistent state (default %s)\n"
@@ -51,7 +55,8 @@ static void help(void)
 static int set_action(struct options *o, enum fabtuned_action a)
 {
     if (o->action != ACTION_DAEMON && o->action != a) {
-        fprintf(stderr, "fabtuned: --check-config, --dump-policy and --once exclude each other\n");
+        fprintf(stderr, "fabtuned: --check-config, --dump-policy, --once and --revert exclude "
+                "each other\n");
         return -EINVAL;
     }
     o->action = a;
@@ -67,6 +72,8 @@ static int parse_one(int c, struct options *o)
     case OPT_ONCE: return set_action(o, ACTION_ONCE);
     case OPT_JSON: o->json = true; return 0;
     case OPT_NO_PROBES: o->no_probes = true; return 0;
+    case OPT_APPLY: o->apply = true; return 0;
+    case OPT_REVERT: return set_action(o, ACTION_REVERT);
     case OPT_SYSFS_ROOT: o->sysfs_root = optarg; return 0;
     case OPT_PROCFS_ROOT: o->procfs_root = optarg; return 0;
     case OPT_STATE_DIR: o->state_dir = optarg; return 0;
@@ -95,6 +102,8 @@ int options_parse(int argc, char **argv, struct options *ret)
         { "once", no_argument, NULL, OPT_ONCE },
         { "json", no_argument, NULL, OPT_JSON },
         { "no-probes", no_argument, NULL, OPT_NO_PROBES },
+        { "apply", no_argument, NULL, OPT_APPLY },
+        { "revert", no_argument, NULL, OPT_REVERT },
         { "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
         { "procfs-root", required_argument, NULL, OPT_PROCFS_ROOT },
         { "state-dir", required_argument, NULL, OPT_STATE_DIR },
@@ -126,8 +135,8 @@ int options_parse(int argc, char **argv, struct options *ret)
         fprintf(stderr, "fabtuned: unexpected argument '%s'\n", argv[optind]);
         return -EINVAL;
     }
-    if ((o.json || o.no_probes) && o.action != ACTION_ONCE) {
-        fprintf(stderr, "fabtuned: --json and --no-probes go with --once\n");
+    if ((o.json || o.no_probes || o.apply) && o.action != ACTION_ONCE) {
+        fprintf(stderr, "fabtuned: --json, --no-probes and --apply go with --once\n");
         return -EINVAL;
     }
     *ret = o;

@@ -9,7 +9,9 @@
 #define DEFAULT_STATE_DIR "/var/lib/fabtune"
 #define DEFAULT_RUNTIME_DIR "/run/fabtune"
 
-enum fabtuned_action { ACTION_DAEMON, ACTION_CHECK_CONFIG, ACTION_DUMP_POLICY, ACTION_ONCE };
+enum fabtuned_action {
+    ACTION_DAEMON, ACTION_CHECK_CONFIG, ACTION_DUMP_POLICY, ACTION_ONCE, ACTION_REVERT,
+};
 
 struct options {
     enum fabtuned_action action;
@@ -17,6 +19,7 @@ struct options {
     bool config_explicit;       /* -c given: a missing file is an error, not the built-in */
     bool json;
     bool no_probes;
+    bool apply;                 /* --once --apply: write the sysctl profile */
     const char *sysfs_root;
     const char *procfs_root;
     const char *state_dir;

@@ -26,6 +26,7 @@ void report_init(struct report *r, const struct policy *p, const char *policy_so
 void report_done(struct report *r)
 {
     inventory_done(&r->inventory);
+    tuning_done(&r->tuning);
     findings_done(&r->findings);
 }
 
@@ -88,6 +89,26 @@ static void print_rails(const struct report *r, FILE *out)
     fputc('\n', out);
 }
 
+static void print_tuning(const struct report *r, FILE *out)
+{
+    const struct tuning *t = &r->tuning;
+    fprintf(out, "tuning: %s, %zu key%s\n", tuning_mode_to_string(r->policy->tuning.mode), t->n,
+            t->n == 1 ? "" : "s");
+    if (t->n == 0) {
+        fputc('\n', out);
+        return;
+    }
+    fprintf(out, "  %-30s %-22s %-22s %-22s %-9s %s\n", "KEY", "WANTED", "LIVE", "ORIGINAL",
+            "STATE", "OTHER WRITER");
+    for (size_t i = 0; i < t->n; i++) {
+        const struct tuning_key *k = &t->keys[i];
+        fprintf(out, "  %-30s %-22s %-22s %-22s %-9s %s\n", k->key, k->wanted,
+                k->live_known ? k->live : "-", k->has_original ? k->original : "-",
+                tuning_state_to_string(k->state), k->writer[0] ? k->writer : "-");
+    }
+    fputc('\n', out);
+}
+
 static void print_nccl(const struct report *r, FILE *out)
 {
     fprintf(out, "\nNCCL contract:\n");
@@ -103,6 +124,7 @@ void report_print_text(const struct report *r, FILE *out)
     fprintf(out, "policy: %s (tuning mode %s)\n\n", r->policy_source,
             tuning_mode_to_string(r->policy->tuning.mode));
     print_rails(r, out);
+    print_tuning(r, out);
 
     /* Every finding is in the JSON; the text shows what needs a look. */
     size_t ok = 0;
@@ -178,6 +200,24 @@ static json_object *rail_to_json(const struct report *r, const struct rail *rail
     return o;
 }
 
+static json_object *tuning_to_json(const struct tuning *t)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < t->n; i++) {
+        const struct tuning_key *k = &t->keys[i];
+        json_object *o = json_object_new_object();
+        add_string(o, "key", k->key);
+        add_string(o, "wanted", k->wanted);
+        add_string(o, "live", k->live_known ? k->live : NULL);
+        add_string(o, "original", k->has_original ? k->original : NULL);
+        add_string(o, "state", tuning_state_to_string(k->state));
+        add_string(o, "writer", k->writer[0] ? k->writer : NULL);
+        add_string(o, "error", k->error[0] ? k->error : NULL);
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
 static json_object *nccl_to_json(const struct nccl_contract *c)
 {
     json_object *o = json_object_new_object();
@@ -206,6 +246,7 @@ json_object *report_to_json(const struct report *r)
         json_object_array_add(notes, json_object_new_string(r->inventory.notes[i]));
     json_object_object_add(o, "notes", notes);
     json_object_object_add(o, "nccl", nccl_to_json(&r->nccl));
+    json_object_object_add(o, "tuning", tuning_to_json(&r->tuning));
     for (size_t i = 0; i < r->findings.n; i++)
         json_object_array_add(findings, finding_to_json(&r->findings.items[i]));
     json_object_object_add(o, "findings", findings);

@@ -8,6 +8,7 @@
 #include "inventory.h"
 #include "nccl.h"
 #include "policy.h"
+#include "tuning.h"
 
 struct report {
     char hostname[256];
@@ -17,6 +18,7 @@ struct report {
     struct inventory inventory;
     struct findings findings;
     struct nccl_contract nccl;
+    struct tuning tuning;
     enum verdict verdict;
 };
 

@@ -6,10 +6,11 @@
 . "$(dirname "$0")/../lib.sh"
 builddir=$1 netdev=$2 peer=$3 addr=$4
 fabtuned="$builddir/src/daemon/fabtuned"
+policy="$(dirname "$0")/../rails-only.policy"
 tmp=$(mktemp -d)
 sysgid=/sys/class/infiniband/rxe0/ports/1
 
-expect_rc 0 "$fabtuned" --once --json --no-probes
+expect_rc 0 "$fabtuned" --once --json --no-probes -c "$policy"
 cp "$LAST_OUT" "$tmp/up.json"
 jq -c '.rails[0] | {name, link_layer, state, gid_index, roce_address, verdict}' "$tmp/up.json" > "$tmp/rail"
 cat "$tmp/rail"
@@ -34,14 +35,14 @@ jq -r '.nccl.NCCL_IB_GID_INDEX' "$tmp/up.json" > "$tmp/nccl"; expect_grep "^$idx
 
 ip link set "$peer" down
 for _ in $(seq 50); do grep -q DOWN "$sysgid/state" && break; sleep 0.1; done
-expect_rc 1 "$fabtuned" --once --json --no-probes
+expect_rc 1 "$fabtuned" --once --json --no-probes -c "$policy"
 jq -c '[.findings[] | select(.severity == "error") | .check]' "$LAST_OUT" > "$tmp/err"
 cat "$tmp/err"
 expect_grep '"port.state"' "$tmp/err"
 jq -r '.rails[0].verdict' "$LAST_OUT" > "$tmp/v"; expect_grep '^NOT_READY$' "$tmp/v"
 ip link set "$peer" up
 for _ in $(seq 50); do grep -q ACTIVE "$sysgid/state" && break; sleep 0.1; done
-expect_rc 0 "$fabtuned" --once --json --no-probes
+expect_rc 0 "$fabtuned" --once --json --no-probes -c "$policy"
 
 rm -rf "$tmp"
 finish

@@ -1,0 +1,222 @@
+/* Who else sets a sysctl. systemd-sysctl(8) reads *.conf from /etc/sysctl.d, /run/sysctl.d,
+ * /usr/local/lib/sysctl.d and /usr/lib/sysctl.d (and /lib/sysctl.d); a file name in an
+ * earlier directory masks the same name in a later one; files apply in name order and a
+ * later setting wins. procps' "sysctl --system" then reads /etc/sysctl.conf. tuned applies
+ * its active profile's [sysctl] section after boot, so it wins over all of them. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "strutil.h"
+#include "sysctl_writers.h"
+
+#define TUNED_RANK 1000000
+
+static const char *const dirs[] = {
+    "/etc/sysctl.d", "/run/sysctl.d", "/usr/local/lib/sysctl.d", "/usr/lib/sysctl.d",
+    "/lib/sysctl.d",
+};
+
+static int add_site(struct sysctl_writers *w, const char *key, const char *where, int rank)
+{
+    struct sysctl_setting_site *n = realloc(w->e, (w->n + 1) * sizeof(*n));
+    if (!n)
+        return -ENOMEM;
+    w->e = n;
+    strscpy(n[w->n].key, key, sizeof(n[w->n].key));
+    strscpy(n[w->n].where, where, sizeof(n[w->n].where));
+    n[w->n].rank = rank;
+    w->n++;
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+        *--e = '\0';
+    return s;
+}
+
+/* "net/ipv4/tcp_rmem" -> "net.ipv4.tcp_rmem": with '/' first, '/' separates, '.' is literal. */
+static void normalize_key(char *k)
+{
+    char *slash = strchr(k, '/'), *dot = strchr(k, '.');
+    if (!slash || (dot && dot < slash))
+        return;
+    for (char *c = k; *c; c++)
+        *c = *c == '/' ? '.' : *c == '.' ? '/' : *c;
+}
+
+/* Adds each "key = value" line of a sysctl.d file (or a tuned [sysctl] section). */
+static int scan_file(struct sysctl_writers *w, const char *path, const char *shown, int rank,
+                     const char *section)
+{
+    _cleanup_fclose_ FILE *f = fopen(path, "re");
+    char line[1024], where[320];
+    bool in_section = !section;
+    if (!f)
+        return -errno;
+    for (int no = 1; fgets(line, sizeof(line), f); no++) {
+        char *s = trim(line);
+        if (*s == '[') {
+            in_section = section && strncmp(s, section, strlen(section)) == 0;
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (!in_section || !eq || *s == '#' || *s == ';')
+            continue;
+        *eq = '\0';
+        char *key = trim(s);
+        if (*key == '-')
+            key++;      /* systemd: ignore failures to set it */
+        normalize_key(key);
+        snprintf(where, sizeof(where), "%s:%d", shown, no);
+        int r = add_site(w, key, where, rank);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+struct conf_file {
+    char name[NAME_MAX + 1];
+    char path[PATH_MAX];
+};
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct conf_file *)a)->name, ((const struct conf_file *)b)->name);
+}
+
+/* Every *.conf, the first directory's copy of each name only, sorted by name. */
+static int collect(const char *root, struct conf_file **ret, size_t *ret_n)
+{
+    struct conf_file *v = NULL;
+    size_t n = 0;
+    for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%s%s", root, dirs[d]);
+        DIR *dh = opendir(dir);
+        if (!dh)
+            continue;
+        struct dirent *de;
+        while ((de = readdir(dh))) {
+            size_t len = strlen(de->d_name);
+            bool masked = false;
+            if (len < 6 || strcmp(de->d_name + len - 5, ".conf") != 0)
+                continue;
+            for (size_t i = 0; i < n && !masked; i++)
+                masked = streq(v[i].name, de->d_name);
+            if (masked)
+                continue;
+            struct conf_file *nv = realloc(v, (n + 1) * sizeof(*nv));
+            if (!nv) {
+                closedir(dh);
+                free(v);
+                return -ENOMEM;
+            }
+            v = nv;
+            strscpy(v[n].name, de->d_name, sizeof(v[n].name));
+            if (snprintf(v[n].path, sizeof(v[n].path), "%s/%s", dir, de->d_name) <
+                (int)sizeof(v[n].path))
+                n++;
+        }
+        closedir(dh);
+    }
+    if (n)
+        qsort(v, n, sizeof(*v), by_name);
+    *ret = v;
+    *ret_n = n;
+    return 0;
+}
+
+/* The active tuned profiles' [sysctl] sections, following include= a few levels deep. */
+static void scan_tuned_profile(struct sysctl_writers *w, const char *root, const char *name,
+                               int depth)
+{
+    char path[PATH_MAX], shown[PATH_MAX + 64], line[512];
+    static const char *const bases[] = { "/etc/tuned", "/usr/lib/tuned" };
+    for (size_t b = 0; b < ARRAY_SIZE(bases) && depth < 5; b++) {
+        snprintf(path, sizeof(path), "%s%s/%s/tuned.conf", root, bases[b], name);
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        if (!f)
+            continue;
+        snprintf(shown, sizeof(shown), "tuned profile '%s' (%s/%s/tuned.conf)", name, bases[b], name);
+        while (fgets(line, sizeof(line), f)) {
+            char *s = trim(line);
+            if (strncmp(s, "include", 7) == 0 && strchr(s, '='))
+                scan_tuned_profile(w, root, trim(strchr(s, '=') + 1), depth + 1);
+        }
+        (void)scan_file(w, path, shown, TUNED_RANK + depth * -1, "[sysctl]");
+        return;
+    }
+}
+
+static void scan_tuned(struct sysctl_writers *w, const char *root)
+{
+    char path[PATH_MAX], names[256] = "";
+    snprintf(path, sizeof(path), "%s/etc/tuned/active_profile", root);
+    _cleanup_fclose_ FILE *f = fopen(path, "re");
+    if (!f || !fgets(names, sizeof(names), f))
+        return;
+    for (char *save = NULL, *n = strtok_r(names, " \t\n", &save); n; n = strtok_r(NULL, " \t\n", &save))
+        scan_tuned_profile(w, root, n, 0);
+}
+
+int sysctl_writers_scan(const char *root, struct sysctl_writers *ret)
+{
+    struct conf_file *files = NULL;
+    size_t n = 0;
+    char shown[PATH_MAX], conf[PATH_MAX], real_conf[PATH_MAX], real[PATH_MAX];
+    bool conf_seen = false;
+
+    memset(ret, 0, sizeof(*ret));
+    int r = collect(root, &files, &n);
+    if (r < 0)
+        return r;
+    snprintf(conf, sizeof(conf), "%s/etc/sysctl.conf", root);
+    bool have_conf = realpath(conf, real_conf) != NULL;
+    for (size_t i = 0; i < n && r >= 0; i++) {
+        /* Show the path as the host sees it, without the test root. */
+        strscpy(shown, files[i].path + strlen(root), sizeof(shown));
+        conf_seen |= have_conf && realpath(files[i].path, real) && streq(real, real_conf);
+        r = scan_file(ret, files[i].path, shown, (int)i, NULL);
+        if (r == -ENOENT || r == -EACCES)
+            r = 0;
+    }
+    free(files);
+    /* Debian links /etc/sysctl.d/99-sysctl.conf to it; otherwise procps reads it last. */
+    if (r >= 0 && have_conf && !conf_seen)
+        (void)scan_file(ret, conf, "/etc/sysctl.conf", (int)n, NULL);
+    if (r >= 0)
+        scan_tuned(ret, root);
+    if (r < 0)
+        sysctl_writers_done(ret);
+    return r;
+}
+
+const char *sysctl_writers_find(const struct sysctl_writers *w, const char *key)
+{
+    const struct sysctl_setting_site *best = NULL;
+    for (size_t i = 0; i < w->n; i++)
+        if (fnmatch(w->e[i].key, key, 0) == 0 && (!best || w->e[i].rank >= best->rank))
+            best = &w->e[i];
+    return best ? best->where : NULL;
+}
+
+void sysctl_writers_done(struct sysctl_writers *w)
+{
+    free(w->e);
+    memset(w, 0, sizeof(*w));
+}

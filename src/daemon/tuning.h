@@ -1,0 +1,58 @@
+/* The sysctl profile as a transaction: read, snapshot originals, apply, verify, revert. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "policy.h"
+
+#define TUNING_VALUE_MAX 256
+#define TUNING_SNAPSHOT_FILE "sysctl-originals.json"
+
+enum tuning_state {
+    TUNING_STATE_APPLIED,       /* live equals wanted */
+    TUNING_STATE_DRIFT,         /* live differs from wanted */
+    TUNING_STATE_REVERTED,      /* the original was restored */
+    TUNING_STATE_UNMANAGED,     /* tuning.mode is off */
+    TUNING_STATE_MISSING,       /* this kernel has no such key */
+    TUNING_STATE_FAILED,        /* reading or writing failed */
+};
+
+struct tuning_key {
+    char key[128];
+    char wanted[TUNING_VALUE_MAX];
+    char live[TUNING_VALUE_MAX];
+    bool live_known;
+    char original[TUNING_VALUE_MAX];
+    bool has_original;
+    enum tuning_state state;
+    bool reapplied;             /* this pass found drift and wrote the value again */
+    char error[96];             /* why a read or a write failed */
+    char writer[320];           /* "/etc/sysctl.d/10-foo.conf:3", a tuned profile, or "" */
+};
+
+struct tuning {
+    const char *procfs_root;    /* "/proc", or a captured tree */
+    const char *state_dir;
+    const char *config_root;    /* prefix for /etc/sysctl.d and the rest; "" on the host */
+    struct tuning_key *keys;
+    size_t n;
+};
+
+void tuning_init(struct tuning *t, const char *procfs_root, const char *state_dir,
+                 const char *config_root);
+void tuning_done(struct tuning *t);
+
+/* Reads every policy key and its original from the snapshot; writes nothing. */
+int tuning_read(struct tuning *t, const struct policy *p);
+/* Snapshots the originals (atomically, before the first write), writes the wanted values,
+ * reads them back. Returns 0, or the first -errno; every key's state says what happened. */
+int tuning_apply(struct tuning *t, const struct policy *p);
+/* Restores every original in the snapshot, then removes it. -ENOENT when there is none. */
+int tuning_revert(struct tuning *t);
+
+/* "4096  87380\t134217728" equals "4096 87380 134217728": compared field by field. */
+bool sysctl_values_equal(const char *a, const char *b);
+int sysctl_read(const char *procfs_root, const char *key, char *buf, size_t len);
+int sysctl_write(const char *procfs_root, const char *key, const char *value);
+const char *tuning_state_to_string(enum tuning_state s);

@@ -1,0 +1,28 @@
+/* The originals snapshot: the values each key had before fabtune first wrote it. */
+#pragma once
+
+#include <stddef.h>
+
+#include "tuning.h"
+
+struct snapshot_entry {
+    char key[128];
+    char value[TUNING_VALUE_MAX];
+};
+
+struct tuning_snapshot {
+    char boot_id[64];
+    struct snapshot_entry *e;
+    size_t n;
+};
+
+/* -ENOENT when there is none; -EBADMSG when the file is not a snapshot. */
+int tuning_snapshot_load(const char *state_dir, struct tuning_snapshot *ret);
+/* Atomic: a temp file, fsync, rename, fsync of the directory. */
+int tuning_snapshot_save(const char *state_dir, const struct tuning_snapshot *s);
+int tuning_snapshot_remove(const char *state_dir);
+const char *tuning_snapshot_get(const struct tuning_snapshot *s, const char *key);
+int tuning_snapshot_add(struct tuning_snapshot *s, const char *key, const char *value);
+void tuning_snapshot_done(struct tuning_snapshot *s);
+/* The kernel's boot id (procfs sys/kernel/random/boot_id), "" if unreadable. */
+void tuning_boot_id(const char *procfs_root, char *buf, size_t len);

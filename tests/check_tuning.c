@@ -1,0 +1,292 @@
+/* Tests of the tuning transaction on a temp procfs root, and of the other-writer report
+ * on a sysctl.d fixture. (Live per-namespace keys and kill -9 trials: tuning-live.sh and
+ * tuning-crash.sh.) */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "macro.h"
+#include "strutil.h"
+#include "sysctl_writers.h"
+#include "tuning.h"
+#include "tuning_snapshot.h"
+
+static char dir[256], proc[300], state[300];
+static struct policy p;
+
+static void put(const char *key, const char *value)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/sys/%s", proc, key);
+    for (char *c = path + strlen(proc) + 5; *c; c++)
+        if (*c == '.')
+            *c = '/';
+    char cmd[700];
+    snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+    ck_assert_int_eq(system(cmd), 0);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "%s\n", value);
+    fclose(f);
+}
+
+static const char *get(const char *key)
+{
+    static char buf[256];
+    ck_assert_int_eq(sysctl_read(proc, key, buf, sizeof(buf)), 0);
+    return buf;
+}
+
+static void setup(void)
+{
+    struct policy_errors errs = { 0 };
+    snprintf(dir, sizeof(dir), "/tmp/check_tuning.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(proc, sizeof(proc), "%s/proc", dir);
+    snprintf(state, sizeof(state), "%s/state", dir);
+    mkdir(state, 0755);
+    put("net.core.somaxconn", "4096");
+    put("net.ipv4.tcp_rmem", "4096\t131072\t6291456");
+    put("vm.zone_reclaim_mode", "1");
+    put("kernel.random.boot_id", "11111111-1111-1111-1111-111111111111");
+    policy_init_defaults(&p);
+    const char *yaml = "tuning:\n  mode: enforce\n  sysctl:\n    net.core.somaxconn: 8192\n"
+                       "    net.ipv4.tcp_rmem: \"4096 87380 134217728\"\n"
+                       "    vm.zone_reclaim_mode: 0\n    net.core.no_such_key: 1\n";
+    ck_assert_int_eq(policy_load_string(yaml, strlen(yaml), "t.yaml", &p, &errs), 0);
+}
+
+static void teardown(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    (void)system(cmd);
+    policy_done(&p);
+}
+
+static const struct tuning_key *key(const struct tuning *t, const char *name)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (streq(t->keys[i].key, name))
+            return &t->keys[i];
+    ck_abort_msg("no key %s", name);
+    return NULL;
+}
+
+START_TEST(test_values_equal)
+{
+    ck_assert(sysctl_values_equal("4096\t87380   134217728\n", "4096 87380 134217728"));
+    ck_assert(sysctl_values_equal(" 1 ", "1"));
+    ck_assert(!sysctl_values_equal("4096 87380", "4096 87380 134217728"));
+    ck_assert(!sysctl_values_equal("40960", "4096"));
+    ck_assert(sysctl_values_equal("", "  "));
+}
+END_TEST
+
+START_TEST(test_read_only)
+{
+    struct tuning t;
+    tuning_init(&t, proc, state, dir);
+    ck_assert_int_eq(tuning_read(&t, &p), 0);
+    ck_assert_uint_eq(t.n, 4);
+    ck_assert_int_eq(key(&t, "net.core.somaxconn")->state, TUNING_STATE_DRIFT);
+    ck_assert_str_eq(key(&t, "net.ipv4.tcp_rmem")->live, "4096 131072 6291456");
+    ck_assert_int_eq(key(&t, "net.core.no_such_key")->state, TUNING_STATE_MISSING);
+    ck_assert(!key(&t, "net.core.somaxconn")->has_original);
+    /* Nothing written, no snapshot. */
+    ck_assert_str_eq(get("net.core.somaxconn"), "4096");
+    ck_assert_int_ne(access(state, F_OK), -1);
+    struct tuning_snapshot s;
+    ck_assert_int_eq(tuning_snapshot_load(state, &s), -ENOENT);
+
+    struct findings fs = { 0 };
+    check_tuning(&t, &p, &fs);
+    ck_assert_uint_eq(fs.n, 4);
+    ck_assert_int_eq(findings_verdict(&fs), VERDICT_DEGRADED);
+    findings_done(&fs);
+    tuning_done(&t);
+}
+END_TEST
+
+START_TEST(test_apply_and_revert)
+{
+    struct tuning t;
+    tuning_init(&t, proc, state, dir);
+    ck_assert_int_eq(tuning_apply(&t, &p), 0);
+    ck_assert_str_eq(get("net.core.somaxconn"), "8192");
+    ck_assert_str_eq(get("net.ipv4.tcp_rmem"), "4096 87380 134217728");
+    ck_assert_str_eq(get("vm.zone_reclaim_mode"), "0");
+    ck_assert_int_eq(key(&t, "net.core.somaxconn")->state, TUNING_STATE_APPLIED);
+    ck_assert_str_eq(key(&t, "net.core.somaxconn")->original, "4096");
+    ck_assert_int_eq(key(&t, "net.core.no_such_key")->state, TUNING_STATE_MISSING);
+
+    struct tuning_snapshot s;
+    ck_assert_int_eq(tuning_snapshot_load(state, &s), 0);
+    ck_assert_uint_eq(s.n, 3);  /* the missing key has no original */
+    ck_assert_str_eq(tuning_snapshot_get(&s, "net.ipv4.tcp_rmem"), "4096 131072 6291456");
+    ck_assert_str_eq(s.boot_id, "11111111-1111-1111-1111-111111111111");
+    tuning_snapshot_done(&s);
+
+    /* Drift, then a second apply: re-applied, and the originals are still the first ones. */
+    put("net.core.somaxconn", "128");
+    ck_assert_int_eq(tuning_read(&t, &p), 0);
+    ck_assert_int_eq(key(&t, "net.core.somaxconn")->state, TUNING_STATE_DRIFT);
+    ck_assert_str_eq(key(&t, "net.core.somaxconn")->original, "4096");
+    ck_assert_int_eq(tuning_apply(&t, &p), 0);
+    ck_assert(key(&t, "net.core.somaxconn")->reapplied);
+    ck_assert_str_eq(key(&t, "net.core.somaxconn")->original, "4096");
+
+    ck_assert_int_eq(tuning_revert(&t), 0);
+    ck_assert_str_eq(get("net.core.somaxconn"), "4096");
+    ck_assert_str_eq(get("net.ipv4.tcp_rmem"), "4096 131072 6291456");
+    ck_assert_str_eq(get("vm.zone_reclaim_mode"), "1");
+    ck_assert_int_eq(key(&t, "vm.zone_reclaim_mode")->state, TUNING_STATE_REVERTED);
+    ck_assert_int_eq(tuning_snapshot_load(state, &s), -ENOENT);
+    ck_assert_int_eq(tuning_revert(&t), -ENOENT);
+    tuning_done(&t);
+}
+END_TEST
+
+/* The originals reach the disk first: with nowhere to save them, nothing is written. */
+START_TEST(test_no_snapshot_no_write)
+{
+    char nowhere[400];
+    struct tuning t;
+    snprintf(nowhere, sizeof(nowhere), "%s/does/not/exist", dir);
+    tuning_init(&t, proc, nowhere, dir);
+    ck_assert_int_lt(tuning_apply(&t, &p), 0);
+    ck_assert_str_eq(get("net.core.somaxconn"), "4096");
+    ck_assert_str_eq(get("vm.zone_reclaim_mode"), "1");
+    tuning_done(&t);
+}
+END_TEST
+
+START_TEST(test_corrupt_snapshot)
+{
+    char path[400];
+    struct tuning t;
+    snprintf(path, sizeof(path), "%s/" TUNING_SNAPSHOT_FILE, state);
+    FILE *f = fopen(path, "w");
+    fputs("{\"version\": 1, \"originals\": [", f);
+    fclose(f);
+    tuning_init(&t, proc, state, dir);
+    ck_assert_int_eq(tuning_apply(&t, &p), -EBADMSG);
+    ck_assert_str_eq(get("net.core.somaxconn"), "4096");
+    tuning_done(&t);
+}
+END_TEST
+
+/* After a reboot the kernel holds its boot values again: those are the originals. */
+START_TEST(test_new_boot)
+{
+    struct tuning t;
+    tuning_init(&t, proc, state, dir);
+    ck_assert_int_eq(tuning_apply(&t, &p), 0);
+    put("kernel.random.boot_id", "22222222-2222-2222-2222-222222222222");
+    put("net.core.somaxconn", "1024");      /* this boot's own value */
+    ck_assert_int_eq(tuning_apply(&t, &p), 0);
+    ck_assert_str_eq(key(&t, "net.core.somaxconn")->original, "1024");
+    ck_assert_int_eq(tuning_revert(&t), 0);
+    ck_assert_str_eq(get("net.core.somaxconn"), "1024");
+    tuning_done(&t);
+}
+END_TEST
+
+START_TEST(test_write_failure)
+{
+    struct tuning t;
+    char path[400];
+    /* A key the kernel refuses to write (a container's read-only /proc/sys). Root ignores
+     * mode bits, so the file is /dev/full: it reads, and every write fails (ENOSPC). */
+    snprintf(path, sizeof(path), "%s/sys/vm/zone_reclaim_mode", proc);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(symlink("/dev/full", path), 0);
+    tuning_init(&t, proc, state, dir);
+    ck_assert_int_lt(tuning_apply(&t, &p), 0);
+    ck_assert_int_eq(key(&t, "vm.zone_reclaim_mode")->state, TUNING_STATE_FAILED);
+    ck_assert_ptr_nonnull(strstr(key(&t, "vm.zone_reclaim_mode")->error, "cannot write"));
+    ck_assert_int_eq(key(&t, "net.core.somaxconn")->state, TUNING_STATE_APPLIED);
+    struct findings fs = { 0 };
+    check_tuning(&t, &p, &fs);
+    ck_assert_int_eq(findings_verdict(&fs), VERDICT_DEGRADED);
+    findings_done(&fs);
+    tuning_done(&t);
+}
+END_TEST
+
+START_TEST(test_other_writers)
+{
+    char root[512];
+    struct sysctl_writers w;
+    snprintf(root, sizeof(root), "%s/tests/fixtures/sysctl-conf", TEST_SRCDIR);
+    ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
+    /* 60-rdma.conf in /etc masks the same name in /usr/lib. */
+    ck_assert_str_eq(sysctl_writers_find(&w, "net.core.rmem_max"), "/etc/sysctl.d/60-rdma.conf:4");
+    /* A later file name wins over an earlier one; the slash form is the same key. */
+    ck_assert_str_eq(sysctl_writers_find(&w, "net.ipv4.tcp_wmem"),
+                     "/usr/lib/sysctl.d/70-tcp.conf:2");
+    /* tuned applies after systemd-sysctl: its profile wins where both set a key. */
+    ck_assert_str_eq(sysctl_writers_find(&w, "net.ipv4.tcp_rmem"),
+                     "tuned profile 'network-throughput' (/usr/lib/tuned/network-throughput/tuned.conf):2");
+    /* /etc/sysctl.conf, through Debian's 99-sysctl.conf link, counted once. */
+    ck_assert_str_eq(sysctl_writers_find(&w, "net.core.somaxconn"), "/etc/sysctl.d/99-sysctl.conf:3");
+    /* A glob. */
+    ck_assert_str_eq(sysctl_writers_find(&w, "net.ipv4.conf.eth0.rp_filter"),
+                     "/run/sysctl.d/10-rp.conf:1");
+    /* tuned's active profile applies last; its include= parent counts below it. */
+    ck_assert_str_eq(sysctl_writers_find(&w, "vm.zone_reclaim_mode"),
+                     "tuned profile 'hpc-node' (/etc/tuned/hpc-node/tuned.conf):5");
+    ck_assert_str_eq(sysctl_writers_find(&w, "net.core.netdev_max_backlog"),
+                     "tuned profile 'network-throughput' (/usr/lib/tuned/network-throughput/tuned.conf):3");
+    ck_assert_ptr_null(sysctl_writers_find(&w, "net.core.wmem_default"));
+    sysctl_writers_done(&w);
+}
+END_TEST
+
+START_TEST(test_writer_in_report)
+{
+    struct tuning t;
+    char root[512];
+    snprintf(root, sizeof(root), "%s/tests/fixtures/sysctl-conf", TEST_SRCDIR);
+    tuning_init(&t, proc, state, root);
+    ck_assert_int_eq(tuning_read(&t, &p), 0);
+    ck_assert_str_eq(key(&t, "net.core.somaxconn")->writer, "/etc/sysctl.d/99-sysctl.conf:3");
+    struct findings fs = { 0 };
+    check_tuning(&t, &p, &fs);
+    bool named = false;
+    for (size_t i = 0; i < fs.n; i++)
+        named |= fs.items[i].hint && strstr(fs.items[i].hint, "/etc/sysctl.d/99-sysctl.conf:3 sets it");
+    ck_assert(named);
+    findings_done(&fs);
+    tuning_done(&t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("tuning");
+    TCase *tc = tcase_create("procfs-root");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_values_equal);
+    tcase_add_test(tc, test_read_only);
+    tcase_add_test(tc, test_apply_and_revert);
+    tcase_add_test(tc, test_no_snapshot_no_write);
+    tcase_add_test(tc, test_corrupt_snapshot);
+    tcase_add_test(tc, test_new_boot);
+    tcase_add_test(tc, test_write_failure);
+    tcase_add_test(tc, test_other_writers);
+    tcase_add_test(tc, test_writer_in_report);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_ENV);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# fabtuned's tuning on real per-namespace sysctls, inside a private network namespace:
+# apply, verify, drift, revert. The host's own values are read before and after.
+. "${top_srcdir:-.}/tests/lib.sh"
+fabtuned="$top_builddir/src/daemon/fabtuned"
+policy="$top_srcdir/tests/tuning-netns.policy"
+keys=$(awk '/^    net\./ { sub(":", "", $1); print $1 }' "$policy")
+path() { echo "/proc/sys/$(echo "$1" | tr . /)"; }
+values() { for k in $keys; do printf '%s=%s\n' "$k" "$(tr -s '\t ' '  ' < "$(path "$k")")"; done; }
+
+if [ -z "${FABTUNE_IN_NETNS:-}" ]; then
+    values > "$_scratch/host-before"
+    FABTUNE_IN_NETNS=1 unshare -n sh "$0"; rc=$?
+    values > "$_scratch/host-after"
+    if cmp -s "$_scratch/host-before" "$_scratch/host-after"; then echo "ok: the host's values are untouched"
+    else echo "FAIL: the host's values changed"; diff "$_scratch/host-before" "$_scratch/host-after"; rc=1; fi
+    exit $rc
+fi
+
+state=$(mktemp -d)
+trap 'rm -rf "$state"' EXIT
+values > "$state/originals"
+
+# --once alone never writes.
+expect_rc 1 "$fabtuned" --once --json --no-probes -c "$policy" --state-dir "$state"
+values > "$state/now"; expect_same "$state/originals" "$state/now"
+jq -r '[.tuning[].state] | unique | join(",")' "$LAST_OUT" > "$state/s"; expect_grep '^drift$' "$state/s"
+
+# --apply writes every key, reads it back, and snapshots the originals first.
+expect_rc_in "0 2" "$fabtuned" --once --json --no-probes --apply -c "$policy" --state-dir "$state"
+jq -r '[.tuning[].state] | unique | join(",")' "$LAST_OUT" > "$state/s"; expect_grep '^applied$' "$state/s"
+for k in $keys; do
+    want=$(awk -v k="$k:" '$1 == k { $1 = ""; gsub(/"/, ""); sub(/^ /, ""); print }' "$policy")
+    got=$(tr -s '\t ' '  ' < "$(path "$k")")
+    [ "$got" = "$want" ] && pass "$k = $want" || fail "$k is '$got', wanted '$want'"
+done
+jq -r '.originals."net.ipv4.tcp_rmem"' "$state/sysctl-originals.json" > "$state/o"
+expect_grep "^$(awk -F= '$1 == "net.ipv4.tcp_rmem" { print $2 }' "$state/originals")\$" "$state/o"
+
+# Drift: another writer changes a key; fabtune sees it and names the value.
+echo 128 > "$(path net.core.somaxconn)"
+expect_rc 1 "$fabtuned" --once --json --no-probes -c "$policy" --state-dir "$state"
+jq -r '.tuning[] | select(.key == "net.core.somaxconn") | "\(.state) \(.live) \(.original)"' "$LAST_OUT" > "$state/d"
+expect_grep "^drift 128 4096\$" "$state/d"
+
+# Revert restores every original exactly and removes the snapshot.
+expect_rc 0 "$fabtuned" --revert --state-dir "$state"
+values > "$state/now"; expect_same "$state/originals" "$state/now"
+[ ! -e "$state/sysctl-originals.json" ] && pass "snapshot removed" || fail "snapshot left behind"
+expect_rc 0 "$fabtuned" --revert --state-dir "$state"
+expect_grep "nothing to revert" "$LAST_OUT"
+finish
