@@ -221,11 +221,22 @@ START_TEST(test_write_failure)
 }
 END_TEST
 
+/* A copy of the fixture with Debian's /etc/sysctl.d/99-sysctl.conf -> ../sysctl.conf link
+ * (made here: a source tarball does not carry symlinks). */
+static void conf_root(char *root, size_t len)
+{
+    char cmd[1024];
+    snprintf(root, len, "%s/conf", dir);
+    snprintf(cmd, sizeof(cmd), "cp -R %s/tests/fixtures/sysctl-conf %s && chmod -R u+w %s && "
+             "ln -s ../sysctl.conf %s/etc/sysctl.d/99-sysctl.conf", TEST_SRCDIR, root, root, root);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
 START_TEST(test_other_writers)
 {
     char root[512];
     struct sysctl_writers w;
-    snprintf(root, sizeof(root), "%s/tests/fixtures/sysctl-conf", TEST_SRCDIR);
+    conf_root(root, sizeof(root));
     ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
     /* 60-rdma.conf in /etc masks the same name in /usr/lib. */
     ck_assert_str_eq(sysctl_writers_find(&w, "net.core.rmem_max"), "/etc/sysctl.d/60-rdma.conf:4");
@@ -254,7 +265,7 @@ START_TEST(test_writer_in_report)
 {
     struct tuning t;
     char root[512];
-    snprintf(root, sizeof(root), "%s/tests/fixtures/sysctl-conf", TEST_SRCDIR);
+    conf_root(root, sizeof(root));
     tuning_init(&t, proc, state, root);
     ck_assert_int_eq(tuning_read(&t, &p), 0);
     ck_assert_str_eq(key(&t, "net.core.somaxconn")->writer, "/etc/sysctl.d/99-sysctl.conf:3");
