@@ -5,6 +5,8 @@
 #include "findings.h"
 #include "inventory.h"
 #include "policy.h"
+#include "baseline.h"
+#include "probes.h"
 #include "tuning.h"
 
 void checks_run(const struct inventory *inv, const struct policy *p, struct findings *out);
@@ -15,3 +17,7 @@ void check_ports(const struct inventory *inv, const struct policy *p, struct fin
 void check_netdevs(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_gids(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_tuning(const struct tuning *t, const struct policy *p, struct findings *out);
+void check_probe_results(const struct probe_run *run, const struct policy *p,
+                         struct findings *out);
+void check_regressions(const struct baselines *all, const struct policy *p,
+                       struct findings *out);

@@ -7,9 +7,55 @@
 #include "checks.h"
 #include "fabtuned.h"
 #include "log.h"
+#include "baseline.h"
+#include "probes.h"
 #include "rails.h"
 #include "once.h"
 #include "report.h"
+
+/* The probes run in a worker thread, through the API the daemon uses; the baselines and
+ * their state machine persist in the state dir across runs. */
+static void run_probes(const struct options *o, const struct policy *p, struct report *r)
+{
+    struct probe_job *job;
+    struct baselines all;
+    int err = probes_plan(&r->inventory, p, &r->probes);
+    if (err == 0)
+        err = probes_start(&r->probes, -1, &job);
+    if (err < 0) {
+        log_error_errno(err, "Cannot run the probes: %m");
+        return;
+    }
+    probes_join(job);
+    r->probed = true;
+    check_probe_results(&r->probes, p, &r->findings);
+
+    if ((err = baselines_load(o->state_dir, &all)) < 0) {
+        log_warning_errno(err, "Cannot read the probe baselines in %s (%m); starting anew",
+                          o->state_dir);
+        baselines_done(&all);
+    }
+    for (size_t i = 0; i < r->probes.n; i++) {
+        const struct probe_target *t = &r->probes.targets[i];
+        const struct { const char *kind; const struct probe_result *res; uint32_t size; } runs[] = {
+            { "rdma", &t->rdma_lat, p->probes.rdma.size }, { "tcp", &t->tcp_lat, p->probes.tcp.size },
+        };
+        for (size_t k = 0; k < 2; k++) {
+            char key[192];
+            if (!runs[k].res->ran || runs[k].res->error)
+                continue;   /* a failed run is no sample of the fabric's speed */
+            snprintf(key, sizeof(key), "%s %s %u", t->name, runs[k].kind, runs[k].size);
+            struct baseline *b = baselines_get(&all, key);
+            if (b)
+                baseline_update(b, &runs[k].res->latency, p->probes.regression.baseline_runs,
+                                p->probes.regression.ratio, p->probes.regression.consecutive);
+        }
+    }
+    if ((err = baselines_save(o->state_dir, &all)) < 0)
+        log_warning_errno(err, "Cannot save the probe baselines in %s: %m", o->state_dir);
+    check_regressions(&all, p, &r->findings);
+    baselines_done(&all);
+}
 
 int once_run(const struct options *o, const struct policy *p, const char *policy_source)
 {
@@ -32,6 +78,8 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
     if (err < 0 && r.tuning.n == 0)
         log_warning_errno(err, "Cannot take the sysctl profile's state: %m");
     check_tuning(&r.tuning, p, &r.findings);
+    if (!o->no_probes)
+        run_probes(o, p, &r);
     nccl_contract_compute(&r.inventory, p, &r.nccl);
     report_finish(&r);
 

@@ -27,6 +27,7 @@ void report_done(struct report *r)
 {
     inventory_done(&r->inventory);
     tuning_done(&r->tuning);
+    probes_done(&r->probes);
     findings_done(&r->findings);
 }
 
@@ -109,6 +110,47 @@ static void print_tuning(const struct report *r, FILE *out)
     fputc('\n', out);
 }
 
+static void print_probe_row(const char *name, const char *what, const struct probe_result *lat,
+                            const struct probe_result *bw, FILE *out)
+{
+    if (!lat->ran)
+        return;
+    if (lat->error) {
+        fprintf(out, "  %-24s %-5s failed: %s\n", name, what, lat->error_text);
+        return;
+    }
+    fprintf(out, "  %-24s %-5s %9.2f %9.2f %9.2f %8.2f", name, what, lat->latency.min * 1e6,
+            lat->latency.p50 * 1e6, lat->latency.p99 * 1e6, lat->latency.p99 / lat->latency.p50);
+    if (bw->ran && !bw->error)
+        fprintf(out, " %10.3f\n", bw->bandwidth * 8 / 1e9);
+    else
+        fprintf(out, " %10s\n", bw->ran ? "failed" : "-");
+}
+
+static void print_probes(const struct report *r, FILE *out)
+{
+    const struct probe_run *run = &r->probes;
+    if (!r->probed) {
+        fprintf(out, "probes: not run (--no-probes)\n\n");
+        return;
+    }
+    fprintf(out, "probes: %.2f s, %.3f s CPU (latency one-way, us)\n", run->wall_seconds,
+            run->cpu_seconds);
+    fprintf(out, "  %-24s %-5s %9s %9s %9s %8s %10s\n", "TARGET", "PROBE", "MIN", "P50", "P99",
+            "P99/P50", "GB/S");
+    for (size_t i = 0; i < run->n; i++) {
+        const struct probe_target *t = &run->targets[i];
+        print_probe_row(t->name, "rdma", &t->rdma_lat, &t->rdma_bw, out);
+        print_probe_row(t->name, "tcp", &t->tcp_lat, &t->tcp_bw, out);
+        if (t->rdma_lat.ran && !t->rdma_lat.error && t->tcp_lat.ran && !t->tcp_lat.error)
+            fprintf(out, "  %-24s RoCE/TCP p50 %.2f\n", "",
+                    t->rdma_lat.latency.p50 / t->tcp_lat.latency.p50);
+    }
+    for (size_t i = 0; i < run->n_cross; i++)
+        print_probe_row(run->cross[i].name, "rdma", &run->cross[i].lat, &run->cross[i].bw, out);
+    fputc('\n', out);
+}
+
 static void print_nccl(const struct report *r, FILE *out)
 {
     fprintf(out, "\nNCCL contract:\n");
@@ -125,6 +167,7 @@ void report_print_text(const struct report *r, FILE *out)
             tuning_mode_to_string(r->policy->tuning.mode));
     print_rails(r, out);
     print_tuning(r, out);
+    print_probes(r, out);
 
     /* Every finding is in the JSON; the text shows what needs a look. */
     size_t ok = 0;
@@ -218,6 +261,70 @@ static json_object *tuning_to_json(const struct tuning *t)
     return a;
 }
 
+static json_object *result_to_json(const struct probe_result *r)
+{
+    if (!r->ran)
+        return NULL;
+    json_object *o = json_object_new_object();
+    add_string(o, "error", r->error ? r->error_text : NULL);
+    if (!r->error && r->latency.n) {
+        const struct stats *s = &r->latency;
+        json_object *l = json_object_new_object();
+        json_object_object_add(l, "samples", json_object_new_int64((int64_t)s->n));
+        json_object_object_add(l, "min", json_object_new_double(s->min));
+        json_object_object_add(l, "p50", json_object_new_double(s->p50));
+        json_object_object_add(l, "p90", json_object_new_double(s->p90));
+        json_object_object_add(l, "p99", json_object_new_double(s->p99));
+        json_object_object_add(l, "p99_9", json_object_new_double(s->p999));
+        json_object_object_add(l, "max", json_object_new_double(s->max));
+        json_object_object_add(l, "mean", json_object_new_double(s->mean));
+        json_object_object_add(l, "stddev", json_object_new_double(s->stddev));
+        json_object_object_add(o, "latency_seconds", l);
+    }
+    if (!r->error && r->bandwidth > 0)
+        json_object_object_add(o, "bandwidth_bytes_per_second", json_object_new_double(r->bandwidth));
+    return o;
+}
+
+static json_object *probes_to_json(const struct report *r)
+{
+    const struct probe_run *run = &r->probes;
+    if (!r->probed)
+        return NULL;
+    json_object *o = json_object_new_object(), *targets = json_object_new_array();
+    json_object *cross = json_object_new_array();
+    json_object_object_add(o, "wall_seconds", json_object_new_double(run->wall_seconds));
+    json_object_object_add(o, "cpu_seconds", json_object_new_double(run->cpu_seconds));
+    for (size_t i = 0; i < run->n; i++) {
+        const struct probe_target *t = &run->targets[i];
+        json_object *j = json_object_new_object();
+        add_string(j, "target", t->name);
+        json_object_object_add(j, "rdma_latency", result_to_json(&t->rdma_lat));
+        json_object_object_add(j, "rdma_bandwidth", result_to_json(&t->rdma_bw));
+        json_object_object_add(j, "tcp_latency", result_to_json(&t->tcp_lat));
+        json_object_object_add(j, "tcp_bandwidth", result_to_json(&t->tcp_bw));
+        if (t->rdma_lat.ran && !t->rdma_lat.error && t->tcp_lat.ran && !t->tcp_lat.error) {
+            json_object_object_add(j, "roce_tcp_p50_ratio", json_object_new_double(
+                t->rdma_lat.latency.p50 / t->tcp_lat.latency.p50));
+            json_object_object_add(j, "rdma_jitter_p99_p50", json_object_new_double(
+                t->rdma_lat.latency.p99 / t->rdma_lat.latency.p50));
+            json_object_object_add(j, "tcp_jitter_p99_p50", json_object_new_double(
+                t->tcp_lat.latency.p99 / t->tcp_lat.latency.p50));
+        }
+        json_object_array_add(targets, j);
+    }
+    for (size_t i = 0; i < run->n_cross; i++) {
+        json_object *j = json_object_new_object();
+        add_string(j, "pair", run->cross[i].name);
+        json_object_object_add(j, "rdma_latency", result_to_json(&run->cross[i].lat));
+        json_object_object_add(j, "rdma_bandwidth", result_to_json(&run->cross[i].bw));
+        json_object_array_add(cross, j);
+    }
+    json_object_object_add(o, "targets", targets);
+    json_object_object_add(o, "cross_rail", cross);
+    return o;
+}
+
 static json_object *nccl_to_json(const struct nccl_contract *c)
 {
     json_object *o = json_object_new_object();
@@ -247,6 +354,7 @@ json_object *report_to_json(const struct report *r)
     json_object_object_add(o, "notes", notes);
     json_object_object_add(o, "nccl", nccl_to_json(&r->nccl));
     json_object_object_add(o, "tuning", tuning_to_json(&r->tuning));
+    json_object_object_add(o, "probes", probes_to_json(r));
     for (size_t i = 0; i < r->findings.n; i++)
         json_object_array_add(findings, finding_to_json(&r->findings.items[i]));
     json_object_object_add(o, "findings", findings);

@@ -8,6 +8,7 @@
 #include "inventory.h"
 #include "nccl.h"
 #include "policy.h"
+#include "probes.h"
 #include "tuning.h"
 
 struct report {
@@ -19,6 +20,8 @@ struct report {
     struct findings findings;
     struct nccl_contract nccl;
     struct tuning tuning;
+    bool probed;
+    struct probe_run probes;
     enum verdict verdict;
 };
 

@@ -1,0 +1,169 @@
+/* Probe baselines: learned from the first healthy runs, then a per-probe state machine. */
+#include "config.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "macro.h"
+#include "strutil.h"
+
+static double median(const double *v, size_t n)
+{
+    double *c = malloc(n * sizeof(*c));
+    struct stats s;
+    if (!c)
+        return v[n / 2];
+    memcpy(c, v, n * sizeof(*c));
+    stats_compute(c, n, &s);
+    free(c);
+    return s.p50;
+}
+
+bool baseline_update(struct baseline *b, const struct stats *s, uint32_t runs, double ratio,
+                     uint32_t consecutive)
+{
+    if (runs > BASELINE_MAX_RUNS)
+        runs = BASELINE_MAX_RUNS;
+    b->last_p50 = s->p50;
+    b->last_p99 = s->p99;
+    if (!b->ready) {
+        b->learned_p50[b->n_learned] = s->p50;
+        b->learned_p99[b->n_learned] = s->p99;
+        if (++b->n_learned >= runs) {
+            /* Medians: one noisy learning run cannot skew the baseline. */
+            b->p50 = median(b->learned_p50, b->n_learned);
+            b->p99 = median(b->learned_p99, b->n_learned);
+            b->ready = true;
+        }
+        b->last_bad = false;
+        return b->degraded;
+    }
+    b->last_bad = s->p50 > b->p50 * ratio || s->p99 > b->p99 * ratio;
+    if (b->last_bad) {
+        b->good_streak = 0;
+        if (++b->bad_streak >= consecutive)
+            b->degraded = true;
+    } else {
+        b->bad_streak = 0;
+        if (++b->good_streak >= consecutive)
+            b->degraded = false;
+    }
+    return b->degraded;
+}
+
+struct baseline *baselines_get(struct baselines *all, const char *key)
+{
+    for (size_t i = 0; i < all->n; i++)
+        if (streq(all->e[i].key, key))
+            return &all->e[i];
+    struct baseline *n = realloc(all->e, (all->n + 1) * sizeof(*n));
+    if (!n)
+        return NULL;
+    all->e = n;
+    memset(&n[all->n], 0, sizeof(*n));
+    strscpy(n[all->n].key, key, sizeof(n[all->n].key));
+    return &n[all->n++];
+}
+
+void baselines_done(struct baselines *all)
+{
+    free(all->e);
+    memset(all, 0, sizeof(*all));
+}
+
+static double get_d(json_object *o, const char *k)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : 0;
+}
+
+static int load_entry(struct baselines *all, const char *key, json_object *o)
+{
+    struct baseline *b = baselines_get(all, key);
+    json_object *v, *l50, *l99;
+    if (!b)
+        return -ENOMEM;
+    b->ready = json_object_object_get_ex(o, "ready", &v) && json_object_get_boolean(v);
+    b->degraded = json_object_object_get_ex(o, "degraded", &v) && json_object_get_boolean(v);
+    b->p50 = get_d(o, "p50");
+    b->p99 = get_d(o, "p99");
+    b->bad_streak = (uint32_t)get_d(o, "bad_streak");
+    b->good_streak = (uint32_t)get_d(o, "good_streak");
+    b->last_p50 = get_d(o, "last_p50");
+    b->last_p99 = get_d(o, "last_p99");
+    if (json_object_object_get_ex(o, "learned_p50", &l50) &&
+        json_object_object_get_ex(o, "learned_p99", &l99) &&
+        json_object_is_type(l50, json_type_array) && json_object_is_type(l99, json_type_array)) {
+        size_t n = json_object_array_length(l50);
+        for (size_t i = 0; i < n && i < json_object_array_length(l99) && i < BASELINE_MAX_RUNS; i++) {
+            b->learned_p50[i] = json_object_get_double(json_object_array_get_idx(l50, i));
+            b->learned_p99[i] = json_object_get_double(json_object_array_get_idx(l99, i));
+            b->n_learned = (uint32_t)i + 1;
+        }
+    }
+    return 0;
+}
+
+int baselines_load(const char *state_dir, struct baselines *ret)
+{
+    char path[512];
+    _cleanup_free_ char *text = NULL;
+    memset(ret, 0, sizeof(*ret));
+    snprintf(path, sizeof(path), "%s/%s", state_dir, BASELINE_FILE);
+    int r = read_file_full(path, 16 * 1024 * 1024, &text, NULL);
+    if (r == -ENOENT)
+        return 0;
+    if (r < 0)
+        return r;
+    json_object *root = json_tokener_parse(text);
+    if (!root || !json_object_is_type(root, json_type_object)) {
+        json_object_put(root);
+        return -EBADMSG;
+    }
+    json_object_object_foreach(root, key, val) {
+        if (json_object_is_type(val, json_type_object) && (r = load_entry(ret, key, val)) < 0)
+            break;
+    }
+    json_object_put(root);
+    return r < 0 ? r : 0;
+}
+
+static json_object *series(const double *v, uint32_t n)
+{
+    json_object *a = json_object_new_array();
+    for (uint32_t i = 0; i < n; i++)
+        json_object_array_add(a, json_object_new_double(v[i]));
+    return a;
+}
+
+int baselines_save(const char *state_dir, const struct baselines *all)
+{
+    char path[512];
+    json_object *root = json_object_new_object();
+    for (size_t i = 0; i < all->n; i++) {
+        const struct baseline *b = &all->e[i];
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "ready", json_object_new_boolean(b->ready));
+        json_object_object_add(o, "degraded", json_object_new_boolean(b->degraded));
+        json_object_object_add(o, "p50", json_object_new_double(b->p50));
+        json_object_object_add(o, "p99", json_object_new_double(b->p99));
+        json_object_object_add(o, "bad_streak", json_object_new_int((int)b->bad_streak));
+        json_object_object_add(o, "good_streak", json_object_new_int((int)b->good_streak));
+        json_object_object_add(o, "last_p50", json_object_new_double(b->last_p50));
+        json_object_object_add(o, "last_p99", json_object_new_double(b->last_p99));
+        if (!b->ready) {
+            json_object_object_add(o, "learned_p50", series(b->learned_p50, b->n_learned));
+            json_object_object_add(o, "learned_p99", series(b->learned_p99, b->n_learned));
+        }
+        json_object_object_add(root, b->key, o);
+    }
+    const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+    snprintf(path, sizeof(path), "%s/%s", state_dir, BASELINE_FILE);
+    int r = write_file_atomic(path, text, strlen(text), 0644);
+    json_object_put(root);
+    return r;
+}

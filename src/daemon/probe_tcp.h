@@ -1,0 +1,9 @@
+/* The TCP loopback probe: ping-pong latency and a bounded stream, on one address. */
+#pragma once
+
+#include "probe.h"
+
+/* Runs both ends on addr (AF_INET or AF_INET6): a listener bound to it and a client that
+ * connects to it, with TCP_NODELAY. Fills the latency and bandwidth results. */
+void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params *p,
+                   struct probe_result *latency, struct probe_result *bandwidth);

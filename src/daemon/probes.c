@@ -1,0 +1,219 @@
+/* Probe runs: the plan from the inventory, and its execution in a worker thread, pinned to
+ * each HCA's NUMA node in turn. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "macro.h"
+#include "nccl_gid.h"
+#include "probe_tcp.h"
+#include "probes.h"
+#include "strutil.h"
+#include "sysfs.h"
+
+static struct probe_target *add_target(struct probe_run *run, const char *name)
+{
+    struct probe_target *n = realloc(run->targets, (run->n + 1) * sizeof(*n));
+    if (!n)
+        return NULL;
+    run->targets = n;
+    struct probe_target *t = &n[run->n++];
+    memset(t, 0, sizeof(*t));
+    strscpy(t->name, name, sizeof(t->name));
+    t->numa_node = -1;
+    return t;
+}
+
+/* The rail's own IP: the address in its RoCE GID, else the netdev's first of the family. */
+static void rail_address(const struct rail *r, const struct policy *p, struct probe_target *t)
+{
+    int idx = streq(r->link_layer, "Ethernet") ? rail_gid_index(r, p) : -1;
+    if (idx >= 0 && (uint32_t)idx < r->n_gids && !gid_is_zero(r->gids[idx].raw) &&
+        !gid_is_link_local(r->gids[idx].raw)) {
+        const uint8_t *raw = r->gids[idx].raw;
+        t->family = gid_family(raw);
+        memcpy(t->addr, t->family == AF_INET ? raw + 12 : raw, t->family == AF_INET ? 4 : 16);
+        t->has_addr = true;
+        return;
+    }
+    for (size_t i = 0; i < r->netdev.n_addrs; i++)
+        if (r->netdev.addrs[i].family == policy_family(p)) {
+            t->family = r->netdev.addrs[i].family;
+            memcpy(t->addr, r->netdev.addrs[i].addr, 16);
+            t->has_addr = true;
+            return;
+        }
+}
+
+static int add_cross_pairs(struct probe_run *run)
+{
+    size_t rdma[POLICY_MAX_RAILS], n = 0;
+    for (size_t i = 0; i < run->n && n < POLICY_MAX_RAILS; i++)
+        if (run->targets[i].rdma)
+            rdma[n++] = i;
+    if (n < 2)
+        return 0;
+    /* Each rail with the next, in a ring: every rail sends and receives once. */
+    size_t pairs = n == 2 ? 1 : n;
+    run->cross = calloc(pairs, sizeof(*run->cross));
+    if (!run->cross)
+        return -ENOMEM;
+    for (size_t i = 0; i < pairs; i++) {
+        const struct probe_target *a = &run->targets[rdma[i]], *b = &run->targets[rdma[(i + 1) % n]];
+        struct probe_cross *c = &run->cross[run->n_cross++];
+        snprintf(c->name, sizeof(c->name), "%s<>%s", a->name, b->name);
+        c->a = a->ep;
+        c->b = b->ep;
+    }
+    return 0;
+}
+
+int probes_plan(const struct inventory *inv, const struct policy *p, struct probe_run *run)
+{
+    memset(run, 0, sizeof(*run));
+    /* A hard bound per probe: the stream plus generous room for the ping-pong. */
+    run->rdma = (struct probe_params){ .iterations = p->probes.rdma.iterations,
+        .size = p->probes.rdma.size, .bw_duration = p->probes.rdma.bandwidth.duration,
+        .bw_size = p->probes.rdma.bandwidth.size,
+        .timeout = p->probes.rdma.bandwidth.duration + 10 * USEC_PER_SEC };
+    run->tcp = (struct probe_params){ .iterations = p->probes.tcp.iterations,
+        .size = p->probes.tcp.size, .bw_duration = p->probes.tcp.bandwidth.duration,
+        .timeout = p->probes.tcp.bandwidth.duration + 10 * USEC_PER_SEC };
+
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct rail *r = &inv->rails[i];
+        struct probe_target *t = add_target(run, r->name);
+        if (!t)
+            return -ENOMEM;
+        t->rdma = true;
+        strscpy(t->ep.device, r->device, sizeof(t->ep.device));
+        t->ep.port = (uint8_t)r->port;
+        t->ep.gid_index = streq(r->link_layer, "Ethernet") ? rail_gid_index(r, p) : -1;
+        t->numa_node = r->numa_node;
+        t->port_rate = r->rate_gbps * 1e9 / 8;
+        rail_address(r, p, t);
+    }
+    if (inv->n_rails == 0) {
+        /* No rails: the loopback address, so --once still measures the host's stack. */
+        struct probe_target *t = add_target(run, "loopback");
+        if (!t)
+            return -ENOMEM;
+        t->family = AF_INET;
+        inet_pton(AF_INET, "127.0.0.1", t->addr);
+        t->has_addr = true;
+    }
+    return add_cross_pairs(run);
+}
+
+void probes_done(struct probe_run *run)
+{
+    free(run->targets);
+    free(run->cross);
+    memset(run, 0, sizeof(*run));
+}
+
+/* Pins the calling thread to a NUMA node's CPUs (from /sys/devices/system/node). */
+static void pin_to_node(int node, const cpu_set_t *all)
+{
+    char list[1024];
+    cpu_set_t set;
+    if (node < 0 || sysfs_read_line("/sys", list, sizeof(list), "devices/system/node/node%d/cpulist", node) < 0) {
+        sched_setaffinity(0, sizeof(*all), all);
+        return;
+    }
+    CPU_ZERO(&set);
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        unsigned lo, hi;
+        int n = sscanf(tok, "%u-%u", &lo, &hi);
+        if (n == 1)
+            hi = lo;
+        for (unsigned c = lo; n >= 1 && c <= hi && c < CPU_SETSIZE; c++)
+            CPU_SET(c, &set);
+    }
+    CPU_AND(&set, &set, all);
+    if (CPU_COUNT(&set) && sched_setaffinity(0, sizeof(set), &set) == 0)
+        log_debug("probe", "probing on NUMA node %d", node);
+}
+
+void probes_execute(struct probe_run *run)
+{
+    cpu_set_t all;
+    double t0 = probe_now(), cpu = 0;
+    bool have_mask = sched_getaffinity(0, sizeof(all), &all) == 0;
+    if (!have_mask)
+        CPU_ZERO(&all);
+
+    for (size_t i = 0; i < run->n; i++) {
+        struct probe_target *t = &run->targets[i];
+        if (have_mask)
+            pin_to_node(t->numa_node, &all);
+        if (t->rdma) {
+            probe_rdma_run(&t->ep, &t->ep, &run->rdma, &t->rdma_lat, &t->rdma_bw);
+            cpu += t->rdma_lat.cpu_seconds;
+        }
+        if (t->has_addr) {
+            probe_tcp_run(t->family, t->addr, &run->tcp, &t->tcp_lat, &t->tcp_bw);
+            cpu += t->tcp_lat.cpu_seconds;
+        } else {
+            probe_fail(&t->tcp_lat, -EADDRNOTAVAIL, "the rail has no address of the policy's family");
+            probe_fail(&t->tcp_bw, -EADDRNOTAVAIL, "the rail has no address of the policy's family");
+        }
+    }
+    for (size_t i = 0; i < run->n_cross; i++) {
+        struct probe_cross *c = &run->cross[i];
+        probe_rdma_run(&c->a, &c->b, &run->rdma, &c->lat, &c->bw);
+        cpu += c->lat.cpu_seconds;
+    }
+    if (have_mask)
+        sched_setaffinity(0, sizeof(all), &all);
+    run->wall_seconds = probe_now() - t0;
+    run->cpu_seconds = cpu;
+}
+
+struct probe_job {
+    pthread_t thread;
+    struct probe_run *run;
+    int notify_fd;
+};
+
+static void *job_main(void *arg)
+{
+    struct probe_job *job = arg;
+    probes_execute(job->run);
+    if (job->notify_fd >= 0) {
+        char done = 1;
+        while (write(job->notify_fd, &done, 1) < 0 && errno == EINTR)
+            ;
+    }
+    return NULL;
+}
+
+int probes_start(struct probe_run *run, int notify_fd, struct probe_job **ret)
+{
+    struct probe_job *job = calloc(1, sizeof(*job));
+    if (!job)
+        return -ENOMEM;
+    job->run = run;
+    job->notify_fd = notify_fd;
+    int r = pthread_create(&job->thread, NULL, job_main, job);
+    if (r != 0) {
+        free(job);
+        return -r;
+    }
+    *ret = job;
+    return 0;
+}
+
+void probes_join(struct probe_job *job)
+{
+    pthread_join(job->thread, NULL);
+    free(job);
+}

@@ -1,0 +1,219 @@
+/* Tests of the probe statistics and of the regression state machine on synthetic series:
+ * a step change, a single spike, a slow drift, a recovery; and of the baselines' file. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "checks.h"
+#include "stats.h"
+
+START_TEST(test_stats_exact)
+{
+    double v[] = { 9, 1, 8, 2, 7, 3, 6, 4, 5, 10 };
+    struct stats s;
+    stats_compute(v, 10, &s);
+    ck_assert_uint_eq(s.n, 10);
+    ck_assert_double_eq(s.min, 1);
+    ck_assert_double_eq(s.max, 10);
+    ck_assert_double_eq(s.p50, 5);      /* nearest rank: ceil(0.5 * 10) = 5th */
+    ck_assert_double_eq(s.p90, 9);
+    ck_assert_double_eq(s.p99, 10);
+    ck_assert_double_eq(s.p999, 10);
+    ck_assert_double_eq(s.mean, 5.5);
+    ck_assert_double_eq_tol(s.stddev, 3.0276503540974917, 1e-12);
+}
+END_TEST
+
+START_TEST(test_stats_percentiles_1000)
+{
+    double v[1000];
+    struct stats s;
+    for (int i = 0; i < 1000; i++)
+        v[i] = (double)(999 - i);       /* 999 .. 0, reversed */
+    stats_compute(v, 1000, &s);
+    ck_assert_double_eq(s.p50, 499);
+    ck_assert_double_eq(s.p90, 899);
+    ck_assert_double_eq(s.p99, 989);
+    ck_assert_double_eq(s.p999, 998);
+    ck_assert_double_eq(s.max, 999);
+}
+END_TEST
+
+START_TEST(test_stats_edges)
+{
+    struct stats s;
+    double one = 3.5;
+    stats_compute(&one, 1, &s);
+    ck_assert_double_eq(s.p50, 3.5);
+    ck_assert_double_eq(s.p999, 3.5);
+    ck_assert_double_eq(s.stddev, 0);
+    stats_compute(NULL, 0, &s);
+    ck_assert_uint_eq(s.n, 0);
+    ck_assert_double_eq(s.max, 0);
+}
+END_TEST
+
+/* Feeds a run with p50 = x and p99 = 2x; returns the degraded state. */
+static bool feed(struct baseline *b, double x)
+{
+    struct stats s = { .n = 1000, .p50 = x, .p99 = 2 * x };
+    return baseline_update(b, &s, 5, 1.5, 3);
+}
+
+static void learn(struct baseline *b)
+{
+    double series[] = { 10, 11, 9, 10, 30 };   /* one noisy learning run */
+    for (size_t i = 0; i < 5; i++)
+        ck_assert(!feed(b, series[i]));
+    ck_assert(b->ready);
+    ck_assert_double_eq(b->p50, 10);            /* the median ignores the 30 */
+    ck_assert_double_eq(b->p99, 20);
+}
+
+START_TEST(test_step_change)
+{
+    struct baseline b = { .key = "x" };
+    learn(&b);
+    ck_assert(!feed(&b, 16));   /* bad 1 */
+    ck_assert(!feed(&b, 16));   /* bad 2 */
+    ck_assert(feed(&b, 16));    /* bad 3 = consecutive: DEGRADED */
+    ck_assert(feed(&b, 16));
+    ck_assert_uint_eq(b.bad_streak, 4);
+}
+END_TEST
+
+START_TEST(test_single_spike)
+{
+    struct baseline b = { .key = "x" };
+    learn(&b);
+    ck_assert(!feed(&b, 100));
+    ck_assert(b.last_bad);
+    ck_assert(!feed(&b, 10));
+    ck_assert(!feed(&b, 100));
+    ck_assert(!feed(&b, 100));
+    ck_assert(!feed(&b, 10));   /* never 3 bad in a row */
+    ck_assert(!b.degraded);
+}
+END_TEST
+
+START_TEST(test_slow_drift)
+{
+    struct baseline b = { .key = "x" };
+    learn(&b);
+    /* +5% a run: bad once past 15 (run 9: 10 * 1.05^9 = 15.5), degraded 2 runs later. */
+    double x = 10;
+    int degraded_at = -1;
+    for (int run = 1; run <= 20 && degraded_at < 0; run++) {
+        x *= 1.05;
+        if (feed(&b, x))
+            degraded_at = run;
+    }
+    ck_assert_int_eq(degraded_at, 11);
+}
+END_TEST
+
+START_TEST(test_recovery)
+{
+    struct baseline b = { .key = "x" };
+    learn(&b);
+    for (int i = 0; i < 3; i++)
+        feed(&b, 40);
+    ck_assert(b.degraded);
+    ck_assert(feed(&b, 10));    /* good 1 */
+    ck_assert(feed(&b, 40));    /* a bad run resets the good streak */
+    ck_assert(feed(&b, 10));
+    ck_assert(feed(&b, 10));
+    ck_assert(!feed(&b, 10));   /* 3 good in a row: cleared */
+    /* p99 alone can regress: p50 fine, p99 3x. */
+    struct stats s = { .n = 1, .p50 = 10, .p99 = 60 };
+    for (int i = 0; i < 3; i++)
+        baseline_update(&b, &s, 5, 1.5, 3);
+    ck_assert(b.degraded);
+}
+END_TEST
+
+START_TEST(test_persistence_and_findings)
+{
+    char dir[] = "/tmp/check_probes.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    struct baselines all = { 0 }, again;
+    struct baseline *b = baselines_get(&all, "rxe0/1 rdma 8");
+    learn(b);
+    for (int i = 0; i < 3; i++)
+        feed(b, 40);
+    struct baseline *l = baselines_get(&all, "loopback tcp 64");
+    feed(l, 7);
+    ck_assert_int_eq(baselines_save(dir, &all), 0);
+    ck_assert_int_eq(baselines_load(dir, &again), 0);
+    ck_assert_uint_eq(again.n, 2);
+    struct baseline *b2 = baselines_get(&again, "rxe0/1 rdma 8");
+    ck_assert(b2->ready && b2->degraded);
+    ck_assert_double_eq(b2->p50, 10);
+    ck_assert_uint_eq(b2->bad_streak, 3);
+    ck_assert_uint_eq(baselines_get(&again, "loopback tcp 64")->n_learned, 1);
+
+    struct policy p;
+    struct findings fs = { 0 };
+    policy_init_defaults(&p);
+    p.probes.regression.baseline_runs = 5;
+    check_regressions(&again, &p, &fs);
+    ck_assert_uint_eq(fs.n, 2);
+    ck_assert_str_eq(fs.items[0].rail, "rxe0/1");
+    ck_assert_int_eq(fs.items[0].severity, SEVERITY_WARNING);
+    ck_assert_int_eq(fs.items[1].severity, SEVERITY_UNKNOWN);     /* still learning */
+    findings_done(&fs);
+    policy_done(&p);
+    baselines_done(&all);
+    baselines_done(&again);
+    char cmd[64];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(test_limits)
+{
+    struct policy p;
+    struct findings fs = { 0 };
+    struct probe_target t = { .name = "mlx5_0/1", .port_rate = 50e9 };
+    struct probe_run run = { .targets = &t, .n = 1 };
+    policy_init_defaults(&p);
+    p.probes.limits.rdma_p99_us = 10;
+    p.probes.limits.rdma_min_bw_fraction = 0.8;
+    t.rdma_lat = (struct probe_result){ .ran = true, .latency = { .n = 1, .p50 = 3e-6, .p99 = 12e-6 } };
+    t.rdma_bw = (struct probe_result){ .ran = true, .bandwidth = 30e9 };
+    t.tcp_lat = (struct probe_result){ .ran = true, .error = -5, .error_text = "cannot connect" };
+    check_probe_results(&run, &p, &fs);
+    ck_assert_uint_eq(fs.n, 3);
+    ck_assert_int_eq(fs.items[0].severity, SEVERITY_WARNING);  /* p99 12 > 10 us */
+    ck_assert_int_eq(fs.items[1].severity, SEVERITY_WARNING);  /* 30 < 0.8 * 50 GB/s */
+    ck_assert_int_eq(fs.items[2].severity, SEVERITY_ERROR);    /* TCP failed */
+    findings_done(&fs);
+    policy_done(&p);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("probes");
+    TCase *tc = tcase_create("stats-and-regression");
+    tcase_add_test(tc, test_stats_exact);
+    tcase_add_test(tc, test_stats_percentiles_1000);
+    tcase_add_test(tc, test_stats_edges);
+    tcase_add_test(tc, test_step_change);
+    tcase_add_test(tc, test_single_spike);
+    tcase_add_test(tc, test_slow_drift);
+    tcase_add_test(tc, test_recovery);
+    tcase_add_test(tc, test_persistence_and_findings);
+    tcase_add_test(tc, test_limits);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_ENV);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
