@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -183,7 +184,7 @@ static int reap(struct side *s, int *outstanding, struct probe_result *r)
 static int wait_mark(const struct side *s, uint8_t mark, double deadline)
 {
     volatile uint8_t *last = &s->buf[s->half + s->size - 1];
-    for (unsigned spins = 0;; spins++) {
+    for (unsigned spins = 1;; spins++) {
         if (*last == mark)
             return 0;
         if (spins % CHECK_CLOCK_EVERY == 0 && probe_now() > deadline)
@@ -199,7 +200,7 @@ static int one_way(struct side *from, struct side *to, uint8_t mark, int *outsta
     int err = post_write(from, to, from->size, true);
     if (err == 0)
         (*outstanding)++;
-    for (unsigned spins = 0; err == 0 && *outstanding > 0; spins++) {
+    for (unsigned spins = 1; err == 0 && *outstanding > 0; spins++) {
         if (reap(from, outstanding, r) < 0)
             err = -EIO;
         else if (spins % CHECK_CLOCK_EVERY == 0 && probe_now() > deadline)
@@ -218,6 +219,25 @@ struct responder {
     struct probe_result result;
 };
 
+/* Two busy-pollers on one CPU would take turns a scheduler tick apart: give each its own
+ * CPU out of the allowed set (already the HCA's NUMA node when that is known). */
+static void spread_pollers(pthread_t responder)
+{
+    cpu_set_t allowed, one;
+    int cpus[2], n = 0;
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 || CPU_COUNT(&allowed) < 2)
+        return;
+    for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+        if (CPU_ISSET(c, &allowed))
+            cpus[n++] = c;
+    CPU_ZERO(&one);
+    CPU_SET(cpus[1], &one);
+    pthread_setaffinity_np(responder, sizeof(one), &one);
+    CPU_ZERO(&one);
+    CPU_SET(cpus[0], &one);
+    pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+}
+
 static void *respond(void *arg)
 {
     struct responder *r = arg;
@@ -231,11 +251,11 @@ static void *respond(void *arg)
             r->error = post_write(r->self, r->peer, r->self->size, true);
         if (r->error == 0)
             outstanding++;
-        while (r->error == 0 && outstanding > 0) {
+        for (unsigned spins = 1; r->error == 0 && outstanding > 0; spins++) {
             int n = reap(r->self, &outstanding, &r->result);
             if (n < 0)
                 r->error = -EIO;
-            else if (n == 0 && probe_now() > r->deadline)
+            else if (n == 0 && spins % CHECK_CLOCK_EVERY == 0 && probe_now() > r->deadline)
                 r->error = -ETIMEDOUT;
         }
     }
@@ -247,34 +267,46 @@ static void ping_pong(struct side *a, struct side *b, const struct probe_params 
                       double deadline, struct probe_result *lat)
 {
     uint32_t warmup = p->iterations / 10 > 10 ? p->iterations / 10 : 10;
+    /* One timestamp per post, as ib_write_lat takes them: a round trip is the time from
+     * one post to the next (reply seen, own completion reaped). */
+    double *posted = malloc((p->iterations + 1) * sizeof(*posted));
     double *samples = malloc(p->iterations * sizeof(*samples));
     int out_a = 0;
     pthread_t th;
     struct responder resp = { .self = b, .peer = a, .rounds = warmup + p->iterations,
                               .deadline = deadline };
-    if (!samples) {
+    if (!samples || !posted) {
+        free(samples);
+        free(posted);
         probe_fail(lat, -ENOMEM, "out of memory");
         return;
     }
     if (pthread_create(&th, NULL, respond, &resp) != 0) {
         free(samples);
+        free(posted);
         probe_fail(lat, -EAGAIN, "cannot start the responder thread");
         return;
     }
+    cpu_set_t before;
+    bool restore = sched_getaffinity(0, sizeof(before), &before) == 0;
+    spread_pollers(th);
     int err = 0;
     uint32_t i;
     for (i = 0; i < warmup + p->iterations && err == 0; i++) {
         uint8_t mark = (uint8_t)(i % 255 + 1);
-        double t0 = probe_now();
+        if (i >= warmup)
+            posted[i - warmup] = probe_now();
         err = one_way(a, b, mark, &out_a, deadline, lat);
         if (err == 0)
             err = wait_mark(a, mark, deadline);
-        double t1 = probe_now();
-        if (i >= warmup)
-            samples[i - warmup] = (t1 - t0) / 2;
     }
+    posted[p->iterations] = probe_now();
+    for (uint32_t k = 0; err == 0 && k < p->iterations; k++)
+        samples[k] = (posted[k + 1] - posted[k]) / 2;
     /* The responder ends at its deadline if this side stopped early. */
     pthread_join(th, NULL);
+    if (restore)
+        sched_setaffinity(0, sizeof(before), &before);
     lat->cpu_seconds += resp.cpu;
     if (err == 0 && resp.error)
         err = resp.error;
@@ -285,12 +317,14 @@ static void ping_pong(struct side *a, struct side *b, const struct probe_params 
                            err == -ETIMEDOUT ? "timed out" : resp.result.error ?
                            resp.result.error_text : strerror(-err), i);
             free(samples);
+            free(posted);
             return;
         }
     }
     stats_compute(samples, p->iterations, &lat->latency);
     lat->ran = true;
     free(samples);
+    free(posted);
 }
 
 /* A WRITE stream from a to b with STREAM_DEPTH writes in flight, for the duration. */

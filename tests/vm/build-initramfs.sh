@@ -17,7 +17,7 @@ done
 # Soft-RoCE and what the harness needs, in dependency order (modprobe's own resolution);
 # crc32 is a soft dependency of rdma_rxe that modprobe does not list.
 : > "$stage/modules.load"
-for m in virtio_pci 9pnet_virtio 9p veth crc32_generic rdma_rxe ib_uverbs rdma_ucm; do
+for m in virtio_pci 9pnet_virtio 9p veth crc32_generic rdma_rxe ib_uverbs rdma_ucm sch_netem; do
     modprobe -d "$kroot" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
 done | awk '!seen[$0]++' | while read -r path; do
     rel=${path#"$kroot"/}

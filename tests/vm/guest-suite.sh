@@ -43,6 +43,7 @@ run_test fabtuned_once env top_srcdir="$srcdir" sh "$srcdir/tests/vm/fabtuned-on
     "$builddir" v0 v1 "$expect_addr"
 
 run_test probe_rdma "$builddir/tests/vm/probe_rdma_guest" rxe0 1 v1
+run_test probe_regression env top_srcdir="$srcdir" sh "$srcdir/tests/vm/probe-regression.sh" "$builddir"
 
 # fabtune's RDMA probe and perftest's ib_write_lat on rxe0, interleaved three times in the
 # same guest run, same size and iteration count; bench/ divides the medians.

@@ -1,0 +1,35 @@
+#!/bin/sh
+# In-guest test: the regression state machine end to end with real injected latency.
+# fabtuned --once learns a TCP baseline on the loopback, then "tc qdisc ... netem delay"
+# degrades it within K runs, and removing the delay clears it after K good runs. Both
+# ends of the loopback TCP probe are local, so its packets cross lo: the delay goes there.
+#   probe-regression.sh BUILDDIR
+. "$(dirname "$0")/../lib.sh"
+fabtuned="$1/src/daemon/fabtuned"
+tmp=$(mktemp -d)
+cat > "$tmp/policy" <<EOP
+version: 1
+tuning: {mode: off}
+probes:
+  tcp: {iterations: 200, size: 64, bandwidth: {duration: 10ms}}
+  regression: {baseline_runs: 3, ratio: 1.5, consecutive: 2}
+EOP
+mkdir -p "$tmp/sys" "$tmp/state"      # no rails: the loopback probe
+# Sets s to the probe.regression severity (no subshell: LAST_RC must survive).
+once() {
+    run "$fabtuned" --once --json -c "$tmp/policy" --sysfs-root "$tmp/sys" --state-dir "$tmp/state"
+    s=$(jq -r '[.findings[] | select(.check == "probe.regression") | .severity][0]' "$LAST_OUT")
+}
+p50() { jq -r '.probes.targets[0].tcp_latency.latency_seconds.p50 * 1e6 | floor' "$LAST_OUT"; }
+for i in 1 2 3; do once; done
+[ "$s" = ok ] && pass "baseline learned in 3 runs (p50 $(p50) us)" || fail "after 3 runs: '$s'"
+tc qdisc add dev lo root netem delay 1ms || fail "cannot add netem"
+once; [ "$s" = ok ] && pass "1 slow run (p50 $(p50) us): not yet degraded" || fail "1 slow run: '$s'"
+once; [ "$s" = warning ] && pass "2 slow runs (K=2): DEGRADED" || fail "2 slow runs: '$s'"
+[ "$LAST_RC" = 1 ] && pass "the node's verdict is DEGRADED (exit 1)" || fail "exit $LAST_RC while degraded"
+tc qdisc del dev lo root
+once; [ "$s" = warning ] && pass "1 good run (p50 $(p50) us): still degraded" || fail "1 good run: '$s'"
+once; [ "$s" = ok ] && pass "2 good runs: recovered" || fail "2 good runs: '$s'"
+[ "$LAST_RC" = 0 ] && pass "the node is READY again (exit 0)" || fail "exit $LAST_RC after recovery"
+rm -rf "$tmp"
+finish
