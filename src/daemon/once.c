@@ -2,7 +2,9 @@
 #include "config.h"
 
 #include <json-c/json.h>
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "checks.h"
 #include "fabtuned.h"
@@ -62,6 +64,9 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
     struct report r;
 
     report_init(&r, p, policy_source);
+    /* The state dir holds the sysctl originals and the probe baselines. */
+    if (mkdir(o->state_dir, 0755) < 0 && errno != EEXIST)
+        log_warning("Cannot create the state directory %s: %m", o->state_dir);
     int err = rails_scan(o->sysfs_root, p, &r.inventory);
     if (err < 0) {
         log_error_errno(err, "Cannot take the inventory: %m");
