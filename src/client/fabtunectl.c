@@ -1,155 +1,244 @@
-/* fabtunectl: sends one request to fabtuned over its Unix socket and prints the reply. */
+/* fabtunectl: query and control fabtuned over its Unix socket. */
 #include "config.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <json-c/json.h>
-#include <poll.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "client.h"
 #include "macro.h"
 #include "protocol.h"
 
-#define REPLY_TIMEOUT_MS 5000
+#define TIMEOUT_MS 10000
+#define HEALTH_TIMEOUT_MS 90     /* health answers in under 100 ms, or says UNKNOWN */
 
-static const char *const commands[] = {
-    "status", "checks", "probes", "tuning", "nccl-env", "metrics", "health",
-    "wait-ready", "reload", "probe-now", "apply", "revert",
+struct ctl {
+    const char *socket;
+    bool json, failed, conf;
+    const char *format;
+    double wait_timeout;
 };
 
 static void help(void)
 {
-    printf("Usage: fabtunectl [-s SOCKET] [--json] COMMAND\n"
+    printf("Usage: fabtunectl [-s SOCKET] [--json] COMMAND [OPTIONS]\n"
            "Query and control fabtuned.\n\n"
-           "Commands: status, checks, probes, tuning, nccl-env, metrics, health,\n"
-           "          wait-ready, reload, probe-now, apply, revert\n\n"
+           "  status                     the verdict and a table of rails\n"
+           "  checks [--failed]          every finding (or the failing ones)\n"
+           "  probes                     the last probe run and the baselines\n"
+           "  tuning                     the sysctl profile: wanted, live, original, state\n"
+           "  nccl-env [--conf]          the NCCL contract as exports (or nccl.conf)\n"
+           "  metrics                    the Prometheus text exposition\n"
+           "  health [--format npd|nagios|nhc]  the cached verdict as exit code and line\n"
+           "  wait-ready [--timeout SEC] wait until the node is READY (exit 0) or time out (1)\n"
+           "  reload, probe-now, apply, revert  (root only)\n\n"
            "  -s, --socket PATH   the daemon's socket (default %s)\n"
-           "      --json          machine-readable output\n"
+           "      --json          machine output\n"
            "  -h, --help          this help\n"
            "  -V, --version       print the version\n", PROTOCOL_DEFAULT_SOCKET);
 }
 
-static int connect_daemon(const char *path)
+static int unreachable(const struct ctl *c, int err)
 {
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    if (strlen(path) >= sizeof(sa.sun_path))
-        return -ENAMETOOLONG;
-    memcpy(sa.sun_path, path, strlen(path) + 1);
+    fprintf(stderr, "fabtunectl: cannot talk to fabtuned at %s: %s%s\n", c->socket,
+            strerror(-err), err == -ENOENT || err == -ECONNREFUSED ? " (is fabtuned running?)" :
+            err == -EACCES ? " (root or the fabtune group)" : "");
+    return EXIT_UNREACHABLE;
+}
 
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -errno;
-    if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-        int r = -errno;
-        close(fd);
+/* Runs cmd; on success *ret_data is the reply's data (owned by *ret_reply). */
+static int call(const struct ctl *c, const char *cmd, json_object *args, int timeout_ms,
+                json_object **ret_reply, json_object **ret_data)
+{
+    json_object *reply, *ok, *v;
+    int r = client_request(c->socket, cmd, args, timeout_ms, &reply);
+    if (r < 0)
+        return unreachable(c, r);
+    if (!json_object_object_get_ex(reply, "ok", &ok) || !json_object_get_boolean(ok)) {
+        json_object *e = NULL, *code = NULL, *msg = NULL;
+        json_object_object_get_ex(reply, "error", &e);
+        json_object_object_get_ex(e, "code", &code);
+        json_object_object_get_ex(e, "message", &msg);
+        const char *cs = code ? json_object_get_string(code) : "?";
+        fprintf(stderr, "fabtunectl: %s: %s (%s)\n", cmd, msg ? json_object_get_string(msg) : "error", cs);
+        json_object_put(reply);
+        return streq(cs, "EPERM") || streq(cs, "EACCES") ? EXIT_NOPERM : EXIT_DAEMON_ERROR;
+    }
+    json_object_object_get_ex(reply, "data", &v);
+    *ret_reply = reply;
+    *ret_data = v;
+    return 0;
+}
+
+static int simple(const struct ctl *c, const char *cmd, json_object *args,
+                  void (*render)(json_object *))
+{
+    json_object *reply, *data;
+    int r = call(c, cmd, args, TIMEOUT_MS, &reply, &data);
+    if (r)
+        return r;
+    if (c->json || !render)
+        puts(json_object_to_json_string_ext(data, c->json ? JSON_C_TO_STRING_PLAIN
+                                                          : JSON_C_TO_STRING_PRETTY));
+    else
+        render(data);
+    json_object_put(reply);
+    return 0;
+}
+
+static int text_field(const struct ctl *c, const char *cmd, const char *field)
+{
+    json_object *reply, *data, *v;
+    int r = call(c, cmd, NULL, TIMEOUT_MS, &reply, &data);
+    if (r)
+        return r;
+    if (c->json)
+        puts(json_object_to_json_string_ext(data, JSON_C_TO_STRING_PLAIN));
+    else if (json_object_object_get_ex(data, field, &v))
+        fputs(json_object_get_string(v), stdout);
+    json_object_put(reply);
+    return 0;
+}
+
+/* Exit codes per format (SPEC.md): READY, DEGRADED, NOT_READY, UNKNOWN. */
+static int health(const struct ctl *c)
+{
+    static const struct { const char *name; int codes[4]; } formats[] = {
+        { "npd", { 0, 1, 1, 2 } }, { "nagios", { 0, 1, 2, 3 } }, { "nhc", { 0, 0, 1, 1 } },
+    };
+    static const char *const verdicts[] = { "READY", "DEGRADED", "NOT_READY", "UNKNOWN" };
+    static const char *const nagios[] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
+    size_t f = 0;
+    while (f < ARRAY_SIZE(formats) && !streq(formats[f].name, c->format))
+        f++;
+    if (f == ARRAY_SIZE(formats)) {
+        fprintf(stderr, "fabtunectl: unknown health format '%s' (npd, nagios or nhc)\n", c->format);
+        return EXIT_USAGE;
+    }
+    json_object *reply = NULL, *v, *first;
+    const char *verdict = "UNKNOWN", *why = NULL;
+    char buf[256];
+    int r = client_request(c->socket, "health", NULL, HEALTH_TIMEOUT_MS, &reply);
+    json_object *data = NULL;
+    if (r == 0 && json_object_object_get_ex(reply, "data", &data) &&
+        json_object_object_get_ex(data, "verdict", &v)) {
+        verdict = json_object_get_string(v);
+        if (json_object_object_get_ex(data, "first_failing", &first) && first)
+            why = json_object_get_string(first);
+    } else {
+        snprintf(buf, sizeof(buf), "fabtuned not answering: %s", r < 0 ? strerror(-r) : "bad reply");
+        why = buf;
+    }
+    size_t vi = 3;
+    for (size_t i = 0; i < 4; i++)
+        if (streq(verdicts[i], verdict))
+            vi = i;
+    if (c->json)
+        printf("{\"verdict\":\"%s\",\"first_failing\":%s%s%s}\n", verdicts[vi], why ? "\"" : "",
+               why ? why : "null", why ? "\"" : "");
+    else if (streq(c->format, "nhc")) {
+        if (vi >= 2)
+            printf("ERROR: fabtune: %s\n", why ? why : verdicts[vi]);
+    } else if (streq(c->format, "nagios"))
+        printf("FABTUNE %s - %s%s%s\n", nagios[vi], verdicts[vi], why ? ": " : "", why ? why : "");
+    else
+        printf("fabtune: %s%s%s\n", verdicts[vi], why ? ": " : "", why ? why : "");
+    json_object_put(reply);
+    return formats[f].codes[vi];
+}
+
+static int wait_ready(const struct ctl *c)
+{
+    struct timespec start, now, pause = { 0, 250 * 1000000L };
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        json_object *reply = NULL, *data, *v;
+        bool ready = client_request(c->socket, "health", NULL, 2000, &reply) == 0 &&
+                     json_object_object_get_ex(reply, "data", &data) &&
+                     json_object_object_get_ex(data, "verdict", &v) &&
+                     streq(json_object_get_string(v), "READY");
+        json_object_put(reply);
+        if (ready)
+            return 0;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double elapsed = (double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9;
+        if (c->wait_timeout > 0 && elapsed >= c->wait_timeout) {
+            fprintf(stderr, "fabtunectl: the node is not READY after %g s\n", c->wait_timeout);
+            return 1;
+        }
+        nanosleep(&pause, NULL);
+    }
+}
+
+static int dispatch(struct ctl *c, const char *cmd)
+{
+    json_object *args = NULL;
+    int r;
+    if (streq(cmd, "status"))
+        return simple(c, "status", NULL, render_status);
+    if (streq(cmd, "checks")) {
+        args = json_object_new_object();
+        json_object_object_add(args, "failed", json_object_new_boolean(c->failed));
+        r = simple(c, "checks", args, render_checks);
+        json_object_put(args);
         return r;
     }
-    return fd;
-}
-
-/* Reads one reply line, at most PROTOCOL_MAX_LINE bytes, within the timeout. */
-static int read_line(int fd, char **ret)
-{
-    _cleanup_free_ char *buf = malloc(PROTOCOL_MAX_LINE + 1);
-    size_t len = 0;
-    if (!buf)
-        return -ENOMEM;
-    while (len < PROTOCOL_MAX_LINE) {
-        struct pollfd p = { .fd = fd, .events = POLLIN };
-        int r = poll(&p, 1, REPLY_TIMEOUT_MS);
-        if (r == 0)
-            return -ETIMEDOUT;
-        if (r < 0 && errno != EINTR)
-            return -errno;
-        ssize_t k = read(fd, buf + len, PROTOCOL_MAX_LINE - len);
-        if (k < 0 && errno != EINTR && errno != EAGAIN)
-            return -errno;
-        if (k == 0)
-            return -ECONNRESET;
-        if (k > 0)
-            len += (size_t)k;
-        char *nl = memchr(buf, '\n', len);
-        if (nl) {
-            *nl = '\0';
-            *ret = TAKE_PTR(buf);
-            return 0;
-        }
-    }
-    return -EMSGSIZE;
-}
-
-static int request(const char *socket_path, const char *cmd, bool json_out)
-{
-    _cleanup_close_ int fd = connect_daemon(socket_path);
-    if (fd < 0) {
-        fprintf(stderr, "fabtunectl: cannot connect to %s: %s%s\n", socket_path,
-                strerror(-fd), fd == -ENOENT || fd == -ECONNREFUSED ? " (is fabtuned running?)" : "");
-        return 69;
-    }
-    char line[256];
-    int n = snprintf(line, sizeof(line), "{\"v\":%d,\"cmd\":\"%s\"}\n", PROTOCOL_VERSION, cmd);
-    if (write(fd, line, (size_t)n) != n) {
-        fprintf(stderr, "fabtunectl: cannot send request: %m\n");
-        return 69;
-    }
-    _cleanup_free_ char *reply = NULL;
-    int r = read_line(fd, &reply);
-    if (r < 0) {
-        fprintf(stderr, "fabtunectl: no reply from fabtuned: %s\n", strerror(-r));
-        return 69;
-    }
-    json_object *j = json_tokener_parse(reply);
-    if (!j) {
-        fprintf(stderr, "fabtunectl: malformed reply from fabtuned\n");
-        return 69;
-    }
-    json_object *ok, *body;
-    bool success = json_object_object_get_ex(j, "ok", &ok) && json_object_get_boolean(ok);
-    if (!success && json_object_object_get_ex(j, "error", &body)) {
-        fprintf(stderr, "fabtunectl: %s\n", json_object_to_json_string(body));
-    } else if (json_object_object_get_ex(j, "data", &body)) {
-        puts(json_object_to_json_string_ext(body, json_out ? JSON_C_TO_STRING_PLAIN
-                                                           : JSON_C_TO_STRING_PRETTY));
-    }
-    json_object_put(j);
-    return success ? 0 : 1;
+    if (streq(cmd, "probes"))
+        return simple(c, "probes", NULL, render_probes);
+    if (streq(cmd, "tuning"))
+        return simple(c, "tuning", NULL, render_tuning);
+    if (streq(cmd, "nccl-env"))
+        return text_field(c, "nccl-env", c->conf ? "conf" : "env");
+    if (streq(cmd, "metrics"))
+        return text_field(c, "metrics", "text");
+    if (streq(cmd, "health"))
+        return health(c);
+    if (streq(cmd, "wait-ready"))
+        return wait_ready(c);
+    if (streq(cmd, "reload") || streq(cmd, "probe-now"))
+        return simple(c, cmd, NULL, NULL);
+    if (streq(cmd, "apply") || streq(cmd, "revert"))
+        return simple(c, cmd, NULL, render_tuning);
+    fprintf(stderr, "fabtunectl: unknown command '%s'; see 'fabtunectl --help'\n", cmd);
+    return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
+    enum { OPT_JSON = 0x100, OPT_FAILED, OPT_CONF, OPT_FORMAT, OPT_TIMEOUT };
     static const struct option longopts[] = {
         { "socket", required_argument, NULL, 's' },
-        { "json", no_argument, NULL, 'j' },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "failed", no_argument, NULL, OPT_FAILED },
+        { "conf", no_argument, NULL, OPT_CONF },
+        { "format", required_argument, NULL, OPT_FORMAT },
+        { "timeout", required_argument, NULL, OPT_TIMEOUT },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         {},
     };
-    const char *socket_path = PROTOCOL_DEFAULT_SOCKET;
-    bool json_out = false;
-    int c;
-
-    while ((c = getopt_long(argc, argv, "s:hV", longopts, NULL)) != -1) {
-        switch (c) {
-        case 's': socket_path = optarg; break;
-        case 'j': json_out = true; break;
+    struct ctl c = { .socket = PROTOCOL_DEFAULT_SOCKET, .format = "npd" };
+    int o;
+    while ((o = getopt_long(argc, argv, "s:hV", longopts, NULL)) != -1) {
+        switch (o) {
+        case 's': c.socket = optarg; break;
+        case OPT_JSON: c.json = true; break;
+        case OPT_FAILED: c.failed = true; break;
+        case OPT_CONF: c.conf = true; break;
+        case OPT_FORMAT: c.format = optarg; break;
+        case OPT_TIMEOUT: c.wait_timeout = atof(optarg); break;
         case 'h': help(); return 0;
         case 'V': printf("fabtunectl %s\n", PACKAGE_VERSION); return 0;
-        default: return 64;
+        default: return EXIT_USAGE;
         }
     }
     if (optind != argc - 1) {
         fprintf(stderr, "fabtunectl: expected one command; see 'fabtunectl --help'\n");
-        return 64;
+        return EXIT_USAGE;
     }
-    for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-        if (streq(argv[optind], commands[i]))
-            return request(socket_path, commands[i], json_out);
-    fprintf(stderr, "fabtunectl: unknown command '%s'; see 'fabtunectl --help'\n", argv[optind]);
-    return 64;
+    return dispatch(&c, argv[optind]);
 }

@@ -8,6 +8,7 @@
 
 #include "fabtuned.h"
 #include "log.h"
+#include "manager.h"
 #include "macro.h"
 #include "once.h"
 #include "options.h"
@@ -66,6 +67,20 @@ static int revert(const struct options *o)
     return EXIT_SUCCESS;
 }
 
+/* The long-running service: it exits 0 on SIGTERM, EXIT_BAD_CONFIG on a bad policy. */
+static int run_daemon(const struct options *o)
+{
+    struct manager *m;
+    int r = manager_new(o, &m);
+    if (r == -EINVAL)
+        return EXIT_BAD_CONFIG;
+    if (r < 0)
+        return EXIT_SOFTWARE;
+    r = manager_run(m);
+    manager_free(m);
+    return r < 0 ? EXIT_SOFTWARE : EXIT_SUCCESS;
+}
+
 static void setup_logging(const struct options *o)
 {
     log_set_target(o->log_target);
@@ -101,9 +116,7 @@ static int run(const struct options *o)
         r = revert(o);
         break;
     case ACTION_DAEMON:
-        fprintf(stderr, "fabtuned: the long-running service is not built yet; "
-                "use --once, --check-config or --dump-policy\n");
-        r = EXIT_UNAVAILABLE;
+        r = EXIT_SOFTWARE;  /* handled before: the manager loads its own policy */
         break;
     }
     policy_done(&p);
@@ -125,5 +138,7 @@ int fabtuned_main(int argc, char **argv)
         fprintf(stderr, "fabtuned: invalid --debug list '%s'\n", o.debug);
         return EXIT_USAGE;
     }
+    if (o.action == ACTION_DAEMON)
+        return run_daemon(&o);
     return run(&o);
 }

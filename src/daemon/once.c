@@ -83,7 +83,7 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
     if (err < 0 && r.tuning.n == 0)
         log_warning_errno(err, "Cannot take the sysctl profile's state: %m");
     check_tuning(&r.tuning, p, &r.findings);
-    if (!o->no_probes)
+    if (!o->no_probes && p->probes.enabled)
         run_probes(o, p, &r);
     nccl_contract_compute(&r.inventory, p, &r.nccl);
     report_finish(&r);

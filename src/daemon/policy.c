@@ -31,6 +31,7 @@ void policy_init_defaults(struct policy *p)
         },
         .tuning = { .mode = TUNING_VERIFY },
         .probes = {
+            .enabled = true,
             .interval = 60 * USEC_PER_SEC,
             .rdma = { .iterations = 1000, .size = 8,
                       .bandwidth = { .duration = 200 * USEC_PER_MSEC, .size = 65536 } },

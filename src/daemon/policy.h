@@ -77,6 +77,7 @@ struct policy {
         size_t n_sysctl;
     } tuning;
     struct {
+        bool enabled;
         usec_t interval;
         struct {
             uint32_t iterations, size;

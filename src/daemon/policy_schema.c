@@ -135,6 +135,7 @@ static const struct policy_field limits_fields[] = {
 };
 
 static const struct policy_field probes_fields[] = {
+    BOOL("enabled", probes.enabled),
     DUR("interval", probes.interval, 1 * S, 24 * HOUR),
     MAP("rdma", rdma_probe_fields),
     MAP("tcp", tcp_probe_fields),

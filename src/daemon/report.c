@@ -333,6 +333,26 @@ static json_object *nccl_to_json(const struct nccl_contract *c)
     return o;
 }
 
+json_object *report_findings_json(const struct report *r, bool failing_only)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < r->findings.n; i++)
+        if (!failing_only || r->findings.items[i].severity == SEVERITY_WARNING ||
+            r->findings.items[i].severity == SEVERITY_ERROR)
+            json_object_array_add(a, finding_to_json(&r->findings.items[i]));
+    return a;
+}
+
+json_object *report_tuning_json(const struct report *r)
+{
+    return tuning_to_json(&r->tuning);
+}
+
+json_object *report_probes_json(const struct report *r)
+{
+    return probes_to_json(r);
+}
+
 json_object *report_to_json(const struct report *r)
 {
     json_object *o = json_object_new_object();

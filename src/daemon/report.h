@@ -31,3 +31,6 @@ void report_done(struct report *r);
 void report_finish(struct report *r);
 void report_print_text(const struct report *r, FILE *f);
 json_object *report_to_json(const struct report *r);
+json_object *report_findings_json(const struct report *r, bool failing_only);
+json_object *report_tuning_json(const struct report *r);
+json_object *report_probes_json(const struct report *r);

@@ -1,0 +1,131 @@
+/* Human tables for fabtunectl's replies. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "client.h"
+
+static const char *str(json_object *o, const char *key)
+{
+    json_object *v;
+    if (!o || !json_object_object_get_ex(o, key, &v) || !v)
+        return "-";
+    return json_object_get_string(v);
+}
+
+static double num(json_object *o, const char *key)
+{
+    json_object *v;
+    return o && json_object_object_get_ex(o, key, &v) && v ? json_object_get_double(v) : 0;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+    json_object *v;
+    return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static void render_findings(json_object *a)
+{
+    size_t n = a ? json_object_array_length(a) : 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *f = json_object_array_get_idx(a, i);
+        printf("  %-7s %-22s %-14s %s\n", str(f, "severity"), str(f, "check"),
+               get(f, "rail") ? str(f, "rail") : "", str(f, "message"));
+    }
+}
+
+void render_status(json_object *d)
+{
+    printf("verdict: %s\n", str(d, "verdict"));
+    if (get(d, "reason"))
+        printf("  %s\n", str(d, "reason"));
+    if (get(d, "policy_error"))
+        printf("policy reload failed (the old policy stays):\n%s\n", str(d, "policy_error"));
+    json_object *rails = get(d, "rails"), *probes = get(get(d, "probes"), "targets");
+    size_t n = rails ? json_object_array_length(rails) : 0;
+    if (get(d, "why_no_rails"))
+        printf("rails: 0 (%s)\n", str(d, "why_no_rails"));
+    if (n)
+        printf("%-12s %-15s %-7s %6s %5s %-18s %-4s %-4s %15s %15s %s\n", "RAIL", "NETDEV",
+               "STATE", "RATE", "MTU", "GID", "PFC", "ECN", "RDMA p50/p99", "TCP p50/p99",
+               "VERDICT");
+    for (size_t i = 0; i < n; i++) {
+        json_object *r = json_object_array_get_idx(rails, i), *nd = get(r, "netdev");
+        char gid[48] = "-", rdma[32] = "-", tcp[32] = "-";
+        if (get(r, "gid_index"))
+            snprintf(gid, sizeof(gid), "%s %s", str(r, "gid_index"), str(r, "roce_address"));
+        for (size_t j = 0; probes && j < json_object_array_length(probes); j++) {
+            json_object *t = json_object_array_get_idx(probes, j);
+            if (strcmp(str(t, "target"), str(r, "name")) != 0)
+                continue;
+            json_object *rl = get(get(t, "rdma_latency"), "latency_seconds");
+            json_object *tl = get(get(t, "tcp_latency"), "latency_seconds");
+            if (rl)
+                snprintf(rdma, sizeof(rdma), "%.1f/%.1fus", num(rl, "p50") * 1e6, num(rl, "p99") * 1e6);
+            if (tl)
+                snprintf(tcp, sizeof(tcp), "%.1f/%.1fus", num(tl, "p50") * 1e6, num(tl, "p99") * 1e6);
+        }
+        printf("%-12s %-15s %-7s %5.0fG %5.0f %-18s %-4s %-4s %15s %15s %s\n", str(r, "name"),
+               str(nd, "name"), str(r, "state"), num(r, "rate_bits_per_second") / 1e9,
+               num(nd, "mtu_bytes"), gid, "-", "-", rdma, tcp, str(r, "verdict"));
+    }
+    json_object *failing = get(d, "failing");
+    if (failing && json_object_array_length(failing)) {
+        printf("failing:\n");
+        render_findings(failing);
+    }
+}
+
+void render_checks(json_object *d)
+{
+    render_findings(d);
+}
+
+void render_probes(json_object *d)
+{
+    json_object *targets = get(get(d, "last_run"), "targets"), *b = get(d, "baselines");
+    printf("%-22s %-5s %10s %10s %10s %12s\n", "TARGET", "PROBE", "MIN us", "P50 us", "P99 us",
+           "Gb/s");
+    for (size_t i = 0; targets && i < json_object_array_length(targets); i++) {
+        json_object *t = json_object_array_get_idx(targets, i);
+        const char *kinds[] = { "rdma", "tcp" };
+        for (size_t k = 0; k < 2; k++) {
+            char lk[32], bk[32];
+            snprintf(lk, sizeof(lk), "%s_latency", kinds[k]);
+            snprintf(bk, sizeof(bk), "%s_bandwidth", kinds[k]);
+            json_object *lat = get(t, lk), *ls = get(lat, "latency_seconds");
+            if (!lat)
+                continue;
+            if (!ls) {
+                printf("%-22s %-5s failed: %s\n", str(t, "target"), kinds[k], str(lat, "error"));
+                continue;
+            }
+            printf("%-22s %-5s %10.2f %10.2f %10.2f %12.3f\n", str(t, "target"), kinds[k],
+                   num(ls, "min") * 1e6, num(ls, "p50") * 1e6, num(ls, "p99") * 1e6,
+                   num(get(t, bk), "bandwidth_bytes_per_second") * 8 / 1e9);
+        }
+    }
+    printf("\n%-30s %-9s %14s %14s\n", "BASELINE", "STATE", "p50 base/last", "p99 base/last");
+    for (size_t i = 0; b && i < json_object_array_length(b); i++) {
+        json_object *x = json_object_array_get_idx(b, i);
+        char p50[32], p99[32];
+        snprintf(p50, sizeof(p50), "%.1f/%.1f", num(x, "baseline_p50_seconds") * 1e6,
+                 num(x, "last_p50_seconds") * 1e6);
+        snprintf(p99, sizeof(p99), "%.1f/%.1f", num(x, "baseline_p99_seconds") * 1e6,
+                 num(x, "last_p99_seconds") * 1e6);
+        printf("%-30s %-9s %14s %14s\n", str(x, "key"), str(x, "state"), p50, p99);
+    }
+}
+
+void render_tuning(json_object *d)
+{
+    printf("%-30s %-22s %-22s %-22s %-9s %s\n", "KEY", "WANTED", "LIVE", "ORIGINAL", "STATE",
+           "OTHER WRITER");
+    for (size_t i = 0; d && i < json_object_array_length(d); i++) {
+        json_object *k = json_object_array_get_idx(d, i);
+        printf("%-30s %-22s %-22s %-22s %-9s %s\n", str(k, "key"), str(k, "wanted"),
+               str(k, "live"), str(k, "original"), str(k, "state"), str(k, "writer"));
+    }
+}

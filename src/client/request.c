@@ -1,0 +1,113 @@
+/* fabtunectl's side of the control protocol: one request, one reply line. */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "macro.h"
+#include "protocol.h"
+
+#define MAX_REPLY (8 * 1024 * 1024)
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static int connect_to(const char *path)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof(sa.sun_path))
+        return -ENAMETOOLONG;
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -errno;
+    if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+        int r = -errno;
+        close(fd);
+        return r;
+    }
+    return fd;
+}
+
+static int read_reply(int fd, int timeout_ms, char **ret)
+{
+    long long deadline = now_ms() + timeout_ms;
+    size_t len = 0, cap = 65536;
+    _cleanup_free_ char *buf = malloc(cap);
+    if (!buf)
+        return -ENOMEM;
+    for (;;) {
+        int left = (int)(deadline - now_ms());
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        if (left <= 0 || poll(&p, 1, left) == 0)
+            return -ETIMEDOUT;
+        if (len + 4096 > cap) {
+            if (cap >= MAX_REPLY)
+                return -EMSGSIZE;
+            char *n = realloc(buf, cap *= 2);
+            if (!n)
+                return -ENOMEM;
+            buf = n;
+        }
+        ssize_t k = read(fd, buf + len, cap - len - 1);
+        if (k < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (k <= 0)
+            return k < 0 ? -errno : -ECONNRESET;
+        len += (size_t)k;
+        buf[len] = '\0';
+        char *nl = memchr(buf, '\n', len);
+        if (nl) {
+            *nl = '\0';
+            *ret = TAKE_PTR(buf);
+            return 0;
+        }
+    }
+}
+
+int client_request(const char *path, const char *cmd, json_object *args, int timeout_ms,
+                   json_object **ret)
+{
+    _cleanup_close_ int fd = connect_to(path);
+    if (fd < 0)
+        return fd;
+    json_object *req = json_object_new_object();
+    json_object_object_add(req, "v", json_object_new_int(PROTOCOL_VERSION));
+    json_object_object_add(req, "cmd", json_object_new_string(cmd));
+    if (args)
+        json_object_object_add(req, "args", json_object_get(args));
+    const char *text = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+    size_t n = strlen(text);
+    _cleanup_free_ char *line = malloc(n + 2);
+    if (!line) {
+        json_object_put(req);
+        return -ENOMEM;
+    }
+    memcpy(line, text, n);
+    line[n] = '\n';
+    json_object_put(req);
+    if (send(fd, line, n + 1, MSG_NOSIGNAL) != (ssize_t)(n + 1))
+        return -errno ? -errno : -EIO;
+    _cleanup_free_ char *reply = NULL;
+    int r = read_reply(fd, timeout_ms, &reply);
+    if (r < 0)
+        return r;
+    json_object *o = json_tokener_parse(reply);
+    if (!o || !json_object_is_type(o, json_type_object)) {
+        json_object_put(o);
+        return -EBADMSG;
+    }
+    *ret = o;
+    return 0;
+}

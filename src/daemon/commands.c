@@ -1,0 +1,266 @@
+/* The control protocol's commands. Reads need uid 0 or the policy's group; mutating
+ * commands need uid 0. Replies render the manager's latest report; nothing here waits. */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "log.h"
+#include "macro.h"
+#include "manager.h"
+#include "metrics.h"
+#include "nccl.h"
+
+typedef json_object *(*command_fn)(struct manager *m, json_object *args, const char **code,
+                                   char *msg, size_t len);
+
+static bool in_group(const struct ucred *peer, const char *group)
+{
+    struct group *g = group ? getgrnam(group) : NULL;
+    if (!g)
+        return false;
+    if (peer->gid == g->gr_gid)
+        return true;
+    struct passwd *pw = getpwuid(peer->uid);
+    gid_t groups[256];
+    int n = 256;
+    if (!pw || getgrouplist(pw->pw_name, pw->pw_gid, groups, &n) < 0)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (groups[i] == g->gr_gid)
+            return true;
+    return false;
+}
+
+static json_object *no_report(void)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "verdict", json_object_new_string("UNKNOWN"));
+    json_object_object_add(o, "reason", json_object_new_string("no full check has finished yet"));
+    return o;
+}
+
+static json_object *cmd_status(struct manager *m, json_object *args, const char **code,
+                               char *msg, size_t len)
+{
+    if (!m->report)
+        return no_report();
+    json_object *o = report_to_json(m->report);
+    json_object_object_del(o, "findings");      /* "checks" has them */
+    json_object_object_add(o, "failing", report_findings_json(m->report, true));
+    json_object_object_add(o, "policy_error", m->reload_error[0]
+                           ? json_object_new_string(m->reload_error) : NULL);
+    json_object_object_add(o, "last_check_usec", json_object_new_int64((int64_t)m->last_check));
+    json_object_object_add(o, "checks_done", json_object_new_int((int)m->checks_done));
+    json_object_object_add(o, "probing", json_object_new_boolean(m->job != NULL));
+    return o;
+}
+
+static json_object *cmd_checks(struct manager *m, json_object *args, const char **code,
+                               char *msg, size_t len)
+{
+    json_object *failed;
+    if (!m->report)
+        return json_object_new_array();
+    bool only = args && json_object_object_get_ex(args, "failed", &failed) &&
+                json_object_get_boolean(failed);
+    return report_findings_json(m->report, only);
+}
+
+static json_object *cmd_probes(struct manager *m, json_object *args, const char **code,
+                               char *msg, size_t len)
+{
+    json_object *o = json_object_new_object(), *b = json_object_new_array();
+    json_object_object_add(o, "last_run", m->report ? report_probes_json(m->report) : NULL);
+    for (size_t i = 0; i < m->baselines.n; i++) {
+        const struct baseline *x = &m->baselines.e[i];
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "key", json_object_new_string(x->key));
+        json_object_object_add(j, "ready", json_object_new_boolean(x->ready));
+        json_object_object_add(j, "learned_runs", json_object_new_int((int)x->n_learned));
+        json_object_object_add(j, "baseline_p50_seconds", json_object_new_double(x->p50));
+        json_object_object_add(j, "baseline_p99_seconds", json_object_new_double(x->p99));
+        json_object_object_add(j, "last_p50_seconds", json_object_new_double(x->last_p50));
+        json_object_object_add(j, "last_p99_seconds", json_object_new_double(x->last_p99));
+        json_object_object_add(j, "state", json_object_new_string(
+            !x->ready ? "learning" : x->degraded ? "degraded" : "ok"));
+        json_object_array_add(b, j);
+    }
+    json_object_object_add(o, "baselines", b);
+    json_object_object_add(o, "running", json_object_new_boolean(m->job != NULL));
+    return o;
+}
+
+static json_object *cmd_tuning(struct manager *m, json_object *args, const char **code,
+                               char *msg, size_t len)
+{
+    return m->report ? report_tuning_json(m->report) : json_object_new_array();
+}
+
+static json_object *cmd_nccl_env(struct manager *m, json_object *args, const char **code,
+                                 char *msg, size_t len)
+{
+    json_object *o = json_object_new_object();
+    if (!m->report)
+        return o;
+    _cleanup_free_ char *env = nccl_contract_render(&m->report->nccl, false);
+    _cleanup_free_ char *conf = nccl_contract_render(&m->report->nccl, true);
+    json_object_object_add(o, "env", json_object_new_string(env ? env : ""));
+    json_object_object_add(o, "conf", json_object_new_string(conf ? conf : ""));
+    return o;
+}
+
+static json_object *cmd_metrics(struct manager *m, json_object *args, const char **code,
+                                char *msg, size_t len)
+{
+    json_object *o = json_object_new_object();
+    _cleanup_free_ char *text = m->report ? metrics_render(m->report) : NULL;
+    json_object_object_add(o, "text", json_object_new_string(text ? text :
+        "# HELP fabtune_node_verdict 1 for the node's current verdict.\n"
+        "# TYPE fabtune_node_verdict gauge\nfabtune_node_verdict{verdict=\"UNKNOWN\"} 1\n"));
+    return o;
+}
+
+static json_object *cmd_health(struct manager *m, json_object *args, const char **code,
+                               char *msg, size_t len)
+{
+    json_object *o = json_object_new_object();
+    enum verdict v = m->report ? m->report->verdict : VERDICT_UNKNOWN;
+    const struct finding *f = m->report ? findings_first_failing(&m->report->findings) : NULL;
+    char first[512] = "";
+    if (f)
+        snprintf(first, sizeof(first), "%s%s%s: %s", f->check, f->rail ? " " : "",
+                 f->rail ? f->rail : "", f->message);
+    else if (!m->report)
+        snprintf(first, sizeof(first), "no full check has finished yet");
+    json_object_object_add(o, "verdict", json_object_new_string(verdict_to_string(v)));
+    json_object_object_add(o, "first_failing", first[0] ? json_object_new_string(first) : NULL);
+    return o;
+}
+
+static json_object *cmd_reload(struct manager *m, json_object *args, const char **code,
+                               char *msg, size_t len)
+{
+    if (manager_reload(m) < 0) {
+        *code = "EINVAL";
+        snprintf(msg, len, "the policy is invalid; the old one stays:\n%s", m->reload_error);
+        return NULL;
+    }
+    return json_object_new_object();
+}
+
+static json_object *cmd_probe_now(struct manager *m, json_object *args, const char **code,
+                                  char *msg, size_t len)
+{
+    int r = manager_probe_now(m);
+    if (r == -EBUSY) {
+        *code = "EBUSY";
+        snprintf(msg, len, "a probe run is already going");
+        return NULL;
+    }
+    if (r == -EOPNOTSUPP) {
+        *code = "ENOTSUP";
+        snprintf(msg, len, "probes.enabled is false in the policy");
+        return NULL;
+    }
+    if (r < 0) {
+        *code = "EIO";
+        snprintf(msg, len, "cannot start the probes: %s", strerror(-r));
+        return NULL;
+    }
+    return json_object_new_object();
+}
+
+static json_object *cmd_apply(struct manager *m, json_object *args, const char **code,
+                              char *msg, size_t len)
+{
+    struct tuning t;
+    tuning_init(&t, m->opts->procfs_root, m->opts->state_dir, "");
+    int r = tuning_apply(&t, &m->policy);
+    tuning_done(&t);
+    m->tuning_suspended = false;
+    (void)manager_check(m);
+    if (r < 0) {
+        *code = "EIO";
+        snprintf(msg, len, "the profile was not fully applied: %s (see 'fabtunectl tuning')",
+                 strerror(-r));
+        return NULL;
+    }
+    return cmd_tuning(m, args, code, msg, len);
+}
+
+static json_object *cmd_revert(struct manager *m, json_object *args, const char **code,
+                               char *msg, size_t len)
+{
+    struct tuning t;
+    tuning_init(&t, m->opts->procfs_root, m->opts->state_dir, "");
+    int r = tuning_revert(&t);
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < t.n; i++) {
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "key", json_object_new_string(t.keys[i].key));
+        json_object_object_add(j, "original", json_object_new_string(t.keys[i].original));
+        json_object_object_add(j, "state", json_object_new_string(tuning_state_to_string(t.keys[i].state)));
+        json_object_array_add(a, j);
+    }
+    tuning_done(&t);
+    /* Enforcement would put the values straight back: it waits for "apply" or a reload. */
+    m->tuning_suspended = true;
+    (void)manager_check(m);
+    if (r < 0 && r != -ENOENT) {
+        json_object_put(a);
+        *code = "EIO";
+        snprintf(msg, len, "revert incomplete: %s; the snapshot stays", strerror(-r));
+        return NULL;
+    }
+    return a;
+}
+
+static const struct {
+    const char *name;
+    bool mutating;
+    command_fn fn;
+} commands[] = {
+    { "status", false, cmd_status },
+    { "checks", false, cmd_checks },
+    { "probes", false, cmd_probes },
+    { "tuning", false, cmd_tuning },
+    { "nccl-env", false, cmd_nccl_env },
+    { "metrics", false, cmd_metrics },
+    { "health", false, cmd_health },
+    { "reload", true, cmd_reload },
+    { "probe-now", true, cmd_probe_now },
+    { "apply", true, cmd_apply },
+    { "revert", true, cmd_revert },
+};
+
+json_object *commands_run(struct manager *m, const char *cmd, json_object *args,
+                          const struct ucred *peer, const char **code, char *msg, size_t len)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+        if (!streq(commands[i].name, cmd))
+            continue;
+        if (commands[i].mutating && peer->uid != 0) {
+            *code = "EPERM";
+            snprintf(msg, len, "'%s' changes the node: it needs root", cmd);
+            return NULL;
+        }
+        if (!commands[i].mutating && peer->uid != 0 && !in_group(peer, m->policy.control.group)) {
+            *code = "EACCES";
+            snprintf(msg, len, "'%s' needs root or membership of group '%s'", cmd,
+                     m->policy.control.group);
+            return NULL;
+        }
+        log_debug("control", "%s from uid %u pid %d", cmd, (unsigned)peer->uid, (int)peer->pid);
+        return commands[i].fn(m, args, code, msg, len);
+    }
+    *code = "ENOTSUP";
+    snprintf(msg, len, "unknown command '%.64s'", cmd);
+    return NULL;
+}

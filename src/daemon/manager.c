@@ -1,0 +1,433 @@
+/* The daemon's manager: the sd-event loop (timers for checks and probes, io sources for
+ * netlink, verbs async events, the probe worker and the control socket, signals), and the
+ * check cycle sources -> inventory -> checks -> findings -> outputs. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <systemd/sd-daemon.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "control.h"
+#include "events.h"
+#include "log.h"
+#include "macro.h"
+#include "manager.h"
+#include "metrics.h"
+#include "nccl.h"
+#include "rails.h"
+#include "strutil.h"
+
+static int load_policy(struct manager *m, struct policy *p, char *err, size_t len)
+{
+    struct policy_errors errs = { 0 };
+    const char *src = m->opts->config;
+    int r = policy_load_file(src, p, &errs);
+    if (r == -ENOENT && !m->opts->config_explicit) {
+        src = "<built-in>";
+        r = policy_load_builtin(p, &errs);
+    } else if (r == -ENOENT) {
+        snprintf(err, len, "%s: cannot read policy: %s", src, strerror(ENOENT));
+    }
+    if (errs.n) {
+        size_t n = 0;
+        for (size_t i = 0; i < errs.n && n < len; i++)
+            n += (size_t)snprintf(err + n, len - n, "%s%s", i ? "\n" : "", errs.msgs[i]);
+    }
+    policy_errors_done(&errs);
+    if (r == 0)
+        strscpy(m->policy_source, src, sizeof(m->policy_source));
+    return r;
+}
+
+static void copy_probes(const struct probe_run *from, struct probe_run *to)
+{
+    *to = *from;
+    to->targets = from->n ? malloc(from->n * sizeof(*to->targets)) : NULL;
+    to->cross = from->n_cross ? malloc(from->n_cross * sizeof(*to->cross)) : NULL;
+    if ((from->n && !to->targets) || (from->n_cross && !to->cross)) {
+        free(to->targets);
+        free(to->cross);
+        memset(to, 0, sizeof(*to));
+        return;
+    }
+    if (from->n)
+        memcpy(to->targets, from->targets, from->n * sizeof(*to->targets));
+    if (from->n_cross)
+        memcpy(to->cross, from->cross, from->n_cross * sizeof(*to->cross));
+}
+
+static void write_output(const char *path, const char *text, const char *what)
+{
+    if (!path || !text)
+        return;
+    int r = write_file_atomic(path, text, strlen(text), 0644);
+    if (r < 0)
+        log_warning_errno(r, "Cannot write the %s to %s: %m", what, path);
+}
+
+/* A default path under /run/fabtune follows --runtime-dir. */
+static const char *runtime_path(const struct manager *m, const char *path, char *buf, size_t len)
+{
+    const char *def = "/run/fabtune/";
+    if (!path || strncmp(path, def, strlen(def)) != 0 || streq(m->opts->runtime_dir, "/run/fabtune"))
+        return path;
+    snprintf(buf, len, "%s/%s", m->opts->runtime_dir, path + strlen(def));
+    return buf;
+}
+
+static void write_outputs(struct manager *m, const struct report *r)
+{
+    char env_path[512];
+    _cleanup_free_ char *env = nccl_contract_render(&r->nccl, false);
+    _cleanup_free_ char *conf = nccl_contract_render(&r->nccl, true);
+    _cleanup_free_ char *metrics = m->policy.outputs.prometheus_textfile ? metrics_render(r) : NULL;
+    write_output(runtime_path(m, m->policy.outputs.nccl_env, env_path, sizeof(env_path)), env,
+                 "NCCL contract");
+    write_output(m->policy.outputs.nccl_conf, conf, "NCCL contract");
+    write_output(m->policy.outputs.prometheus_textfile, metrics, "metrics");
+}
+
+static void notify_status(struct manager *m)
+{
+    const struct report *r = m->report;
+    size_t bad = 0;
+    for (size_t i = 0; r && i < r->inventory.n_rails; i++)
+        bad += findings_rail_verdict(&r->findings, r->inventory.rails[i].name) != VERDICT_READY;
+    sd_notifyf(false, "%sSTATUS=%s: %zu rail%s, %zu not ready%s%s",
+               m->ready_sent ? "" : "READY=1\n", verdict_to_string(r->verdict), r->inventory.n_rails,
+               r->inventory.n_rails == 1 ? "" : "s", bad,
+               m->reload_error[0] ? "; policy reload failed, old policy in use" : "",
+               m->job ? "; probing" : "");
+    m->ready_sent = true;
+}
+
+static void tuning_pass(struct manager *m, struct report *r)
+{
+    tuning_init(&r->tuning, m->opts->procfs_root, m->opts->state_dir, "");
+    if (m->policy.tuning.mode == TUNING_ENFORCE && !m->tuning_suspended)
+        (void)tuning_apply(&r->tuning, &m->policy);
+    else
+        (void)tuning_read(&r->tuning, &m->policy);
+    for (size_t i = 0; i < r->tuning.n; i++) {
+        const struct tuning_key *k = &r->tuning.keys[i];
+        if (!k->reapplied)
+            continue;
+        const struct log_field fields[] = {
+            { "MESSAGE_ID", alerts_message_id("tuning.drift") },
+            { "FABTUNE_CHECK", "tuning.drift" }, { "FABTUNE_EXPECTED", k->wanted },
+            { "FABTUNE_STATE", "reapplied" }, { "FABTUNE_WRITER", k->writer },
+        };
+        log_struct(LOG_WARNING, fields, ARRAY_SIZE(fields), "re-applied %s = %s after drift%s%s",
+                   k->key, k->wanted, k->writer[0] ? "; set by " : "", k->writer);
+    }
+    check_tuning(&r->tuning, &m->policy, &r->findings);
+}
+
+int manager_check(struct manager *m)
+{
+    struct report *r = calloc(1, sizeof(*r));
+    if (!r)
+        return -ENOMEM;
+    report_init(r, &m->policy, m->policy_source);
+    int err = rails_scan(m->opts->sysfs_root, &m->policy, &r->inventory);
+    if (err < 0) {
+        report_done(r);
+        free(r);
+        return log_error_errno(err, "Cannot take the inventory: %m");
+    }
+    checks_run(&r->inventory, &m->policy, &r->findings);
+    tuning_pass(m, r);
+    nccl_contract_compute(&r->inventory, &m->policy, &r->nccl);
+    if (m->have_probes) {
+        copy_probes(&m->probes, &r->probes);
+        r->probed = true;
+        check_probe_results(&r->probes, &m->policy, &r->findings);
+        check_regressions(&m->baselines, &m->policy, &r->findings);
+    }
+    report_finish(r);
+
+    alerts_update(&m->alerts, &r->findings, now_usec(CLOCK_MONOTONIC), m->checks_done == 0);
+    write_outputs(m, r);
+    if (m->report) {
+        report_done(m->report);
+        free(m->report);
+    }
+    m->report = r;
+    m->last_check = now_usec(CLOCK_REALTIME);
+    m->checks_done++;
+    events_watch_devices(m->events, &r->inventory);
+    notify_status(m);
+    log_debug("manager", "check %u: %s", m->checks_done, verdict_to_string(r->verdict));
+    return 0;
+}
+
+static int on_debounce(sd_event_source *s, uint64_t usec, void *userdata)
+{
+    struct manager *m = userdata;
+    m->debounce = sd_event_source_unref(m->debounce);
+    (void)manager_check(m);
+    return 0;
+}
+
+void manager_schedule_check(struct manager *m)
+{
+    if (m->debounce)
+        return;     /* one is already due: this event folds into it */
+    if (sd_event_add_time_relative(m->event, &m->debounce, CLOCK_MONOTONIC, DEBOUNCE_USEC, 0,
+                                   on_debounce, m) < 0)
+        (void)manager_check(m);
+}
+
+static int on_check_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+    struct manager *m = userdata;
+    (void)manager_check(m);
+    sd_event_source_set_time(s, usec + m->policy.checks.interval);
+    return 0;
+}
+
+static void fold_baselines(struct manager *m, const struct probe_run *run)
+{
+    for (size_t i = 0; i < run->n; i++) {
+        const struct probe_target *t = &run->targets[i];
+        const struct { const char *kind; const struct probe_result *res; uint32_t size; } rs[] = {
+            { "rdma", &t->rdma_lat, m->policy.probes.rdma.size },
+            { "tcp", &t->tcp_lat, m->policy.probes.tcp.size },
+        };
+        for (size_t k = 0; k < 2; k++) {
+            char key[192];
+            if (!rs[k].res->ran || rs[k].res->error)
+                continue;
+            snprintf(key, sizeof(key), "%s %s %u", t->name, rs[k].kind, rs[k].size);
+            struct baseline *b = baselines_get(&m->baselines, key);
+            if (b)
+                baseline_update(b, &rs[k].res->latency, m->policy.probes.regression.baseline_runs,
+                                m->policy.probes.regression.ratio,
+                                m->policy.probes.regression.consecutive);
+        }
+    }
+    int r = baselines_save(m->opts->state_dir, &m->baselines);
+    if (r < 0)
+        log_warning_errno(r, "Cannot save the probe baselines: %m");
+}
+
+/* The worker is done: take its results and re-check with them. */
+static int on_probe_done(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+    struct manager *m = userdata;
+    char buf[16];
+    while (read(fd, buf, sizeof(buf)) > 0)
+        ;
+    if (!m->job)
+        return 0;
+    probes_join(m->job);
+    m->job = NULL;
+    fold_baselines(m, m->running);
+    probes_done(&m->probes);
+    m->probes = *m->running;
+    free(m->running);
+    m->running = NULL;
+    m->have_probes = true;
+    log_debug("probe", "probe run done in %.2f s", m->probes.wall_seconds);
+    (void)manager_check(m);
+    return 0;
+}
+
+int manager_probe_now(struct manager *m)
+{
+    if (!m->policy.probes.enabled)
+        return -EOPNOTSUPP;
+    if (m->job)
+        return -EBUSY;
+    if (!m->report)
+        return -EAGAIN;
+    struct probe_run *run = calloc(1, sizeof(*run));
+    if (!run)
+        return -ENOMEM;
+    int r = probes_plan(&m->report->inventory, &m->policy, run);
+    if (r == 0)
+        r = probes_start(run, m->probe_pipe[1], &m->job);
+    if (r < 0) {
+        probes_done(run);
+        free(run);
+        return log_error_errno(r, "Cannot start the probes: %m");
+    }
+    m->running = run;
+    return 0;
+}
+
+static int on_probe_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+    struct manager *m = userdata;
+    int r = manager_probe_now(m);
+    if (r == -EBUSY)
+        log_warning("The previous probe run is still going; skipping this one");
+    if (r == -EOPNOTSUPP)
+        log_debug("probe", "probes.enabled is false");
+    sd_event_source_set_time(s, usec + m->policy.probes.interval);
+    return 0;
+}
+
+int manager_reload(struct manager *m)
+{
+    struct policy p;
+    char err[2048] = "";
+    policy_init_defaults(&p);
+    if (load_policy(m, &p, err, sizeof(err)) < 0) {
+        policy_done(&p);
+        strscpy(m->reload_error, err[0] ? err : "cannot load the policy", sizeof(m->reload_error));
+        log_error("Policy reload failed; keeping the old policy:\n%s", m->reload_error);
+        if (m->report)
+            notify_status(m);
+        return -EINVAL;
+    }
+    policy_done(&m->policy);
+    m->policy = p;
+    m->reload_error[0] = '\0';
+    m->tuning_suspended = false;
+    log_info("Policy reloaded from %s", m->policy_source);
+    (void)manager_check(m);
+    return 0;
+}
+
+static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+    struct manager *m = userdata;
+    sd_notify(false, "RELOADING=1");
+    (void)manager_reload(m);
+    sd_notify(false, "READY=1");
+    return 0;
+}
+
+static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+    struct manager *m = userdata;
+    sd_notify(false, "STOPPING=1");
+    log_info("Stopping on signal %u", si->ssi_signo);
+    return sd_event_exit(m->event, 0);
+}
+
+static int add_sources(struct manager *m)
+{
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGHUP);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGINT);
+    /* Blocked before any thread starts, so that only the loop's signalfd sees them. */
+    if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+        return -errno;
+    int r;
+    if ((r = sd_event_add_signal(m->event, NULL, SIGHUP, on_sighup, m)) < 0 ||
+        (r = sd_event_add_signal(m->event, NULL, SIGTERM, on_sigterm, m)) < 0 ||
+        (r = sd_event_add_signal(m->event, NULL, SIGINT, on_sigterm, m)) < 0)
+        return r;
+    if (pipe2(m->probe_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+        return -errno;
+    if ((r = sd_event_add_io(m->event, &m->probe_io, m->probe_pipe[0], EPOLLIN, on_probe_done, m)) < 0)
+        return r;
+    usec_t now;
+    sd_event_now(m->event, CLOCK_MONOTONIC, &now);
+    if ((r = sd_event_add_time(m->event, &m->check_timer, CLOCK_MONOTONIC,
+                               now + m->policy.checks.interval, 0, on_check_timer, m)) < 0 ||
+        (r = sd_event_source_set_enabled(m->check_timer, SD_EVENT_ON)) < 0)
+        return r;
+    /* The first probe run starts right after the first check. */
+    if ((r = sd_event_add_time(m->event, &m->probe_timer, CLOCK_MONOTONIC, now + 1, 0,
+                               on_probe_timer, m)) < 0 ||
+        (r = sd_event_source_set_enabled(m->probe_timer, SD_EVENT_ON)) < 0)
+        return r;
+    return 0;
+}
+
+int manager_new(const struct options *o, struct manager **ret)
+{
+    struct manager *m = calloc(1, sizeof(*m));
+    char err[2048] = "";
+    int r;
+    if (!m)
+        return -ENOMEM;
+    m->opts = o;
+    m->probe_pipe[0] = m->probe_pipe[1] = -1;
+    policy_init_defaults(&m->policy);
+    if (load_policy(m, &m->policy, err, sizeof(err)) < 0) {
+        fprintf(stderr, "%s\n", err);
+        manager_free(m);
+        return -EINVAL;
+    }
+    if (mkdir(o->state_dir, 0755) < 0 && errno != EEXIST)
+        log_warning("Cannot create %s: %m", o->state_dir);
+    if (mkdir(o->runtime_dir, 0755) < 0 && errno != EEXIST)
+        log_warning("Cannot create %s: %m", o->runtime_dir);
+    if ((r = baselines_load(o->state_dir, &m->baselines)) < 0) {
+        log_warning_errno(r, "Cannot read the probe baselines (%m); learning anew");
+        baselines_done(&m->baselines);
+    }
+    if ((r = sd_event_default(&m->event)) < 0 || (r = sd_event_set_watchdog(m->event, true)) < 0 ||
+        (r = add_sources(m)) < 0 || (r = events_new(m, &m->events)) < 0 ||
+        (r = control_new(m, &m->control)) < 0) {
+        log_error_errno(r, "Cannot set up the daemon: %m");
+        manager_free(m);
+        return r;
+    }
+    *ret = m;
+    return 0;
+}
+
+int manager_run(struct manager *m)
+{
+    /* READY=1 follows the first full check (policy loaded, socket listening, tuning
+     * applied), whatever its verdict. */
+    int r = manager_check(m);
+    if (r < 0)
+        return r;
+    r = sd_event_loop(m->event);
+    if (m->policy.tuning.revert_on_stop) {
+        struct tuning t;
+        tuning_init(&t, m->opts->procfs_root, m->opts->state_dir, "");
+        int e = tuning_revert(&t);
+        if (e < 0 && e != -ENOENT)
+            log_error_errno(e, "Cannot restore the sysctl originals: %m");
+        else if (e == 0)
+            log_info("Restored %zu sysctl originals", t.n);
+        tuning_done(&t);
+    }
+    return r;
+}
+
+void manager_free(struct manager *m)
+{
+    if (!m)
+        return;
+    if (m->job) {
+        probes_join(m->job);    /* the probes have a hard time bound */
+        probes_done(m->running);
+        free(m->running);
+    }
+    control_free(m->control);
+    events_free(m->events);
+    sd_event_source_unref(m->probe_io);
+    sd_event_source_unref(m->check_timer);
+    sd_event_source_unref(m->probe_timer);
+    sd_event_source_unref(m->debounce);
+    sd_event_unref(m->event);
+    if (m->probe_pipe[0] >= 0)
+        close(m->probe_pipe[0]);
+    if (m->probe_pipe[1] >= 0)
+        close(m->probe_pipe[1]);
+    if (m->report) {
+        report_done(m->report);
+        free(m->report);
+    }
+    probes_done(&m->probes);
+    baselines_done(&m->baselines);
+    alerts_done(&m->alerts);
+    policy_done(&m->policy);
+    free(m);
+}

@@ -1,0 +1,53 @@
+/* The daemon: one sd-event loop, its timers and sources, and the latest report. */
+#pragma once
+
+#include <stdbool.h>
+#include <systemd/sd-event.h>
+
+#include "alerts.h"
+#include "baseline.h"
+#include "options.h"
+#include "policy.h"
+#include "probes.h"
+#include "report.h"
+
+#define DEBOUNCE_USEC (200 * USEC_PER_MSEC)
+
+struct control;
+struct events;
+
+struct manager {
+    sd_event *event;
+    const struct options *opts;
+    struct policy policy;
+    char policy_source[512];
+    char reload_error[2048];    /* the last failed reload: the old policy stays */
+    struct report *report;      /* the latest full check; NULL until the first */
+    usec_t last_check;          /* CLOCK_REALTIME */
+    unsigned checks_done;
+    bool ready_sent;
+    bool tuning_suspended;      /* after "revert": enforcement waits for "apply" or a reload */
+    struct alerts alerts;
+    struct baselines baselines;
+    struct probe_run probes;    /* the last completed probe run */
+    bool have_probes;
+    struct probe_run *running;  /* the run the worker thread owns */
+    struct probe_job *job;
+    int probe_pipe[2];
+    sd_event_source *probe_io, *check_timer, *probe_timer, *debounce;
+    struct events *events;
+    struct control *control;
+};
+
+int manager_new(const struct options *o, struct manager **ret);
+int manager_run(struct manager *m);
+void manager_free(struct manager *m);
+
+/* A full check now: inventory, checks, tuning, the contract, alerts, outputs. */
+int manager_check(struct manager *m);
+/* A check in DEBOUNCE_USEC, folding bursts of events into one. */
+void manager_schedule_check(struct manager *m);
+/* Reloads the policy file; on error keeps the old one and returns -EINVAL. */
+int manager_reload(struct manager *m);
+/* Starts a probe run unless one is running (-EBUSY). */
+int manager_probe_now(struct manager *m);

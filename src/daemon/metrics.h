@@ -1,0 +1,7 @@
+/* The Prometheus text exposition of a report. */
+#pragma once
+
+#include "report.h"
+
+/* fabtune_* metrics in base units; malloc'd text. */
+char *metrics_render(const struct report *r);

@@ -1,0 +1,53 @@
+/* Test helper: sends raw bytes (stdin, or N bytes of 'a') to a Unix socket and prints the
+ * first reply line, waiting at most 3 s. For garbage and oversized control requests.
+ *   ctl_raw SOCKET [N]        (exit 0 if a reply came, 1 if not, 2 on usage) */
+#include "config.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    char buf[4096];
+    if (argc < 2 || strlen(argv[1]) >= sizeof(sa.sun_path))
+        return 2;
+    strcpy(sa.sun_path, argv[1]);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+        return 1;
+    if (argc > 2) {
+        size_t n = strtoul(argv[2], NULL, 10);
+        memset(buf, 'a', sizeof(buf));
+        for (size_t sent = 0; sent < n;) {
+            size_t k = n - sent < sizeof(buf) ? n - sent : sizeof(buf);
+            ssize_t w = send(fd, buf, k, MSG_NOSIGNAL);
+            if (w <= 0)
+                break;      /* the daemon may hang up once it has answered */
+            sent += (size_t)w;
+        }
+    } else {
+        ssize_t k;
+        while ((k = read(0, buf, sizeof(buf))) > 0)
+            if (send(fd, buf, (size_t)k, MSG_NOSIGNAL) != k)
+                break;
+    }
+    struct pollfd p = { .fd = fd, .events = POLLIN };
+    size_t len = 0;
+    while (len < sizeof(buf) - 1 && poll(&p, 1, 3000) > 0) {
+        ssize_t k = read(fd, buf + len, sizeof(buf) - 1 - len);
+        if (k <= 0)
+            break;
+        len += (size_t)k;
+        if (memchr(buf, '\n', len))
+            break;
+    }
+    buf[len] = '\0';
+    fputs(buf, stdout);
+    return len ? 0 : 1;
+}

@@ -1,0 +1,154 @@
+#!/bin/sh
+# The daemon on real components: a systemd-journald of its own, a private network and
+# mount namespace, a veth pair as the rail's netdev, fabtunectl as root and as nobody.
+# The rail is the Soft-RoCE fixture's rxe0/1 whose netdev v0 is linked to the live veth's
+# sysfs directory, so carrier changes are real; rtnetlink events trigger the re-checks.
+. "${top_srcdir:-.}/tests/lib.sh"
+if [ -z "${FABTUNE_IN_NS:-}" ]; then
+    FABTUNE_IN_NS=1 exec unshare -n -m --propagation private sh "$0"
+fi
+fabtuned="$top_builddir/src/daemon/fabtuned"
+ctl="$top_builddir/src/client/fabtunectl"
+raw="$top_builddir/tests/ctl_raw"
+tmp=$(mktemp -d /tmp/fabtune-daemon.XXXXXX)
+export TMPDIR="$tmp"
+
+# journald, standalone (TESTING.md): private /run/systemd and /run/log in this namespace.
+mkdir -p /run/systemd /run/log
+mount -t tmpfs tmpfs /run/systemd
+mount -t tmpfs tmpfs /run/log
+/lib/systemd/systemd-journald & jpid=$!
+for _ in $(seq 100); do [ -S /run/systemd/journal/socket ] && break; sleep 0.05; done
+[ -S /run/systemd/journal/socket ] && pass "journald is up" || fail "journald did not start"
+
+# The netns's own view of /sys/class/net, and the rail.
+mount -t sysfs sysfs /sys
+ip link set lo up
+ip link add v0 type veth peer name v1
+ip addr add 192.0.2.1/24 dev v0
+ip link set v0 up; ip link set v1 up
+"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
+root="$tmp/fx/soft_roce/sys"
+rm -rf "$root/devices/virtual/net/v0"
+ln -s /sys/devices/virtual/net/v0 "$root/devices/virtual/net/v0"
+
+cat > "$tmp/policy.yaml" <<EOP
+version: 1
+rails: {expect_count: 1}
+checks: {interval: 1h}
+tuning: {mode: off}
+probes: {enabled: false}
+control: {group: daemon}
+EOP
+sock="$tmp/run/fabtuned.sock"
+"$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --state-dir "$tmp/state" \
+    --runtime-dir "$tmp/run" --log-target journal & dpid=$!
+cleanup() { kill "$dpid" "$jpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
+
+verdict() { "$ctl" -s "$sock" --json status | jq -r "$1"; }
+# Polls fabtunectl until jq expression $1 prints $2, for at most $3 seconds.
+wait_for() {
+    i=0 n=$(awk -v s="$3" 'BEGIN { print int(s * 20) }')
+    while [ "$i" -lt "$n" ]; do
+        [ "$(verdict "$1" 2>/dev/null)" = "$2" ] && return 0
+        sleep 0.05; i=$((i + 1))
+    done
+    return 1
+}
+wait_for .verdict READY 5 && pass "status: READY with the rail up" || fail "status: $(verdict .verdict)"
+verdict '.rails[0] | "\(.name) \(.netdev.name) \(.verdict)"' > "$tmp/r"
+expect_grep '^rxe0/1 v0 READY$' "$tmp/r"
+expect_rc 0 "$ctl" -s "$sock" health
+expect_grep '^fabtune: READY$' "$LAST_OUT"
+[ -s "$tmp/run/nccl.env" ] && pass "nccl.env written" || fail "no nccl.env"
+expect_grep 'NCCL_IB_HCA==rxe0:1' "$tmp/run/nccl.env"
+
+# Carrier loss: the rail turns NOT_READY, and journald gets the alert with its MESSAGE_ID.
+t0=$(date +%s%N)
+ip link set v1 down
+wait_for '.rails[0].verdict' NOT_READY 5 && pass "carrier lost: rail NOT_READY" || fail "rail did not turn NOT_READY"
+t1=$(date +%s%N)
+echo "# carrier loss to NOT_READY in status: $(( (t1 - t0) / 1000000 )) ms"
+netdev_id=4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a03
+found=""
+for _ in $(seq 100); do
+    journalctl -o json --no-pager MESSAGE_ID=$netdev_id FABTUNE_CHECK=netdev.carrier \
+        FABTUNE_STATE=raised > "$tmp/j" 2>/dev/null
+    [ -s "$tmp/j" ] && { found=1; break; }
+    sleep 0.05
+done
+[ -n "$found" ] && pass "journald: netdev.carrier raised with MESSAGE_ID $netdev_id" || fail "no alert in the journal"
+jq -r '"\(.FABTUNE_RAIL) \(.FABTUNE_EXPECTED) \(.FABTUNE_ACTUAL) \(.PRIORITY)"' "$tmp/j" | head -1 > "$tmp/f"
+expect_grep '^rxe0/1 1 0 3$' "$tmp/f"
+expect_rc 1 "$ctl" -s "$sock" health --format npd
+expect_rc 2 "$ctl" -s "$sock" health --format nagios
+expect_grep '^FABTUNE CRITICAL - NOT_READY: ' "$LAST_OUT"
+expect_rc 1 "$ctl" -s "$sock" health --format nhc
+expect_grep '^ERROR: fabtune: ' "$LAST_OUT"
+
+ip link set v1 up
+wait_for '.rails[0].verdict' READY 5 && pass "carrier back: rail READY" || fail "rail did not recover"
+for _ in $(seq 100); do
+    journalctl -o json --no-pager MESSAGE_ID=$netdev_id FABTUNE_STATE=cleared > "$tmp/j" 2>/dev/null
+    [ -s "$tmp/j" ] && break; sleep 0.05
+done
+[ -s "$tmp/j" ] && pass "journald: the alert cleared" || fail "no cleared entry"
+
+# SIGHUP with a broken policy: the old policy stays, status says so, the daemon serves on.
+cp "$tmp/policy.yaml" "$tmp/good.yaml"
+printf 'version: 1\nrails: {expect_count: many}\n' > "$tmp/policy.yaml"
+kill -HUP "$dpid"
+wait_for '.policy_error != null' true 5 && pass "a broken policy shows in status" || fail "no policy_error"
+verdict .policy_error > "$tmp/pe"
+expect_grep "policy.yaml:2:23: expected an integer for rails.expect_count, got 'many'" "$tmp/pe"
+wait_for .verdict READY 2 && pass "still serving, old policy in force" || fail "not serving"
+cp "$tmp/good.yaml" "$tmp/policy.yaml"
+expect_rc 0 "$ctl" -s "$sock" reload
+wait_for '.policy_error' null 5 && pass "a good reload clears the error" || fail "error stays"
+
+# Authorisation. The socket is 0660 root:daemon; nobody cannot even connect.
+expect_rc 69 setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" -s "$sock" status
+chmod 0755 "$tmp" "$tmp/run"
+chmod 0666 "$sock"      # let the daemon's own SO_PEERCRED check decide
+expect_rc 77 setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" -s "$sock" status
+expect_grep "EACCES" "$LAST_ERR"
+daemon_gid=$(getent group daemon | cut -d: -f3)
+expect_rc 0 setpriv --reuid=65534 --regid="$daemon_gid" --clear-groups "$ctl" -s "$sock" status
+expect_rc 77 setpriv --reuid=65534 --regid="$daemon_gid" --clear-groups "$ctl" -s "$sock" reload
+expect_grep "EPERM" "$LAST_ERR"
+expect_rc 77 setpriv --reuid=65534 --regid="$daemon_gid" --clear-groups "$ctl" -s "$sock" revert
+
+# Garbage, oversized and slow clients get errors; the others are served meanwhile.
+echo 'this is not json' | "$raw" "$sock" > "$tmp/g"; expect_grep '"code":"EINVAL"' "$tmp/g"
+echo '{"v":2,"cmd":"status"}' | "$raw" "$sock" > "$tmp/g"; expect_grep '"code":"EPROTO"' "$tmp/g"
+echo '{"v":1,"cmd":"format-disk"}' | "$raw" "$sock" > "$tmp/g"; expect_grep '"code":"ENOTSUP"' "$tmp/g"
+"$raw" "$sock" 70000 > "$tmp/g"; expect_grep '"code":"E2BIG"' "$tmp/g"
+# A slow client (half a request, then silence) and 20 idle ones hold connections; status
+# is still served at once.
+(printf '{"v":1,"cmd":"sta'; sleep 8) | "$raw" "$sock" > /dev/null &
+clients=$!
+i=0; while [ $i -lt 20 ]; do "$raw" "$sock" 1 >/dev/null 2>&1 & clients="$clients $!"; i=$((i + 1)); done
+sleep 0.5
+t0=$(date +%s%N)
+expect_rc 0 "$ctl" -s "$sock" status
+t1=$(date +%s%N)
+[ $(( (t1 - t0) / 1000000 )) -lt 1000 ] && pass "status took $(( (t1 - t0) / 1000000 )) ms beside 21 stuck clients" ||
+    fail "status took $(( (t1 - t0) / 1000000 )) ms beside stuck clients"
+# shellcheck disable=SC2086
+wait $clients
+# Past the 64 client slots, a newcomer is told so at once (EBUSY), never left hanging.
+clients=""
+i=0; while [ $i -lt 70 ]; do "$raw" "$sock" 1 > "$tmp/c$i" 2>&1 & clients="$clients $!"; i=$((i + 1)); done
+# shellcheck disable=SC2086
+wait $clients
+busy=$(grep -l '"code":"EBUSY"' "$tmp"/c* | wc -l)
+[ "$busy" -ge 1 ] && pass "$busy of 70 simultaneous clients told EBUSY (64 slots)" || fail "no client was told EBUSY"
+expect_rc 0 "$ctl" -s "$sock" health
+
+# SIGTERM: a clean stop removes the socket.
+kill -TERM "$dpid"; wait "$dpid"; rc=$?
+[ "$rc" = 0 ] && pass "SIGTERM: exit 0" || fail "SIGTERM: exit $rc"
+[ ! -e "$sock" ] && pass "socket removed" || fail "socket left behind"
+finish
