@@ -80,6 +80,8 @@ for _ in $(seq 100); do
     sleep 0.05
 done
 [ -n "$found" ] && pass "journald: netdev.carrier raised with MESSAGE_ID $netdev_id" || fail "no alert in the journal"
+t_alert=$(jq -r '.__REALTIME_TIMESTAMP' "$tmp/j" | head -1)
+[ -n "$t_alert" ] && echo "# carrier loss to the journal alert: $(( (t_alert - t0 / 1000) / 1000 )) ms"
 jq -r '"\(.FABTUNE_RAIL) \(.FABTUNE_EXPECTED) \(.FABTUNE_ACTUAL) \(.PRIORITY)"' "$tmp/j" | head -1 > "$tmp/f"
 expect_grep '^rxe0/1 1 0 3$' "$tmp/f"
 expect_rc 1 "$ctl" -s "$sock" health --format npd

@@ -61,6 +61,15 @@ expect_rc 0 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys" 
 jq -r .why_no_rails "$LAST_OUT" > "$tmp/why"
 expect_grep "class/infiniband does not exist" "$tmp/why"
 
+# fabtunectl snapshot works without the daemon, and fabtuned analyses what it took.
+expect_rc 0 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/snap.tar"
+mkdir "$tmp/snap" && tar -C "$tmp/snap" -xf "$tmp/snap.tar"
+[ -f "$tmp/snap/proc/sys/kernel/random/boot_id" ] && pass "snapshot has the boot id" || fail "no boot id in the snapshot"
+expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/snap/sys" \
+    --procfs-root "$tmp/snap/proc" --state-dir "$tmp"
+jq -r '.tuning[] | select(.key == "net.core.somaxconn" or .key == "net.core.rmem_max") | .live' "$LAST_OUT" > "$tmp/live"
+expect_grep "^$(cat /proc/sys/net/core/rmem_max)\$" "$tmp/live"
+
 # Usage errors.
 expect_rc 64 "$fabtuned" --once --check-config
 expect_rc 64 "$fabtuned" --json

@@ -18,3 +18,5 @@ void render_status(json_object *data);
 void render_checks(json_object *data);
 void render_probes(json_object *data);
 void render_tuning(json_object *data);
+/* Captures the sysfs and procfs files fabtune reads into a tarball; 0 or 1. */
+int snapshot_take(const char *tarball);

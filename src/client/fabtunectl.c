@@ -35,7 +35,8 @@ static void help(void)
            "  metrics                    the Prometheus text exposition\n"
            "  health [--format npd|nagios|nhc]  the cached verdict as exit code and line\n"
            "  wait-ready [--timeout SEC] wait until the node is READY (exit 0) or time out (1)\n"
-           "  reload, probe-now, apply, revert  (root only)\n\n"
+           "  reload, probe-now, apply, revert  (root only)\n"
+           "  snapshot FILE.tar          capture what fabtune reads, for another machine\n\n"
            "  -s, --socket PATH   the daemon's socket (default %s)\n"
            "      --json          machine output\n"
            "  -h, --help          this help\n"
@@ -236,6 +237,8 @@ int main(int argc, char **argv)
         default: return EXIT_USAGE;
         }
     }
+    if (optind == argc - 2 && streq(argv[optind], "snapshot"))
+        return snapshot_take(argv[optind + 1]);
     if (optind != argc - 1) {
         fprintf(stderr, "fabtunectl: expected one command; see 'fabtunectl --help'\n");
         return EXIT_USAGE;

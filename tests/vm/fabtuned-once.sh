@@ -33,6 +33,17 @@ jq -r '.rails[0].netdev.name' "$tmp/up.json" > "$tmp/nd"; expect_grep "^$netdev\
 jq -r '.rails[0].active_mtu_bytes' "$tmp/up.json" > "$tmp/mtu"; expect_grep '^1024$' "$tmp/mtu"
 jq -r '.nccl.NCCL_IB_GID_INDEX' "$tmp/up.json" > "$tmp/nccl"; expect_grep "^$idx\$" "$tmp/nccl"
 
+# A snapshot of this node, analysed offline, gives the same rail (but no active MTU:
+# that only verbs knows).
+"$builddir/src/client/fabtunectl" snapshot "$tmp/snap.tar" > /dev/null
+mkdir "$tmp/snap" && tar -C "$tmp/snap" -xf "$tmp/snap.tar"
+expect_rc 0 "$fabtuned" --once --json --no-probes -c "$policy" --sysfs-root "$tmp/snap/sys" \
+    --procfs-root "$tmp/snap/proc"
+jq -c '.rails[0] | {name, state, gid_index, roce_address, netdev: .netdev.name, gid_table_size}' \
+    "$LAST_OUT" > "$tmp/snap.json"
+expect_grep "{\"name\":\"rxe0/1\",\"state\":\"ACTIVE\",\"gid_index\":$idx,\"roce_address\":\"$addr\",\"netdev\":\"$netdev\",\"gid_table_size\":1024}" "$tmp/snap.json"
+jq -r .inventory "$LAST_OUT" > "$tmp/src"; expect_grep '^snapshot$' "$tmp/src"
+
 ip link set "$peer" down
 for _ in $(seq 50); do grep -q DOWN "$sysgid/state" && break; sleep 0.1; done
 expect_rc 1 "$fabtuned" --once --json --no-probes -c "$policy"

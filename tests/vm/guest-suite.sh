@@ -42,6 +42,7 @@ run_test rxe_port_events "$builddir/tests/vm/rxe_port_events" rxe0 v0 v1 "$expec
 run_test fabtuned_once env top_srcdir="$srcdir" sh "$srcdir/tests/vm/fabtuned-once.sh" \
     "$builddir" v0 v1 "$expect_addr"
 
+run_test daemon env top_srcdir="$srcdir" sh "$srcdir/tests/vm/daemon-guest.sh" "$builddir" v1
 run_test probe_rdma "$builddir/tests/vm/probe_rdma_guest" rxe0 1 v1
 run_test probe_regression env top_srcdir="$srcdir" sh "$srcdir/tests/vm/probe-regression.sh" "$builddir"
 

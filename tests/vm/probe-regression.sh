@@ -1,8 +1,10 @@
 #!/bin/sh
 # In-guest test: the regression state machine end to end with real injected latency.
 # fabtuned --once learns a TCP baseline on the loopback, then "tc qdisc ... netem delay"
-# degrades it within K runs, and removing the delay clears it after K good runs. The delay
-# (20 ms each way) dwarfs any baseline even on a loaded TCG guest (seen: 1.9 ms under CI load). Both
+# degrades it within K runs, and removing the delay clears it after K good runs. A TCG
+# guest's TCP latency swings tenfold with the host's load (0.15 to 2 ms seen), so the
+# ratio is 20 and the delay 100 ms each way: a slow run is 50x any baseline seen, and a
+# good run may be 20x noisier than the baseline and still count as good. Both
 # ends of the loopback TCP probe are local, so its packets cross lo: the delay goes there.
 #   probe-regression.sh BUILDDIR
 . "$(dirname "$0")/../lib.sh"
@@ -12,8 +14,8 @@ cat > "$tmp/policy" <<EOP
 version: 1
 tuning: {mode: off}
 probes:
-  tcp: {iterations: 50, size: 64, bandwidth: {duration: 10ms}}
-  regression: {baseline_runs: 3, ratio: 1.5, consecutive: 2}
+  tcp: {iterations: 10, size: 64, bandwidth: {duration: 10ms}}
+  regression: {baseline_runs: 3, ratio: 20, consecutive: 2}
 EOP
 mkdir -p "$tmp/sys" "$tmp/state"      # no rails: the loopback probe
 # Sets s to the probe.regression severity (no subshell: LAST_RC must survive).
@@ -24,7 +26,7 @@ once() {
 p50() { jq -r '.probes.targets[0].tcp_latency.latency_seconds.p50 * 1e6 | floor' "$LAST_OUT"; }
 for i in 1 2 3; do once; done
 [ "$s" = ok ] && pass "baseline learned in 3 runs (p50 $(p50) us)" || fail "after 3 runs: '$s'"
-tc qdisc add dev lo root netem delay 20ms || fail "cannot add netem"
+tc qdisc add dev lo root netem delay 100ms || fail "cannot add netem"
 once; [ "$s" = ok ] && pass "1 slow run (p50 $(p50) us): not yet degraded" || fail "1 slow run: '$s'"
 once; [ "$s" = warning ] && pass "2 slow runs (K=2): DEGRADED" || fail "2 slow runs: '$s'"
 [ "$LAST_RC" = 1 ] && pass "the node's verdict is DEGRADED (exit 1)" || fail "exit $LAST_RC while degraded"

@@ -1,0 +1,91 @@
+/* Status query latency under load: CLIENTS processes, each on its own connection, send
+ * "status" at RATE requests per second for SECONDS and time each reply. Prints p50 and
+ * p99 over all requests, in microseconds.
+ *   status_load SOCKET CLIENTS RATE SECONDS */
+#include "config.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void client(const char *path, int rate, int seconds, int out)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    static char buf[1 << 20];
+    strncpy(sa.sun_path, path, sizeof(sa.sun_path) - 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+        _exit(1);
+    const char req[] = "{\"v\":1,\"cmd\":\"status\"}\n";
+    double start = now(), period = 1.0 / rate;
+    for (int i = 0; i < rate * seconds; i++) {
+        double due = start + i * period, t = now();
+        if (due > t) {
+            struct timespec ts = { (time_t)(due - t), (long)(((due - t) - (double)(time_t)(due - t)) * 1e9) };
+            nanosleep(&ts, NULL);
+        }
+        double t0 = now();
+        if (write(fd, req, sizeof(req) - 1) < 0)
+            _exit(1);
+        size_t len = 0;
+        while (!memchr(buf, '\n', len)) {
+            ssize_t k = read(fd, buf + len, sizeof(buf) - len);
+            if (k <= 0)
+                _exit(1);
+            len += (size_t)k;
+        }
+        double lat = now() - t0;
+        if (write(out, &lat, sizeof(lat)) < 0)
+            _exit(1);
+        memset(buf, 0, len);
+    }
+    _exit(0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 5)
+        return 2;
+    int clients = atoi(argv[2]), rate = atoi(argv[3]), seconds = atoi(argv[4]);
+    int p[2];
+    if (pipe(p) < 0)
+        return 1;
+    for (int c = 0; c < clients; c++)
+        if (fork() == 0) {
+            close(p[0]);
+            client(argv[1], rate, seconds, p[1]);
+        }
+    close(p[1]);
+    size_t n = 0, cap = (size_t)(clients * rate * seconds) + 1;
+    double *lat = malloc(cap * sizeof(*lat)), v;
+    while (n < cap && read(p[0], &v, sizeof(v)) == sizeof(v))
+        lat[n++] = v;
+    while (wait(NULL) > 0)
+        ;
+    if (!n)
+        return 1;
+    qsort(lat, n, sizeof(*lat), cmp);
+    printf("%zu requests from %d clients at %d/s each: p50 %.0f us, p99 %.0f us, max %.0f us\n",
+           n, clients, rate, lat[(n - 1) / 2] * 1e6, lat[(size_t)((double)n * 0.99)] * 1e6,
+           lat[n - 1] * 1e6);
+    return 0;
+}

@@ -1,0 +1,279 @@
+/* fabtunectl snapshot: copies every sysfs and procfs file fabtune reads into a tarball,
+ * in the kernel's own layout (real directories under devices/, class/ and bus/ symlinks),
+ * so that "fabtuned --once --sysfs-root DIR/sys --procfs-root DIR/proc" analyses it. Works
+ * without the daemon. A file the kernel refuses to read (an empty GID slot's type) is left
+ * out, which fabtune reads the same way. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "macro.h"
+
+/* sysfs paths are far below PATH_MAX; a path that did not fit would only make that one
+ * copy fail, which a snapshot tolerates for every file. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+#define MAX_DEPTH 5
+
+static const char *const skip_dirs[] = {
+    "power", "pkeys", "subsystem", "statistics", "queues", "msi_irqs", "cm_rx_duplicates",
+    "cm_rx_msgs", "cm_tx_msgs", "cm_tx_retries", "mad_pkey", "firmware_node", "iommu",
+    "iommu_group", "driver", "infiniband_mad", "infiniband_verbs", "uevent",
+};
+static const char *const pci_files[] = {
+    "numa_node", "vendor", "device", "class", "subsystem_vendor", "subsystem_device",
+    "current_link_speed", "current_link_width", "max_link_speed", "max_link_width",
+    "local_cpulist",
+};
+
+static int mkdir_p(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+                return -errno;
+            *p = '/';
+        }
+    return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+static void copy_file(const char *src, const char *dst)
+{
+    char buf[65536];
+    int in = open(src, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (in < 0)
+        return;
+    ssize_t k = read(in, buf, sizeof(buf));
+    close(in);
+    if (k < 0)
+        return;
+    int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out < 0)
+        return;
+    if (write(out, buf, (size_t)k) < 0) { /* best effort: a snapshot of what is readable */ }
+    close(out);
+}
+
+static void copy_link(const char *src, const char *dst)
+{
+    char target[PATH_MAX];
+    ssize_t k = readlink(src, target, sizeof(target) - 1);
+    if (k < 0)
+        return;
+    target[k] = '\0';
+    unlink(dst);
+    if (symlink(target, dst) < 0) { /* an existing real directory wins */ }
+}
+
+static bool skipped(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(skip_dirs); i++)
+        if (streq(name, skip_dirs[i]))
+            return true;
+    return false;
+}
+
+/* Copies a sysfs directory: files, symlinks as symlinks, real subdirectories recursively. */
+static void copy_tree(const char *src, const char *dst, int depth)
+{
+    DIR *d = opendir(src);
+    if (!d || mkdir_p(dst) < 0) {
+        if (d)
+            closedir(d);
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char s[PATH_MAX], t[PATH_MAX];
+        struct stat st;
+        if (de->d_name[0] == '.' || skipped(de->d_name))
+            continue;
+        if (snprintf(s, sizeof(s), "%s/%s", src, de->d_name) >= (int)sizeof(s) ||
+            snprintf(t, sizeof(t), "%s/%s", dst, de->d_name) >= (int)sizeof(t) ||
+            lstat(s, &st) < 0)
+            continue;
+        if (S_ISLNK(st.st_mode))
+            copy_link(s, t);
+        else if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH)
+            copy_tree(s, t, depth + 1);
+        else if (S_ISREG(st.st_mode) && (st.st_mode & 0444))
+            copy_file(s, t);
+    }
+    closedir(d);
+}
+
+/* A PCI function and its bridges up to the root, with the files fabtune reads. */
+static void copy_pci(const char *out, char *real)
+{
+    char dst[PATH_MAX], s[PATH_MAX + 64], t[PATH_MAX + 64];
+    for (char path[PATH_MAX], *slash; ; ) {
+        snprintf(path, sizeof(path), "%s", real);
+        snprintf(dst, sizeof(dst), "%s%s", out, path);
+        if (mkdir_p(dst) < 0)
+            return;
+        for (size_t i = 0; i < ARRAY_SIZE(pci_files); i++) {
+            snprintf(s, sizeof(s), "%s/%s", path, pci_files[i]);
+            snprintf(t, sizeof(t), "%s/%s", dst, pci_files[i]);
+            copy_file(s, t);
+        }
+        snprintf(s, sizeof(s), "%s/driver", path);
+        snprintf(t, sizeof(t), "%s/driver", dst);
+        copy_link(s, t);
+        if (!(slash = strrchr(real, '/')) || strncmp(real, "/sys/devices/pci", 16) != 0 ||
+            slash == real + strlen("/sys/devices"))
+            return;
+        *slash = '\0';      /* up to the parent bridge */
+    }
+}
+
+/* class/X/NAME: copy its real directory and recreate the class symlink. */
+static void copy_class(const char *out, const char *cls, int depth_limit)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "/sys/class/%s", cls);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char link[PATH_MAX], real[PATH_MAX], dst[PATH_MAX], target[PATH_MAX];
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(link, sizeof(link), "%s/%s", dir, de->d_name);
+        if (!realpath(link, real))
+            continue;
+        snprintf(dst, sizeof(dst), "%s%s", out, real);
+        copy_tree(real, dst, MAX_DEPTH - depth_limit);
+        /* The device the node hangs off: its PCI function (and bridges). */
+        char dev[PATH_MAX], dreal[PATH_MAX];
+        snprintf(dev, sizeof(dev), "%s/device", real);
+        if (realpath(dev, dreal))
+            copy_pci(out, dreal);
+        ssize_t k = readlink(link, target, sizeof(target) - 1);
+        if (k > 0) {
+            target[k] = '\0';
+            snprintf(dst, sizeof(dst), "%s/sys/class/%s", out, cls);
+            mkdir_p(dst);
+            snprintf(dst, sizeof(dst), "%s/sys/class/%s/%s", out, cls, de->d_name);
+            if (symlink(target, dst) < 0) { /* already there */ }
+        }
+    }
+    closedir(d);
+}
+
+/* GPUs (NVIDIA 0x10de, AMD 0x1002, display class 0x03) and every PCI function's bus link. */
+static void copy_gpus(const char *out)
+{
+    DIR *d = opendir("/sys/bus/pci/devices");
+    char dst[PATH_MAX];
+    if (!d)
+        return;
+    snprintf(dst, sizeof(dst), "%s/sys/bus/pci/devices", out);
+    mkdir_p(dst);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char link[PATH_MAX], real[PATH_MAX], f[PATH_MAX], v[32] = "", c[32] = "";
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s", de->d_name);
+        snprintf(f, sizeof(f), "%s/vendor", link);
+        FILE *fv = fopen(f, "re");
+        if (fv) { if (!fgets(v, sizeof(v), fv)) v[0] = '\0'; fclose(fv); }
+        snprintf(f, sizeof(f), "%s/class", link);
+        FILE *fc = fopen(f, "re");
+        if (fc) { if (!fgets(c, sizeof(c), fc)) c[0] = '\0'; fclose(fc); }
+        bool gpu = strncmp(c, "0x03", 4) == 0 && (strncmp(v, "0x10de", 6) == 0 || strncmp(v, "0x1002", 6) == 0);
+        if (!realpath(link, real))
+            continue;
+        snprintf(f, sizeof(f), "%s%s", out, real);
+        if (gpu)
+            copy_pci(out, real);
+        struct stat st;
+        if (stat(f, &st) == 0) {    /* an HCA's or a GPU's: link it from bus/pci too */
+            char target[PATH_MAX];
+            ssize_t k = readlink(link, target, sizeof(target) - 1);
+            if (k > 0) {
+                target[k] = '\0';
+                snprintf(f, sizeof(f), "%s/sys/bus/pci/devices/%s", out, de->d_name);
+                if (symlink(target, f) < 0) { /* already there */ }
+            }
+        }
+    }
+    closedir(d);
+}
+
+static void copy_proc(const char *out)
+{
+    static const char *const dirs[] = { "sys/net/core", "sys/net/ipv4", "sys/vm" };
+    static const char *const files[] = { "sys/kernel/numa_balancing", "sys/kernel/random/boot_id" };
+    char s[PATH_MAX], t[PATH_MAX];
+    for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+        snprintf(s, sizeof(s), "/proc/%s", dirs[i]);
+        snprintf(t, sizeof(t), "%s/proc/%s", out, dirs[i]);
+        copy_tree(s, t, MAX_DEPTH);     /* top-level keys only: conf/, neigh/ are per-link */
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+        snprintf(s, sizeof(s), "/proc/%s", files[i]);
+        snprintf(t, sizeof(t), "%s/proc/%s", out, files[i]);
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%s", t);
+        *strrchr(dir, '/') = '\0';
+        mkdir_p(dir);
+        copy_file(s, t);
+    }
+}
+
+int snapshot_take(const char *tarball)
+{
+    char tmpl[] = "/tmp/fabtune-snapshot.XXXXXX", mod[PATH_MAX];
+    char *out = mkdtemp(tmpl);
+    if (!out) {
+        fprintf(stderr, "fabtunectl: cannot make a temporary directory: %m\n");
+        return 1;
+    }
+    copy_class(out, "infiniband", MAX_DEPTH);
+    copy_class(out, "net", 2);
+    copy_gpus(out);
+    snprintf(mod, sizeof(mod), "%s/sys/module", out);
+    mkdir_p(mod);
+    if (access("/sys/module/nvidia_peermem", F_OK) == 0) {
+        snprintf(mod, sizeof(mod), "%s/sys/module/nvidia_peermem", out);
+        copy_tree("/sys/module/nvidia_peermem", mod, MAX_DEPTH - 1);
+    }
+    copy_proc(out);
+
+    int status = 1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("tar", "tar", "-C", out, "-cf", tarball, "sys", "proc", (char *)NULL);
+        _exit(127);
+    }
+    if (pid > 0 && waitpid(pid, &status, 0) > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        printf("snapshot written to %s; analyse it with:\n  mkdir DIR && tar -C DIR -xf %s && "
+               "fabtuned --once --sysfs-root DIR/sys --procfs-root DIR/proc\n", tarball, tarball);
+    else
+        fprintf(stderr, "fabtunectl: tar failed for %s\n", tarball);
+    pid = fork();
+    if (pid == 0) {
+        execlp("rm", "rm", "-rf", out, (char *)NULL);
+        _exit(127);
+    }
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
