@@ -66,8 +66,10 @@ static int call(const struct ctl *c, const char *cmd, json_object *args, int tim
         json_object_object_get_ex(e, "message", &msg);
         const char *cs = code ? json_object_get_string(code) : "?";
         fprintf(stderr, "fabtunectl: %s: %s (%s)\n", cmd, msg ? json_object_get_string(msg) : "error", cs);
+        /* cs points into reply: decide before letting it go. */
+        int rc = streq(cs, "EPERM") || streq(cs, "EACCES") ? EXIT_NOPERM : EXIT_DAEMON_ERROR;
         json_object_put(reply);
-        return streq(cs, "EPERM") || streq(cs, "EACCES") ? EXIT_NOPERM : EXIT_DAEMON_ERROR;
+        return rc;
     }
     json_object_object_get_ex(reply, "data", &v);
     *ret_reply = reply;
