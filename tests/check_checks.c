@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "check_run.h"
 #include "macro.h"
 #include "nccl.h"
 #include "nccl_gid.h"
@@ -359,9 +360,5 @@ int main(void)
         fprintf(stderr, "cannot build the fixtures\n");
         return 99;
     }
-    SRunner *sr = srunner_create(checks_suite());
-    srunner_run_all(sr, CK_ENV);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(checks_suite());
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "macro.h"
 #include "policy.h"
 #include "policy_cases.h"
@@ -323,9 +324,5 @@ static Suite *policy_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(policy_suite());
-    srunner_run_all(sr, CK_ENV);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(policy_suite());
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "check_run.h"
 #include "checks.h"
 #include "stats.h"
 
@@ -211,9 +212,5 @@ int main(void)
     tcase_add_test(tc, test_persistence_and_findings);
     tcase_add_test(tc, test_limits);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

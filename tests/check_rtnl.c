@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "check_run.h"
 #include "macro.h"
 #include "source_rtnl.h"
 #include "strutil.h"
@@ -169,9 +170,5 @@ int main(void)
     tcase_add_test(tc, test_absent);
     tcase_add_test(tc, test_checks_on_live_netdev);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "check_run.h"
 #include "macro.h"
 #include "strutil.h"
 #include "sysctl_writers.h"
@@ -295,9 +296,5 @@ int main(void)
     tcase_add_test(tc, test_other_writers);
     tcase_add_test(tc, test_writer_in_report);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

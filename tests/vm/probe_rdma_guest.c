@@ -3,6 +3,8 @@
  * port is DOWN.   probe_rdma_guest DEVICE GID_INDEX PEER_NETDEV */
 #include "config.h"
 
+#include "guest_check.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,20 +16,6 @@
 #include "probe_rdma.h"
 #include "stats.h"
 
-static int passed, failed;
-
-__attribute__((format(printf, 2, 3)))
-static void check(int cond, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s: ", cond ? "ok" : "FAIL");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    cond ? passed++ : failed++;
-    fflush(stdout);
-}
 
 /* QPs this process holds, as the kernel's resource tracking reports them. */
 static int my_qps(void)
@@ -145,6 +133,5 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof(cmd), "/usr/sbin/ip link set %s up", argv[3]);
     check(system(cmd) == 0, "%s", cmd);
 
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed || !passed;
+    return checks_finish();
 }

@@ -4,6 +4,8 @@
  * Prints "ok: ..." / "FAIL: ..." per assertion and "N passed, N failed". */
 #include "config.h"
 
+#include "guest_check.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,20 +20,6 @@
 
 #define EVENT_TIMEOUT_MS 15000
 
-static int passed, failed;
-
-__attribute__((format(printf, 2, 3)))
-static void check(int cond, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s: ", cond ? "ok" : "FAIL");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    cond ? passed++ : failed++;
-    fflush(stdout);
-}
 
 static int read_sysfs(const char *path, char *buf, size_t len)
 {
@@ -182,6 +170,5 @@ int main(int argc, char **argv)
 out:
     if (list)
         ibv_free_device_list(list);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed || !passed ? 1 : 0;
+    return checks_finish();
 }
