@@ -6,7 +6,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=$(cd "${1:-$top/build}" && pwd)
-make -C "$builddir" check TESTS=tests/vm/run.sh >/dev/null || true
+FABTUNE_VM_BENCH=1 make -C "$builddir" check TESTS=tests/vm/run.sh >/dev/null || true
 line=$(grep '^BENCH rdma_latency_8B' "$builddir/tests/vm/results.txt")
 echo "$line"
 echo "fabtune p50 per run (us):      $(awk '{ print $1 }' "$builddir/tests/vm/out/bench.fabtune" | tr '\n' ' ')"

@@ -27,14 +27,15 @@ struct scan {
 static void scan(struct scan *s, const char *fixture, const char *policy_yaml)
 {
     struct policy_errors errs = { 0 };
-    char root[512];
+    char root[512], proc[512];
     memset(s, 0, sizeof(*s));
     policy_init_defaults(&s->policy);
     if (policy_yaml)
         ck_assert_int_eq(policy_load_string(policy_yaml, strlen(policy_yaml), "t.yaml",
                                             &s->policy, &errs), 0);
     snprintf(root, sizeof(root), "%s/%s/sys", fixtures, fixture);
-    ck_assert_int_eq(rails_scan(root, &s->policy, &s->inv), 0);
+    snprintf(proc, sizeof(proc), "%s/%s/proc", fixtures, fixture);
+    ck_assert_int_eq(rails_scan(root, proc, &s->policy, &s->inv), 0);
     ck_assert_int_eq(s->inv.source, INVENTORY_OFFLINE);
     checks_run(&s->inv, &s->policy, &s->findings);
     nccl_contract_compute(&s->inv, &s->policy, &s->nccl);
@@ -329,6 +330,60 @@ START_TEST(test_no_rdma)
 }
 END_TEST
 
+START_TEST(test_gpu_node)
+{
+    struct scan s;
+    scan(&s, "gpu_node", NULL);
+    ck_assert_uint_eq(s.inv.n_gpus, 2);
+    ck_assert_str_eq(s.inv.gpus[0].pci_addr, "0000:18:00.0");
+    ck_assert_int_eq(s.inv.gpus[1].numa_node, 1);
+    ck_assert(s.inv.nvidia_loaded && !s.inv.peermem_loaded);
+    ck_assert(s.inv.memlock_known);
+    ck_assert_uint_eq(s.inv.memlock_soft, 8388608);
+    const struct rail *r = &s.inv.rails[0];
+    ck_assert(r->pcie.known);
+    ck_assert_uint_eq(r->pcie.width, 8);
+    ck_assert_uint_eq(r->pcie.max_width, 16);
+    ck_assert_double_eq(r->pcie.speed_gts, 32);
+    ck_assert_int_eq(sev(&s, "pcie.link", "mlx5_0/1"), SEVERITY_WARNING);
+    ck_assert_int_eq(sev(&s, "pcie.link", "mlx5_1/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "gpudirect.affinity", "mlx5_0/1"), SEVERITY_OK);       /* PXB */
+    ck_assert_int_eq(sev(&s, "gpudirect.affinity", "mlx5_1/1"), SEVERITY_WARNING);  /* PHB */
+    ck_assert_int_eq(sev(&s, "gpudirect.peermem", NULL), SEVERITY_WARNING);
+    ck_assert_int_eq(sev(&s, "host.memlock", NULL), SEVERITY_WARNING);
+    scan_done(&s);
+
+    /* The policy's minimum and "required" make them errors. */
+    scan(&s, "gpu_node", "rails: {pcie: {min_width: 16}, gpudirect: required}\n");
+    ck_assert_int_eq(sev(&s, "pcie.link", "mlx5_0/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&s, "gpudirect.affinity", "mlx5_1/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&s, "gpudirect.peermem", NULL), SEVERITY_ERROR);
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_NOT_READY);
+    scan_done(&s);
+
+    /* "ignore": no GPUDirect findings at all. */
+    scan(&s, "gpu_node", "rails: {gpudirect: ignore}\n");
+    for (size_t i = 0; i < s.findings.n; i++)
+        ck_assert(strncmp(s.findings.items[i].check, "gpudirect.", 10) != 0);
+    scan_done(&s);
+}
+END_TEST
+
+START_TEST(test_no_gpus)
+{
+    struct scan s;
+    scan(&s, "soft_roce", NULL);
+    ck_assert_uint_eq(s.inv.n_gpus, 0);
+    /* A software device: no PCIe link, no GPUs, memlock not in this tree: never an error. */
+    ck_assert_int_eq(sev(&s, "pcie.link", "rxe0/1"), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&s, "gpudirect.affinity", "rxe0/1"), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&s, "gpudirect.peermem", NULL), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&s, "host.memlock", NULL), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_READY);
+    scan_done(&s);
+}
+END_TEST
+
 static Suite *checks_suite(void)
 {
     Suite *s = suite_create("checks");
@@ -345,6 +400,8 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_gid_holes);
     tcase_add_test(tc, test_rail_list);
     tcase_add_test(tc, test_no_rdma);
+    tcase_add_test(tc, test_gpu_node);
+    tcase_add_test(tc, test_no_gpus);
     suite_add_tcase(s, tc);
     return s;
 }

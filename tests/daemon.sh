@@ -41,7 +41,8 @@ probes: {enabled: false}
 control: {group: daemon}
 EOP
 sock="$tmp/run/fabtuned.sock"
-"$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --state-dir "$tmp/state" \
+unlimited_proc "$tmp/proc"
+"$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" --state-dir "$tmp/state" \
     --runtime-dir "$tmp/run" --log-target journal & dpid=$!
 cleanup() { kill "$dpid" "$jpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT

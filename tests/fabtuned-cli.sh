@@ -51,13 +51,16 @@ jq -c '[.rails[].gid_index] | unique' "$LAST_OUT" > "$tmp/gids.json"
 expect_grep '^\[3\]$' "$tmp/gids.json"
 jq -r '.nccl.NCCL_IB_HCA' "$LAST_OUT" > "$tmp/hca"
 expect_grep '^=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1$' "$tmp/hca"
-expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$tmp/fx/soft_roce/sys" -c "$rails_only"
+unlimited_proc "$tmp/proc"
+expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$tmp/fx/soft_roce/sys" -c "$rails_only" \
+    --procfs-root "$tmp/proc"
 expect_grep "rxe0/1       v0               ACTIVE   10G       1500/-      1 192.0.2.1" "$LAST_OUT"
 expect_grep "NCCL_IB_GID_INDEX=1" "$LAST_OUT"
 
 # A host without RDMA: rails 0, and why.
 mkdir -p "$tmp/empty/sys"
-expect_rc 0 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys" -c "$rails_only"
+expect_rc 0 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys" -c "$rails_only" \
+    --procfs-root "$tmp/proc"
 jq -r .why_no_rails "$LAST_OUT" > "$tmp/why"
 expect_grep "class/infiniband does not exist" "$tmp/why"
 
@@ -69,6 +72,16 @@ expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/sn
     --procfs-root "$tmp/snap/proc" --state-dir "$tmp"
 jq -r '.tuning[] | select(.key == "net.core.somaxconn" or .key == "net.core.rmem_max") | .live' "$LAST_OUT" > "$tmp/live"
 expect_grep "^$(cat /proc/sys/net/core/rmem_max)\$" "$tmp/live"
+
+# A real GPU host's snapshot (an H200 VM): GPU discovery by PCI vendor and class.
+mkdir "$tmp/h200" && xz -dc "$top_srcdir/tests/fixtures/h200-vm-snapshot.tar.xz" | tar -C "$tmp/h200" -xf -
+expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/h200/sys" \
+    --procfs-root "$tmp/h200/proc"
+jq -c '[.gpus[] | {pci_address, vendor}]' "$LAST_OUT" > "$tmp/gpus"
+expect_grep '^\[{"pci_address":"0000:00:06.0","vendor":"0x10de"}\]$' "$tmp/gpus"
+# No RDMA device on that host: the missing nvidia_peermem is reported, without degrading.
+jq -r '.findings[] | select(.check == "gpudirect.peermem") | "\(.severity) \(.actual)"' "$LAST_OUT" > "$tmp/pm"
+expect_grep '^unknown absent$' "$tmp/pm"
 
 # Usage errors.
 expect_rc 64 "$fabtuned" --once --check-config

@@ -16,6 +16,7 @@ void inventory_done(struct inventory *inv)
     for (size_t i = 0; i < inv->n_rails; i++)
         free(inv->rails[i].gids);
     free(inv->rails);
+    free(inv->gpus);
     memset(inv, 0, sizeof(*inv));
 }
 

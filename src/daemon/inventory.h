@@ -37,6 +37,20 @@ struct netdev_info {
     size_t n_addrs;
 };
 
+struct pcie_link {
+    bool known;                 /* the HCA is a PCI function with link attributes */
+    double speed_gts, max_speed_gts;
+    uint32_t width, max_width;
+};
+
+/* A GPU found by PCI vendor (NVIDIA 0x10de, AMD 0x1002) and display class (0x03). */
+struct gpu {
+    char pci_addr[16];
+    char vendor[8];
+    char path[256];             /* sysfs devices path: its PCI bridges, root first */
+    int numa_node;
+};
+
 struct rail {
     char device[INV_NAME_MAX];
     uint32_t port;
@@ -59,6 +73,8 @@ struct rail {
     struct gid_entry *gids;     /* dense, indexed by GID index */
     uint32_t n_gids;            /* the GID table length */
 
+    char pci_path[256];         /* devices/pci0000:00/.../ADDR: the PCI topology above it */
+    struct pcie_link pcie;
     bool has_counters;          /* ports/N/counters/ exists (bnxt_re has none) */
     bool has_hw_counters;
     struct netdev_info netdev;
@@ -74,6 +90,12 @@ struct inventory {
     size_t n_missing;
     char notes[4][160];         /* source disagreements worth showing (verbs vs sysfs) */
     size_t n_notes;
+    struct gpu *gpus;
+    size_t n_gpus;
+    bool peermem_loaded;        /* /sys/module/nvidia_peermem */
+    bool nvidia_loaded;         /* /sys/module/nvidia */
+    bool memlock_known;
+    uint64_t memlock_soft;      /* bytes; UINT64_MAX for unlimited */
 };
 
 void inventory_done(struct inventory *inv);

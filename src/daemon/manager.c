@@ -135,7 +135,7 @@ int manager_check(struct manager *m)
     if (!r)
         return -ENOMEM;
     report_init(r, &m->policy, m->policy_source);
-    int err = rails_scan(m->opts->sysfs_root, &m->policy, &r->inventory);
+    int err = rails_scan(m->opts->sysfs_root, m->opts->procfs_root, &m->policy, &r->inventory);
     if (err < 0) {
         report_done(r);
         free(r);

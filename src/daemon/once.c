@@ -67,7 +67,7 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
     /* The state dir holds the sysctl originals and the probe baselines. */
     if (mkdir(o->state_dir, 0755) < 0 && errno != EEXIST)
         log_warning("Cannot create the state directory %s: %m", o->state_dir);
-    int err = rails_scan(o->sysfs_root, p, &r.inventory);
+    int err = rails_scan(o->sysfs_root, o->procfs_root, p, &r.inventory);
     if (err < 0) {
         log_error_errno(err, "Cannot take the inventory: %m");
         report_done(&r);

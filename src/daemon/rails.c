@@ -5,12 +5,14 @@
 
 #include "macro.h"
 #include "rails.h"
+#include "source_pci.h"
 #include "source_rdmanl.h"
 #include "source_rtnl.h"
 #include "source_sysfs.h"
 #include "source_verbs.h"
 
-int rails_scan(const char *sysroot, const struct policy *p, struct inventory *inv)
+int rails_scan(const char *sysroot, const char *procroot, const struct policy *p,
+               struct inventory *inv)
 {
     memset(inv, 0, sizeof(*inv));
     inv->source = streq(sysroot, "/sys") ? INVENTORY_LIVE : INVENTORY_OFFLINE;
@@ -18,6 +20,7 @@ int rails_scan(const char *sysroot, const struct policy *p, struct inventory *in
     int err = source_sysfs_scan(sysroot, p, inv);
     if (err < 0)
         return err;
+    source_pci_scan(sysroot, procroot, inv);
     if (inv->source == INVENTORY_OFFLINE) {
         for (size_t i = 0; i < inv->n_rails; i++)
             source_sysfs_netdev(sysroot, &inv->rails[i].netdev);

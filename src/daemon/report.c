@@ -166,6 +166,13 @@ void report_print_text(const struct report *r, FILE *out)
     fprintf(out, "policy: %s (tuning mode %s)\n\n", r->policy_source,
             tuning_mode_to_string(r->policy->tuning.mode));
     print_rails(r, out);
+    if (r->inventory.n_gpus) {
+        fprintf(out, "gpus: %zu (", r->inventory.n_gpus);
+        for (size_t i = 0; i < r->inventory.n_gpus; i++)
+            fprintf(out, "%s%s numa %d", i ? ", " : "", r->inventory.gpus[i].pci_addr,
+                    r->inventory.gpus[i].numa_node);
+        fprintf(out, ")%s\n\n", r->inventory.peermem_loaded ? ", nvidia_peermem loaded" : "");
+    }
     print_tuning(r, out);
     print_probes(r, out);
 
@@ -373,6 +380,17 @@ json_object *report_to_json(const struct report *r)
         json_object_array_add(notes, json_object_new_string(r->inventory.notes[i]));
     json_object_object_add(o, "notes", notes);
     json_object_object_add(o, "nccl", nccl_to_json(&r->nccl));
+    json_object *gpus = json_object_new_array();
+    for (size_t i = 0; i < r->inventory.n_gpus; i++) {
+        const struct gpu *g = &r->inventory.gpus[i];
+        json_object *j = json_object_new_object();
+        add_string(j, "pci_address", g->pci_addr);
+        add_string(j, "vendor", g->vendor);
+        add_string(j, "path", g->path);
+        json_object_object_add(j, "numa_node", json_object_new_int(g->numa_node));
+        json_object_array_add(gpus, j);
+    }
+    json_object_object_add(o, "gpus", gpus);
     json_object_object_add(o, "tuning", tuning_to_json(&r->tuning));
     json_object_object_add(o, "probes", probes_to_json(r));
     for (size_t i = 0; i < r->findings.n; i++)

@@ -8,6 +8,8 @@
 #                       ~/.cache/fabtune/vm when that is read-only)
 #   FABTUNE_VM_TIMEOUT  seconds for the whole guest run (default 280)
 #   FABTUNE_VM_BREAK    "gid": give the in-guest test a wrong expectation (it must fail)
+#   FABTUNE_VM_BENCH=1  also run fabtune's RDMA probe and ib_write_lat side by side
+#                       (bench/rdma-vs-ib_write_lat.sh sets it)
 #   FABTUNE_SKIP_VM=1   skip this stage in a quick local run; refused when CI=true
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -51,7 +53,7 @@ rcfile="$top_builddir/tests/vm/qemu.rc"
     -accel tcg,thread=multi -cpu max -m 1536 -smp 2 -machine pc \
     -display none -monitor none -serial stdio -no-reboot -nic none \
     -kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
-    -append "console=ttyS0 panic=-1 quiet fabtune.src=$top_srcdir fabtune.build=$top_builddir fabtune.break=${FABTUNE_VM_BREAK:-none}" \
+    -append "console=ttyS0 panic=-1 quiet fabtune.src=$top_srcdir fabtune.build=$top_builddir fabtune.break=${FABTUNE_VM_BREAK:-none} fabtune.bench=${FABTUNE_VM_BENCH:-0}" \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs "local,path=$top_srcdir,mount_tag=src,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$top_builddir,mount_tag=build,security_model=none,readonly=on,multidevs=remap" \

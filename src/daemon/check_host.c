@@ -1,0 +1,152 @@
+/* pcie.link, gpudirect.affinity, gpudirect.peermem and host.memlock. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+#include "macro.h"
+
+static void check_link(const struct rail *r, const struct policy *p, struct findings *out)
+{
+    char want[48], got[48];
+    const struct pcie_link *l = &r->pcie;
+    if (!l->known) {
+        findings_add(out, "pcie.link", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
+                     r->pci_addr[0] ? "the PCI function shows no link speed or width"
+                                    : "not a PCI function (a software device)");
+        return;
+    }
+    bool policy_set = p->rails.pcie.min_width || p->rails.pcie.min_speed_gts > 0;
+    uint32_t min_w = p->rails.pcie.min_width ? p->rails.pcie.min_width : l->max_width;
+    double min_s = p->rails.pcie.min_speed_gts > 0 ? p->rails.pcie.min_speed_gts : l->max_speed_gts;
+    snprintf(want, sizeof(want), "x%u %g GT/s", min_w, min_s);
+    snprintf(got, sizeof(got), "x%u %g GT/s", l->width, l->speed_gts);
+    if (l->width >= min_w && l->speed_gts >= min_s)
+        findings_add(out, "pcie.link", SEVERITY_OK, r->name, want, got, NULL, "PCIe %s", got);
+    else
+        findings_add(out, "pcie.link", policy_set ? SEVERITY_ERROR : SEVERITY_WARNING, r->name,
+                     want, got, "a link trained below its maximum: reseat the card, check the "
+                     "riser and the slot; the NIC cannot reach its rate",
+                     "PCIe %s, below %s%s", got, want, policy_set ? " (policy)" : " (device max)");
+}
+
+/* Components of a devices/ path in common ("devices", "pci0000:00", bridges...). */
+static size_t common_depth(const char *a, const char *b)
+{
+    size_t depth = 0, i = 0;
+    for (;; i++) {
+        if (a[i] != b[i])
+            return depth;
+        if (a[i] == '/' || a[i] == '\0') {
+            if (a[i] == '\0')
+                return depth;   /* the same device: not a pair */
+            depth++;
+        }
+    }
+}
+
+/* NVIDIA's topology words: PXB (a PCIe switch in common), PHB (the host bridge), NODE
+ * (the NUMA node), SYS (across sockets). */
+static const char *distance(const struct rail *r, const struct gpu *g, size_t *ret_depth)
+{
+    size_t d = common_depth(r->pci_path, g->path);
+    *ret_depth = d;
+    if (d >= 4)         /* devices / pci0000:xx / root port / switch port... */
+        return "PXB";
+    if (d >= 2)
+        return "PHB";
+    if (r->numa_node >= 0 && r->numa_node == g->numa_node)
+        return "NODE";
+    return "SYS";
+}
+
+static void check_affinity(const struct inventory *inv, const struct rail *r,
+                           const struct policy *p, struct findings *out)
+{
+    if (inv->n_gpus == 0) {
+        findings_add(out, "gpudirect.affinity", SEVERITY_UNKNOWN, r->name, NULL, "no GPUs", NULL,
+                     "no GPU found (PCI vendor 0x10de or 0x1002, display class)");
+        return;
+    }
+    if (!r->pci_path[0]) {
+        findings_add(out, "gpudirect.affinity", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
+                     "the rail is not a PCI function");
+        return;
+    }
+    const struct gpu *best = NULL;
+    size_t best_depth = 0, depth;
+    for (size_t i = 0; i < inv->n_gpus; i++) {
+        distance(r, &inv->gpus[i], &depth);
+        if (!best || depth > best_depth) {
+            best = &inv->gpus[i];
+            best_depth = depth;
+        }
+    }
+    const char *dist = distance(r, best, &depth);
+    char got[64];
+    snprintf(got, sizeof(got), "%s to GPU %s", dist, best->pci_addr);
+    if (streq(dist, "PXB"))
+        findings_add(out, "gpudirect.affinity", SEVERITY_OK, r->name, "PXB", got, NULL,
+                     "nearest GPU %s behind the same PCIe switch", best->pci_addr);
+    else
+        findings_add(out, "gpudirect.affinity",
+                     p->rails.gpudirect == REQ_REQUIRED ? SEVERITY_ERROR : SEVERITY_WARNING,
+                     r->name, "PXB", got, "GPUDirect RDMA through the host bridge or across "
+                     "sockets is slow; NCCL disables it beyond NCCL_NET_GDR_LEVEL",
+                     "nearest GPU %s is %s, not behind the same PCIe switch", best->pci_addr, dist);
+}
+
+static void check_peermem(const struct inventory *inv, const struct policy *p,
+                          struct findings *out)
+{
+    if (inv->n_gpus == 0) {
+        findings_add(out, "gpudirect.peermem", SEVERITY_UNKNOWN, NULL, NULL, "no GPUs", NULL,
+                     "no GPU found: GPUDirect RDMA does not apply");
+        return;
+    }
+    if (inv->peermem_loaded)
+        findings_add(out, "gpudirect.peermem", SEVERITY_OK, NULL, "loaded", "loaded", NULL,
+                     "nvidia_peermem is loaded");
+    else
+        findings_add(out, "gpudirect.peermem", inv->n_rails == 0 ? SEVERITY_UNKNOWN :
+                     p->rails.gpudirect == REQ_REQUIRED ? SEVERITY_ERROR : SEVERITY_WARNING,
+                     NULL, "loaded", "absent", "modprobe nvidia_peermem (and list it in "
+                     "/etc/modules-load.d), or use dma-buf with NVIDIA's open kernel module",
+                     "%zu GPU%s but no nvidia_peermem: GPUDirect RDMA needs it or dma-buf",
+                     inv->n_gpus, inv->n_gpus == 1 ? "" : "s");
+}
+
+static void check_memlock(const struct inventory *inv, struct findings *out)
+{
+    char got[32];
+    if (!inv->memlock_known) {
+        findings_add(out, "host.memlock", SEVERITY_UNKNOWN, NULL, "unlimited", NULL, NULL,
+                     "the memlock limit is not readable");
+        return;
+    }
+    if (inv->memlock_soft == UINT64_MAX) {
+        findings_add(out, "host.memlock", SEVERITY_OK, NULL, "unlimited", "unlimited", NULL,
+                     "locked memory is unlimited");
+        return;
+    }
+    snprintf(got, sizeof(got), "%llu bytes", (unsigned long long)inv->memlock_soft);
+    /* Without rails nothing here registers RDMA memory: worth knowing, not degrading. */
+    findings_add(out, "host.memlock", inv->n_rails ? SEVERITY_WARNING : SEVERITY_UNKNOWN,
+                 NULL, "unlimited", got,
+                 "RDMA registers pinned memory: set LimitMEMLOCK=infinity for fabtuned and "
+                 "memlock unlimited for jobs (limits.conf, Slurm PropagateResourceLimits)",
+                 "locked memory is limited to %llu bytes", (unsigned long long)inv->memlock_soft);
+}
+
+void check_host(const struct inventory *inv, const struct policy *p, struct findings *out)
+{
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        check_link(&inv->rails[i], p, out);
+        if (p->rails.gpudirect != REQ_IGNORE)
+            check_affinity(inv, &inv->rails[i], p, out);
+    }
+    if (p->rails.gpudirect != REQ_IGNORE)
+        check_peermem(inv, p, out);
+    check_memlock(inv, out);
+}

@@ -1,0 +1,105 @@
+/* The PCI source (drivers/pci/pci-sysfs.c): current_link_speed "32.0 GT/s PCIe",
+ * current_link_width "16" and their max_ twins; GPUs by vendor and class under
+ * bus/pci/devices; module/nvidia_peermem; and "Max locked memory" from /proc/self/limits. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "source_pci.h"
+#include "strutil.h"
+#include "sysfs.h"
+
+/* The path of a PCI device under devices/, from a symlink to it ("../../../0000:1a:00.0"
+ * from class/infiniband/DEV/device, or bus/pci/devices/ADDR). */
+static bool device_path(const char *root, const char *link, char *buf, size_t len)
+{
+    char full[PATH_MAX], real[PATH_MAX], base[PATH_MAX];
+    snprintf(full, sizeof(full), "%s/%s", root, link);
+    if (!realpath(full, real) || !realpath(root, base))
+        return false;
+    size_t n = strlen(base);
+    if (strncmp(real, base, n) != 0 || strncmp(real + n, "/devices/", 9) != 0)
+        return false;
+    strscpy(buf, real + n + 1, len);    /* "devices/pci0000:00/0000:00:01.0/0000:1a:00.0" */
+    return true;
+}
+
+static void read_link(const char *root, const char *dev, struct pcie_link *l)
+{
+    char buf[64];
+    uint64_t v;
+    if (sysfs_read_line(root, buf, sizeof(buf), "%s/current_link_speed", dev) == 0)
+        l->speed_gts = strtod(buf, NULL);
+    if (sysfs_read_line(root, buf, sizeof(buf), "%s/max_link_speed", dev) == 0)
+        l->max_speed_gts = strtod(buf, NULL);
+    if (sysfs_read_u64(root, &v, "%s/current_link_width", dev) == 0)
+        l->width = (uint32_t)v;
+    if (sysfs_read_u64(root, &v, "%s/max_link_width", dev) == 0)
+        l->max_width = (uint32_t)v;
+    l->known = l->speed_gts > 0 && l->width > 0;
+}
+
+static void scan_gpus(const char *root, struct inventory *inv)
+{
+    char **names = NULL;
+    if (sysfs_list(root, &names, NULL, "bus/pci/devices") < 0)
+        return;
+    for (char **n = names; *n; n++) {
+        char vendor[16] = "", cls[16] = "";
+        int64_t numa = -1;
+        (void)sysfs_read_line(root, vendor, sizeof(vendor), "bus/pci/devices/%s/vendor", *n);
+        (void)sysfs_read_line(root, cls, sizeof(cls), "bus/pci/devices/%s/class", *n);
+        if (strncmp(cls, "0x03", 4) != 0 || (!streq(vendor, "0x10de") && !streq(vendor, "0x1002")))
+            continue;
+        struct gpu *g = realloc(inv->gpus, (inv->n_gpus + 1) * sizeof(*g));
+        if (!g)
+            break;
+        inv->gpus = g;
+        g = &g[inv->n_gpus++];
+        memset(g, 0, sizeof(*g));
+        strscpy(g->pci_addr, *n, sizeof(g->pci_addr));
+        strscpy(g->vendor, vendor, sizeof(g->vendor));
+        char link[PATH_MAX];
+        snprintf(link, sizeof(link), "bus/pci/devices/%s", *n);
+        (void)device_path(root, link, g->path, sizeof(g->path));
+        g->numa_node = sysfs_read_int(root, &numa, "bus/pci/devices/%s/numa_node", *n) == 0
+                       ? (int)numa : -1;
+    }
+    strv_free(names);
+}
+
+/* "Max locked memory  8388608  8388608  bytes" or "unlimited". */
+static void read_memlock(const char *procroot, struct inventory *inv)
+{
+    char path[PATH_MAX], line[256];
+    snprintf(path, sizeof(path), "%s/self/limits", procroot);
+    _cleanup_fclose_ FILE *f = fopen(path, "re");
+    while (f && fgets(line, sizeof(line), f)) {
+        char soft[32];
+        if (strncmp(line, "Max locked memory", 17) != 0 || sscanf(line + 17, "%31s", soft) != 1)
+            continue;
+        inv->memlock_known = true;
+        inv->memlock_soft = streq(soft, "unlimited") ? UINT64_MAX : strtoull(soft, NULL, 10);
+    }
+}
+
+void source_pci_scan(const char *root, const char *procroot, struct inventory *inv)
+{
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        struct rail *r = &inv->rails[i];
+        char link[PATH_MAX];
+        snprintf(link, sizeof(link), "class/infiniband/%s/device", r->device);
+        if (r->pci_addr[0] && device_path(root, link, r->pci_path, sizeof(r->pci_path)))
+            read_link(root, r->pci_path, &r->pcie);
+    }
+    scan_gpus(root, inv);
+    inv->peermem_loaded = sysfs_exists(root, "module/nvidia_peermem");
+    inv->nvidia_loaded = sysfs_exists(root, "module/nvidia") || sysfs_exists(root, "module/amdgpu");
+    read_memlock(procroot, inv);
+}
