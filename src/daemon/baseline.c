@@ -55,6 +55,27 @@ bool baseline_update(struct baseline *b, const struct stats *s, uint32_t runs, d
     return b->degraded;
 }
 
+void baselines_fold(struct baselines *all, const struct probe_run *run, const struct policy *p)
+{
+    for (size_t i = 0; i < run->n; i++) {
+        const struct probe_target *t = &run->targets[i];
+        const struct { const char *kind; const struct probe_result *res; uint32_t size; } rs[] = {
+            { "rdma", &t->rdma_lat, p->probes.rdma.size },
+            { "tcp", &t->tcp_lat, p->probes.tcp.size },
+        };
+        for (size_t k = 0; k < ARRAY_SIZE(rs); k++) {
+            char key[192];
+            if (!rs[k].res->ran || rs[k].res->error)
+                continue;
+            snprintf(key, sizeof(key), "%s %s %u", t->name, rs[k].kind, rs[k].size);
+            struct baseline *b = baselines_get(all, key);
+            if (b)
+                baseline_update(b, &rs[k].res->latency, p->probes.regression.baseline_runs,
+                                p->probes.regression.ratio, p->probes.regression.consecutive);
+        }
+    }
+}
+
 struct baseline *baselines_get(struct baselines *all, const char *key)
 {
     for (size_t i = 0; i < all->n; i++)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "policy.h"
+#include "probes.h"
 #include "stats.h"
 
 #define BASELINE_FILE "probe-baselines.json"
@@ -34,6 +35,9 @@ struct baselines {
 bool baseline_update(struct baseline *b, const struct stats *s, uint32_t baseline_runs,
                      double ratio, uint32_t consecutive);
 
+/* Folds a probe run's successful latency results in, one baseline per "TARGET PROBE SIZE"
+ * (a failed run is no sample of the fabric's speed). */
+void baselines_fold(struct baselines *all, const struct probe_run *run, const struct policy *p);
 struct baseline *baselines_get(struct baselines *all, const char *key);  /* adds if absent */
 int baselines_load(const char *state_dir, struct baselines *ret);       /* empty if absent */
 int baselines_save(const char *state_dir, const struct baselines *all);

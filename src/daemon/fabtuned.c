@@ -15,21 +15,11 @@
 #include "policy.h"
 #include "tuning.h"
 
-/* The policy from -c, or from the default path, or the built-in copy when the default
- * path is absent. An explicit -c that is missing is an error, never a silent fallback. */
 static int load_policy(const struct options *o, struct policy *p, const char **ret_source)
 {
     struct policy_errors errs = { 0 };
-    int r = policy_load_file(o->config, p, &errs);
-
-    *ret_source = o->config;
-    if (r == -ENOENT && !o->config_explicit) {
-        log_debug("policy", "%s is absent; using the built-in default policy", o->config);
-        *ret_source = "<built-in>";
-        r = policy_load_builtin(p, &errs);
-    } else if (r == -ENOENT) {
-        fprintf(stderr, "%s: cannot read policy: %s\n", o->config, strerror(ENOENT));
-    }
+    int r = policy_load_configured(o->config, o->config_explicit, p, &errs, ret_source);
+    log_debug("policy", "policy from %s", *ret_source);
     policy_errors_print(&errs, stderr);
     policy_errors_done(&errs);
     return r;

@@ -26,14 +26,8 @@
 static int load_policy(struct manager *m, struct policy *p, char *err, size_t len)
 {
     struct policy_errors errs = { 0 };
-    const char *src = m->opts->config;
-    int r = policy_load_file(src, p, &errs);
-    if (r == -ENOENT && !m->opts->config_explicit) {
-        src = "<built-in>";
-        r = policy_load_builtin(p, &errs);
-    } else if (r == -ENOENT) {
-        snprintf(err, len, "%s: cannot read policy: %s", src, strerror(ENOENT));
-    }
+    const char *src;
+    int r = policy_load_configured(m->opts->config, m->opts->config_explicit, p, &errs, &src);
     if (errs.n) {
         size_t n = 0;
         for (size_t i = 0; i < errs.n && n < len; i++)
@@ -194,24 +188,7 @@ static int on_check_timer(sd_event_source *s, uint64_t usec, void *userdata)
 
 static void fold_baselines(struct manager *m, const struct probe_run *run)
 {
-    for (size_t i = 0; i < run->n; i++) {
-        const struct probe_target *t = &run->targets[i];
-        const struct { const char *kind; const struct probe_result *res; uint32_t size; } rs[] = {
-            { "rdma", &t->rdma_lat, m->policy.probes.rdma.size },
-            { "tcp", &t->tcp_lat, m->policy.probes.tcp.size },
-        };
-        for (size_t k = 0; k < 2; k++) {
-            char key[192];
-            if (!rs[k].res->ran || rs[k].res->error)
-                continue;
-            snprintf(key, sizeof(key), "%s %s %u", t->name, rs[k].kind, rs[k].size);
-            struct baseline *b = baselines_get(&m->baselines, key);
-            if (b)
-                baseline_update(b, &rs[k].res->latency, m->policy.probes.regression.baseline_runs,
-                                m->policy.probes.regression.ratio,
-                                m->policy.probes.regression.consecutive);
-        }
-    }
+    baselines_fold(&m->baselines, run, &m->policy);
     int r = baselines_save(m->opts->state_dir, &m->baselines);
     if (r < 0)
         log_warning_errno(r, "Cannot save the probe baselines: %m");

@@ -37,22 +37,7 @@ static void run_probes(const struct options *o, const struct policy *p, struct r
                           o->state_dir);
         baselines_done(&all);
     }
-    for (size_t i = 0; i < r->probes.n; i++) {
-        const struct probe_target *t = &r->probes.targets[i];
-        const struct { const char *kind; const struct probe_result *res; uint32_t size; } runs[] = {
-            { "rdma", &t->rdma_lat, p->probes.rdma.size }, { "tcp", &t->tcp_lat, p->probes.tcp.size },
-        };
-        for (size_t k = 0; k < 2; k++) {
-            char key[192];
-            if (!runs[k].res->ran || runs[k].res->error)
-                continue;   /* a failed run is no sample of the fabric's speed */
-            snprintf(key, sizeof(key), "%s %s %u", t->name, runs[k].kind, runs[k].size);
-            struct baseline *b = baselines_get(&all, key);
-            if (b)
-                baseline_update(b, &runs[k].res->latency, p->probes.regression.baseline_runs,
-                                p->probes.regression.ratio, p->probes.regression.consecutive);
-        }
-    }
+    baselines_fold(&all, &r->probes, p);
     if ((err = baselines_save(o->state_dir, &all)) < 0)
         log_warning_errno(err, "Cannot save the probe baselines in %s: %m", o->state_dir);
     check_regressions(&all, p, &r->findings);

@@ -175,6 +175,23 @@ int policy_load_builtin(struct policy *ret, struct policy_errors *errs)
                               "<built-in>", ret, errs);
 }
 
+int policy_load_configured(const char *path, bool explicit_path, struct policy *ret,
+                           struct policy_errors *errs, const char **ret_source)
+{
+    int r = policy_load_file(path, ret, errs);
+    *ret_source = path;
+    if (r == -ENOENT && !explicit_path) {
+        *ret_source = "<built-in>";
+        return policy_load_builtin(ret, errs);
+    }
+    if (r == -ENOENT && errs->n < POLICY_MAX_ERRORS) {
+        char *msg = NULL;
+        if (asprintf(&msg, "%s: cannot read policy: %s", path, strerror(ENOENT)) >= 0)
+            errs->msgs[errs->n++] = msg;
+    }
+    return r;
+}
+
 void policy_errors_print(const struct policy_errors *errs, FILE *f)
 {
     for (size_t i = 0; i < errs->n; i++)

@@ -115,6 +115,11 @@ int policy_load_string(const char *text, size_t len, const char *filename,
 /* Reads FILE; -ENOENT if it is absent (the caller decides on the built-in default). */
 int policy_load_file(const char *path, struct policy *ret, struct policy_errors *errs);
 int policy_load_builtin(struct policy *ret, struct policy_errors *errs);
+/* fabtuned's rule: the file at path; when it is absent and path was not given explicitly
+ * (-c), the built-in copy. A missing explicit file is an error in errs, never a silent
+ * fallback. *ret_source is path or "<built-in>". */
+int policy_load_configured(const char *path, bool explicit_path, struct policy *ret,
+                           struct policy_errors *errs, const char **ret_source);
 void policy_errors_print(const struct policy_errors *errs, FILE *f);
 void policy_errors_done(struct policy_errors *errs);
 
