@@ -64,9 +64,10 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     fuzzdir="$top/$builddir-fuzz"
     mkdir -p "$fuzzdir"
     (cd "$fuzzdir" && CC=clang "$top/configure" --enable-fuzzing --enable-sanitizers >/dev/null &&
-        make -j"$(nproc)" tests/fuzz_policy tests/fuzz_sysfs)
+        make -j"$(nproc)" tests/fuzz_policy tests/fuzz_sysfs tests/fuzz_dcb)
     run_fuzzer fuzz_policy policy-corpus
     run_fuzzer fuzz_sysfs sysfs-corpus
+    run_fuzzer fuzz_dcb dcb-corpus
 fi
 
 # One line over every test case of every program (check suites and shell tests).

@@ -273,6 +273,37 @@ START_TEST(test_bnxt_re_no_counters)
 }
 END_TEST
 
+/* The 8-rail node under MLNX_OFED, through the offline inventory: the QoS sysfs is read,
+ * DCB is unknown (a snapshot has no netlink), and each planted fault is found on its rail
+ * alone. */
+START_TEST(test_ofed_qos_sysfs)
+{
+    struct scan s;
+    scan(&s, "mlx5_8rail_ofed_qos", "rails: {qos: {ecn: required}}\n");
+    ck_assert_str_eq(s.inv.rails[0].qos.trust, "dscp");
+    ck_assert_int_eq(sev(&s, "qos.pfc", "mlx5_0/1"), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&s, "qos.trust", "mlx5_0/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "qos.ecn", "mlx5_0/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "qos.cnp", "mlx5_0/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "qos.ecn", "mlx5_2/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&s, "qos.cnp", "mlx5_4/1"), SEVERITY_WARNING);
+    ck_assert_int_eq(sev(&s, "qos.trust", "mlx5_7/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&s, "qos.global_pause", "mlx5_7/1"), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(findings_rail_verdict(&s.findings, "mlx5_1/1"), VERDICT_READY);
+    ck_assert_int_eq(findings_rail_verdict(&s.findings, "mlx5_2/1"), VERDICT_NOT_READY);
+    ck_assert_int_eq(findings_rail_verdict(&s.findings, "mlx5_4/1"), VERDICT_DEGRADED);
+    scan_done(&s);
+
+    /* Upstream mlx5 has none of these files: every qos.* check is unknown, none fails. */
+    scan(&s, "mlx5_8rail", "rails: {qos: {ecn: required}}\n");
+    for (size_t i = 0; i < s.findings.n; i++)
+        if (strncmp(s.findings.items[i].check, "qos.", 4) == 0)
+            ck_assert_int_eq(s.findings.items[i].severity, SEVERITY_UNKNOWN);
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_READY);
+    scan_done(&s);
+}
+END_TEST
+
 START_TEST(test_gid_holes)
 {
     struct scan s;
@@ -398,6 +429,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_soft_roce);
     tcase_add_test(tc, test_bnxt_re_no_counters);
     tcase_add_test(tc, test_gid_holes);
+    tcase_add_test(tc, test_ofed_qos_sysfs);
     tcase_add_test(tc, test_rail_list);
     tcase_add_test(tc, test_no_rdma);
     tcase_add_test(tc, test_gpu_node);

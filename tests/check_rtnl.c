@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #include "checks.h"
 #include "check_run.h"
 #include "macro.h"
+#include "source_counters.h"
+#include "source_qos.h"
 #include "source_rtnl.h"
 #include "strutil.h"
 
@@ -158,6 +161,72 @@ START_TEST(test_checks_on_live_netdev)
 }
 END_TEST
 
+/* veth has no dcbnl_ops and no pause parameters: the live DCB netlink request gets the
+ * kernel's EOPNOTSUPP, ethtool says nothing, and every qos.* check is unknown with its
+ * reason, never an error. */
+START_TEST(test_qos_unknown_on_veth)
+{
+    struct dcb_state d;
+    ck_assert_int_eq(source_dcb_query("r0", &d), -EOPNOTSUPP);
+    ck_assert(!d.known);
+    ck_assert_msg(strstr(d.why, "dcbnl_ops"), "why: %s", d.why);
+    ck_assert_int_eq(source_dcb_query("nosuchdev0", &d), -ENODEV);
+
+    struct inventory inv = { .source = INVENTORY_LIVE };
+    struct policy p;
+    struct findings fs = { 0 };
+    policy_init_defaults(&p);
+    struct rail *r = inventory_add_rail(&inv, "rxe0", 1);
+    strscpy(r->link_layer, "Ethernet", sizeof(r->link_layer));
+    strscpy(r->netdev.name, "r0", sizeof(r->netdev.name));
+    r->netdev.present = true;
+    source_qos_fill("/sys", true, &inv);
+    ck_assert_int_eq(r->qos.pause_rx, -1);
+    ck_assert_msg(r->qos.pause_why[0], "no reason for the missing pause parameters");
+    ck_assert(!r->qos.ecn_known);
+    ck_assert_str_eq(r->qos.trust, "");
+    check_qos(&inv, &p, &fs);
+    ck_assert_uint_eq(fs.n, 7);
+    for (size_t i = 0; i < fs.n; i++)
+        ck_assert_msg(fs.items[i].severity == SEVERITY_UNKNOWN, "%s: %s", fs.items[i].check,
+                      fs.items[i].message);
+    ck_assert_int_eq(findings_verdict(&fs), VERDICT_READY);
+    findings_done(&fs);
+    inventory_done(&inv);
+    policy_done(&p);
+}
+END_TEST
+
+/* The ethtool statistics reader on a real driver: veth's "peer_ifindex" is its peer's
+ * ifindex, and the filter keeps only what it accepts. */
+static bool only_peer(const char *name)
+{
+    return streq(name, "peer_ifindex");
+}
+
+START_TEST(test_ethtool_stats_on_veth)
+{
+    struct counter_sample s = { 0 };
+    int n = source_ethtool_stats("r0", NULL, &s);
+    ck_assert_int_gt(n, 0);
+    ck_assert_uint_eq(s.n, (size_t)n);
+    uint64_t peer = 0;
+    bool found = false;
+    for (size_t i = 0; i < s.n; i++)
+        if (streq(s.values[i].name, "ethtool:peer_ifindex")) {
+            peer = s.values[i].value;
+            found = true;
+        }
+    ck_assert(found);
+    ck_assert_uint_eq(peer, if_nametoindex("r1"));
+    counter_sample_done(&s);
+    ck_assert_int_eq(source_ethtool_stats("r0", only_peer, &s), n);
+    ck_assert_uint_eq(s.n, 1);
+    counter_sample_done(&s);
+    ck_assert_int_lt(source_ethtool_stats("nosuchdev0", NULL, &s), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rtnl");
@@ -169,6 +238,8 @@ int main(void)
     tcase_add_test(tc, test_addresses);
     tcase_add_test(tc, test_absent);
     tcase_add_test(tc, test_checks_on_live_netdev);
+    tcase_add_test(tc, test_qos_unknown_on_veth);
+    tcase_add_test(tc, test_ethtool_stats_on_veth);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

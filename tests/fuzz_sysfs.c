@@ -40,6 +40,11 @@ static const char *const files[] = {
     "class/net/eth0/carrier",
     "class/net/eth0/mtu",
     "class/net/eth0/carrier_changes",
+    "class/net/eth0/qos/trust",
+    "class/net/eth0/ecn/roce_np/enable/3",
+    "class/net/eth0/ecn/roce_rp/enable/3",
+    "class/net/eth0/ecn/roce_np/cnp_dscp",
+    "class/net/eth0/ecn/roce_np/cnp_802p_prio",
 };
 
 static void mkdirs(const char *path)

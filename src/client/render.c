@@ -36,6 +36,16 @@ static void render_findings(json_object *a)
     }
 }
 
+/* A priority list as "3" or "3,4"; "off" for an empty one, "-" when not exposed. */
+static void prios_text(json_object *a, char *buf, size_t len)
+{
+    size_t n = 0, count = a ? json_object_array_length(a) : 0;
+    snprintf(buf, len, "%s", a ? "off" : "-");
+    for (size_t i = 0; i < count && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? "," : "",
+                              json_object_get_int(json_object_array_get_idx(a, i)));
+}
+
 void render_status(json_object *d)
 {
     printf("verdict: %s\n", str(d, "verdict"));
@@ -53,7 +63,9 @@ void render_status(json_object *d)
                "VERDICT");
     for (size_t i = 0; i < n; i++) {
         json_object *r = json_object_array_get_idx(rails, i), *nd = get(r, "netdev");
-        char gid[48] = "-", rdma[32] = "-", tcp[32] = "-";
+        char gid[48] = "-", rdma[32] = "-", tcp[32] = "-", pfc[24], ecn[24];
+        prios_text(get(get(r, "qos"), "pfc_priorities"), pfc, sizeof(pfc));
+        prios_text(get(get(r, "qos"), "ecn_np_priorities"), ecn, sizeof(ecn));
         if (get(r, "gid_index"))
             snprintf(gid, sizeof(gid), "%s %s", str(r, "gid_index"), str(r, "roce_address"));
         for (size_t j = 0; probes && j < json_object_array_length(probes); j++) {
@@ -69,7 +81,7 @@ void render_status(json_object *d)
         }
         printf("%-12s %-15s %-7s %5.0fG %5.0f %-18s %-4s %-4s %15s %15s %s\n", str(r, "name"),
                str(nd, "name"), str(r, "state"), num(r, "rate_bits_per_second") / 1e9,
-               num(nd, "mtu_bytes"), gid, "-", "-", rdma, tcp, str(r, "verdict"));
+               num(nd, "mtu_bytes"), gid, pfc, ecn, rdma, tcp, str(r, "verdict"));
     }
     json_object *failing = get(d, "failing");
     if (failing && json_object_array_length(failing)) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "state_file.h"
 #include "macro.h"
 #include "strutil.h"
 
@@ -131,20 +132,11 @@ static int load_entry(struct baselines *all, const char *key, json_object *o)
 
 int baselines_load(const char *state_dir, struct baselines *ret)
 {
-    char path[512];
-    _cleanup_free_ char *text = NULL;
+    json_object *root;
     memset(ret, 0, sizeof(*ret));
-    snprintf(path, sizeof(path), "%s/%s", state_dir, BASELINE_FILE);
-    int r = read_file_full(path, 16 * 1024 * 1024, &text, NULL);
-    if (r == -ENOENT)
-        return 0;
-    if (r < 0)
+    int r = state_file_load(state_dir, BASELINE_FILE, &root);
+    if (r < 0 || !root)
         return r;
-    json_object *root = json_tokener_parse(text);
-    if (!root || !json_object_is_type(root, json_type_object)) {
-        json_object_put(root);
-        return -EBADMSG;
-    }
     json_object_object_foreach(root, key, val) {
         if (json_object_is_type(val, json_type_object) && (r = load_entry(ret, key, val)) < 0)
             break;
@@ -163,7 +155,6 @@ static json_object *series(const double *v, uint32_t n)
 
 int baselines_save(const char *state_dir, const struct baselines *all)
 {
-    char path[512];
     json_object *root = json_object_new_object();
     for (size_t i = 0; i < all->n; i++) {
         const struct baseline *b = &all->e[i];
@@ -182,9 +173,7 @@ int baselines_save(const char *state_dir, const struct baselines *all)
         }
         json_object_object_add(root, b->key, o);
     }
-    const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
-    snprintf(path, sizeof(path), "%s/%s", state_dir, BASELINE_FILE);
-    int r = write_file_atomic(path, text, strlen(text), 0644);
+    int r = state_file_save(state_dir, BASELINE_FILE, root);
     json_object_put(root);
     return r;
 }

@@ -9,5 +9,6 @@ void checks_run(const struct inventory *inv, const struct policy *p, struct find
     check_ports(inv, p, out);
     check_netdevs(inv, p, out);
     check_gids(inv, p, out);
+    check_qos(inv, p, out);
     check_host(inv, p, out);
 }

@@ -16,6 +16,10 @@ void check_rails(const struct inventory *inv, const struct policy *p, struct fin
 void check_ports(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_netdevs(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_gids(const struct inventory *inv, const struct policy *p, struct findings *out);
+void check_qos(const struct inventory *inv, const struct policy *p, struct findings *out);
+/* counters.* and netdev.flaps, from the rates and carrier history in ST. */
+void check_counters(const struct inventory *inv, const struct counter_state *st,
+                    const struct policy *p, struct findings *out);
 void check_host(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_tuning(const struct tuning *t, const struct policy *p, struct findings *out);
 void check_probe_results(const struct probe_run *run, const struct policy *p,

@@ -13,8 +13,10 @@
 
 void inventory_done(struct inventory *inv)
 {
-    for (size_t i = 0; i < inv->n_rails; i++)
+    for (size_t i = 0; i < inv->n_rails; i++) {
         free(inv->rails[i].gids);
+        counter_sample_done(&inv->rails[i].counters);
+    }
     free(inv->rails);
     free(inv->gpus);
     memset(inv, 0, sizeof(*inv));
@@ -33,6 +35,7 @@ struct rail *inventory_add_rail(struct inventory *inv, const char *device, uint3
     snprintf(r->name, sizeof(r->name), "%s/%u", device, port);
     r->numa_node = -1;
     r->netdev.carrier = -1;
+    qos_state_init(&r->qos);
     return r;
 }
 

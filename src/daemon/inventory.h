@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counters.h"
+#include "qos.h"
+
 #define INV_NAME_MAX 64
 #define INV_MAX_ADDRS 16
 
@@ -78,6 +81,8 @@ struct rail {
     bool has_counters;          /* ports/N/counters/ exists (bnxt_re has none) */
     bool has_hw_counters;
     struct netdev_info netdev;
+    struct qos_state qos;       /* Ethernet rails: DCB, trust, ECN, global pause */
+    struct counter_sample counters; /* hw_counters/, counters/, classified ethtool stats */
 };
 
 struct inventory {

@@ -21,6 +21,8 @@
 #include "metrics.h"
 #include "nccl.h"
 #include "rails.h"
+#include "source_counters.h"
+#include "sysfs.h"
 #include "strutil.h"
 
 static int load_policy(struct manager *m, struct policy *p, char *err, size_t len)
@@ -123,6 +125,42 @@ static void tuning_pass(struct manager *m, struct report *r)
     check_tuning(&r->tuning, &m->policy, &r->findings);
 }
 
+/* The check cycle folds its own sample too, then judges the peaks since the last cycle. */
+static void counters_pass(struct manager *m, struct report *r)
+{
+    if (counters_fold_inventory(&m->counters, m->boot_id, &r->inventory,
+                                m->policy.checks.flaps.window) < 0)
+        log_warning("Cannot fold the counters: out of memory");
+    check_counters(&r->inventory, &m->counters, &m->policy, &r->findings);
+    counters_reset_peaks(&m->counters);
+    int err = counters_save(m->opts->state_dir, &m->counters);
+    if (err < 0)
+        log_warning_errno(err, "Cannot save the counter state: %m");
+}
+
+/* Between check cycles, the counters are sampled on their own period, so a burst shows
+ * as a peak rate instead of being averaged over the whole check interval. */
+static int on_counters_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+    struct manager *m = userdata;
+    const char *sysroot = m->opts->sysfs_root;
+    bool live = m->report && m->report->inventory.source == INVENTORY_LIVE;
+    for (size_t i = 0; m->report && i < m->report->inventory.n_rails; i++) {
+        const struct rail *r = &m->report->inventory.rails[i];
+        struct counter_sample sample;
+        uint64_t changes = 0;
+        bool has_changes = r->netdev.name[0] &&
+            sysfs_read_u64(sysroot, &changes, "class/net/%s/carrier_changes", r->netdev.name) == 0;
+        source_counters_sample(sysroot, live, r, &sample);
+        if (counters_fold(&m->counters, m->boot_id, r->name, &sample, has_changes, changes,
+                          m->policy.checks.flaps.window) < 0)
+            log_warning("Cannot fold the counters: out of memory");
+        counter_sample_done(&sample);
+    }
+    sd_event_source_set_time(s, usec + m->policy.checks.counters.interval);
+    return 0;
+}
+
 int manager_check(struct manager *m)
 {
     struct report *r = calloc(1, sizeof(*r));
@@ -136,6 +174,7 @@ int manager_check(struct manager *m)
         return log_error_errno(err, "Cannot take the inventory: %m");
     }
     checks_run(&r->inventory, &m->policy, &r->findings);
+    counters_pass(m, r);
     tuning_pass(m, r);
     nccl_contract_compute(&r->inventory, &m->policy, &r->nccl);
     if (m->have_probes) {
@@ -315,6 +354,10 @@ static int add_sources(struct manager *m)
                                now + m->policy.checks.interval, 0, on_check_timer, m)) < 0 ||
         (r = sd_event_source_set_enabled(m->check_timer, SD_EVENT_ON)) < 0)
         return r;
+    if ((r = sd_event_add_time(m->event, &m->counters_timer, CLOCK_MONOTONIC,
+                               now + m->policy.checks.counters.interval, 0, on_counters_timer, m)) < 0 ||
+        (r = sd_event_source_set_enabled(m->counters_timer, SD_EVENT_ON)) < 0)
+        return r;
     /* The first probe run starts right after the first check. */
     if ((r = sd_event_add_time(m->event, &m->probe_timer, CLOCK_MONOTONIC, now + 1, 0,
                                on_probe_timer, m)) < 0 ||
@@ -346,6 +389,9 @@ int manager_new(const struct options *o, struct manager **ret)
         log_warning_errno(r, "Cannot read the probe baselines (%m); learning anew");
         baselines_done(&m->baselines);
     }
+    if ((r = counters_load(o->state_dir, &m->counters)) < 0)
+        log_warning_errno(r, "Cannot read the counter state (%m); starting anew");
+    source_boot_id(o->procfs_root, m->boot_id, sizeof(m->boot_id));
     if ((r = sd_event_default(&m->event)) < 0 || (r = sd_event_set_watchdog(m->event, true)) < 0 ||
         (r = add_sources(m)) < 0 || (r = events_new(m, &m->events)) < 0 ||
         (r = control_new(m, &m->control)) < 0) {
@@ -392,6 +438,7 @@ void manager_free(struct manager *m)
     sd_event_source_unref(m->probe_io);
     sd_event_source_unref(m->check_timer);
     sd_event_source_unref(m->probe_timer);
+    sd_event_source_unref(m->counters_timer);
     sd_event_source_unref(m->debounce);
     sd_event_unref(m->event);
     if (m->probe_pipe[0] >= 0)
@@ -404,6 +451,7 @@ void manager_free(struct manager *m)
     }
     probes_done(&m->probes);
     baselines_done(&m->baselines);
+    counters_done(&m->counters);
     alerts_done(&m->alerts);
     policy_done(&m->policy);
     free(m);

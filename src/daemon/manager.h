@@ -6,6 +6,7 @@
 
 #include "alerts.h"
 #include "baseline.h"
+#include "counters.h"
 #include "options.h"
 #include "policy.h"
 #include "probes.h"
@@ -29,12 +30,14 @@ struct manager {
     bool tuning_suspended;      /* after "revert": enforcement waits for "apply" or a reload */
     struct alerts alerts;
     struct baselines baselines;
+    struct counter_state counters;  /* previous samples, rates, carrier history */
+    char boot_id[40];
     struct probe_run probes;    /* the last completed probe run */
     bool have_probes;
     struct probe_run *running;  /* the run the worker thread owns */
     struct probe_job *job;
     int probe_pipe[2];
-    sd_event_source *probe_io, *check_timer, *probe_timer, *debounce;
+    sd_event_source *probe_io, *check_timer, *probe_timer, *debounce, *counters_timer;
     struct events *events;
     struct control *control;
 };

@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "checks.h"
@@ -12,6 +13,7 @@
 #include "baseline.h"
 #include "probes.h"
 #include "rails.h"
+#include "source_counters.h"
 #include "once.h"
 #include "report.h"
 
@@ -44,12 +46,45 @@ static void run_probes(const struct options *o, const struct policy *p, struct r
     baselines_done(&all);
 }
 
+/* Rates need the previous sample: it is in the state dir, with its boot id. */
+static void counters_pass(const struct options *o, const struct policy *p, struct report *r)
+{
+    struct counter_state st;
+    char boot_id[40];
+    if (r->inventory.n_rails == 0)
+        return;
+    /* A snapshot is one sample of another node (or another time): it neither reads nor
+     * writes this node's counter state. */
+    if (r->inventory.source == INVENTORY_OFFLINE) {
+        memset(&st, 0, sizeof(st));
+        st.snapshot = true;
+        (void)counters_fold_inventory(&st, "snapshot", &r->inventory, p->checks.flaps.window);
+        for (size_t i = 0; i < st.n; i++)
+            snprintf(st.rails[i].note, sizeof(st.rails[i].note),
+                     "a snapshot is a single sample; rates need two");
+        check_counters(&r->inventory, &st, p, &r->findings);
+        counters_done(&st);
+        return;
+    }
+    int err = counters_load(o->state_dir, &st);
+    if (err < 0)
+        log_warning_errno(err, "Cannot read the counter state in %s (%m); starting anew",
+                          o->state_dir);
+    source_boot_id(o->procfs_root, boot_id, sizeof(boot_id));
+    if ((err = counters_fold_inventory(&st, boot_id, &r->inventory, p->checks.flaps.window)) < 0)
+        log_warning_errno(err, "Cannot fold the counters: %m");
+    check_counters(&r->inventory, &st, p, &r->findings);
+    if ((err = counters_save(o->state_dir, &st)) < 0)
+        log_warning_errno(err, "Cannot save the counter state in %s: %m", o->state_dir);
+    counters_done(&st);
+}
+
 int once_run(const struct options *o, const struct policy *p, const char *policy_source)
 {
     struct report r;
 
     report_init(&r, p, policy_source);
-    /* The state dir holds the sysctl originals and the probe baselines. */
+    /* The state dir holds the sysctl originals, the probe baselines and the counters. */
     if (mkdir(o->state_dir, 0755) < 0 && errno != EEXIST)
         log_warning("Cannot create the state directory %s: %m", o->state_dir);
     int err = rails_scan(o->sysfs_root, o->procfs_root, p, &r.inventory);
@@ -59,6 +94,7 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
         return EXIT_SOFTWARE;
     }
     checks_run(&r.inventory, p, &r.findings);
+    counters_pass(o, p, &r);
     /* --once writes nothing unless asked; the daemon applies by the policy's mode. */
     tuning_init(&r.tuning, o->procfs_root, o->state_dir, "");
     if (o->apply && p->tuning.mode != TUNING_OFF)

@@ -27,7 +27,8 @@ void policy_init_defaults(struct policy *p)
         .checks = {
             .interval = 30 * USEC_PER_SEC,
             .flaps = { .window = 10 * USEC_PER_MINUTE, .max = 2 },
-            .counters = { .interval = 10 * USEC_PER_SEC },
+            .counters = { .interval = 10 * USEC_PER_SEC, .loss = 1, .congestion = 100000,
+                          .misconfig = 0, .starvation = 1, .pfc_storm = 0 },
         },
         .tuning = { .mode = TUNING_VERIFY },
         .probes = {

@@ -68,7 +68,11 @@ struct policy {
     struct {
         usec_t interval;
         struct { usec_t window; uint32_t max; } flaps;
-        struct { usec_t interval; } counters;
+        struct {
+            usec_t interval;
+            /* events per second above which a class is reported (counters.h) */
+            double loss, congestion, misconfig, starvation, pfc_storm;
+        } counters;
     } checks;
     struct {
         enum tuning_mode mode;

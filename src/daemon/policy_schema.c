@@ -78,6 +78,11 @@ static const struct policy_field flaps_fields[] = {
 
 static const struct policy_field counters_fields[] = {
     DUR("interval", checks.counters.interval, 1 * S, 1 * HOUR),
+    DBL("loss", checks.counters.loss, 0, 1e12),
+    DBL("congestion", checks.counters.congestion, 0, 1e12),
+    DBL("misconfig", checks.counters.misconfig, 0, 1e12),
+    DBL("starvation", checks.counters.starvation, 0, 1e12),
+    DBL("pfc_storm", checks.counters.pfc_storm, 0, 1e12),
     END,
 };
 

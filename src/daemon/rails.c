@@ -5,8 +5,10 @@
 
 #include "macro.h"
 #include "rails.h"
+#include "source_counters.h"
 #include "source_pci.h"
 #include "source_rdmanl.h"
+#include "source_qos.h"
 #include "source_rtnl.h"
 #include "source_sysfs.h"
 #include "source_verbs.h"
@@ -24,6 +26,8 @@ int rails_scan(const char *sysroot, const char *procroot, const struct policy *p
     if (inv->source == INVENTORY_OFFLINE) {
         for (size_t i = 0; i < inv->n_rails; i++)
             source_sysfs_netdev(sysroot, &inv->rails[i].netdev);
+        source_qos_fill(sysroot, false, inv);
+        source_counters_read(sysroot, false, inv);
         return 0;
     }
     if (inv->n_rails == 0)
@@ -31,5 +35,7 @@ int rails_scan(const char *sysroot, const char *procroot, const struct policy *p
     source_rdmanl_fill(inv);
     source_verbs_scan(inv);
     source_rtnl_fill(inv);
+    source_qos_fill(sysroot, true, inv);
+    source_counters_read(sysroot, true, inv);
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "macro.h"
 #include "strutil.h"
 #include "nccl_gid.h"
+#include "dcb_parse.h"
 #include "report.h"
 
 void report_init(struct report *r, const struct policy *p, const char *policy_source)
@@ -212,6 +213,46 @@ static json_object *finding_to_json(const struct finding *f)
     return o;
 }
 
+static json_object *prios_to_json(bool known, uint8_t mask)
+{
+    if (!known)
+        return NULL;
+    json_object *a = json_object_new_array();
+    for (int p = 0; p < QOS_PRIOS; p++)
+        if (mask & (1u << p))
+            json_object_array_add(a, json_object_new_int(p));
+    return a;
+}
+
+static json_object *int_or_null(int v)
+{
+    return v < 0 ? NULL : json_object_new_int(v);
+}
+
+/* What the QoS sources read (the qos.* findings judge it); null where not exposed. */
+static json_object *qos_to_json(const struct qos_state *q)
+{
+    json_object *o = json_object_new_object();
+    char dcbx[64];
+    const struct dcb_state *d = &q->dcb;
+    add_string(o, "dcb_unavailable", d->known ? NULL : d->why);
+    json_object_object_add(o, "pfc_priorities", prios_to_json(d->known && d->has_pfc, d->pfc_en));
+    dcb_dcbx_format(d->dcbx, dcbx, sizeof(dcbx));
+    add_string(o, "dcbx", d->known ? dcbx : NULL);
+    json_object_object_add(o, "app_entries", d->known && d->has_app_table
+                           ? json_object_new_int((int)d->n_app) : NULL);
+    add_string(o, "trust", q->trust[0] ? q->trust : NULL);
+    add_string(o, "trust_source", q->trust_source == TRUST_FROM_SYSFS ? "sysfs"
+               : q->trust_source == TRUST_FROM_APP_TABLE ? "app_table" : NULL);
+    json_object_object_add(o, "ecn_np_priorities", prios_to_json(q->ecn_known, q->ecn_np));
+    json_object_object_add(o, "ecn_rp_priorities", prios_to_json(q->ecn_known, q->ecn_rp));
+    json_object_object_add(o, "cnp_dscp", int_or_null(q->cnp_dscp));
+    json_object_object_add(o, "cnp_802p_prio", int_or_null(q->cnp_802p_prio));
+    json_object_object_add(o, "global_pause_rx", q->pause_rx < 0 ? NULL : json_object_new_boolean(q->pause_rx));
+    json_object_object_add(o, "global_pause_tx", q->pause_tx < 0 ? NULL : json_object_new_boolean(q->pause_tx));
+    return o;
+}
+
 static json_object *rail_to_json(const struct report *r, const struct rail *rail)
 {
     json_object *o = json_object_new_object(), *nd = json_object_new_object();
@@ -246,6 +287,8 @@ static json_object *rail_to_json(const struct report *r, const struct rail *rail
     json_object_object_add(nd, "carrier_changes", rail->netdev.has_carrier_changes
                            ? json_object_new_int64((int64_t)rail->netdev.carrier_changes) : NULL);
     json_object_object_add(o, "netdev", nd);
+    if (streq(rail->link_layer, "Ethernet"))
+        json_object_object_add(o, "qos", qos_to_json(&rail->qos));
     add_string(o, "verdict", verdict_to_string(findings_rail_verdict(&r->findings, rail->name)));
     return o;
 }

@@ -9,14 +9,29 @@ fabtuned="$builddir/src/daemon/fabtuned"
 policy="$(dirname "$0")/../rails-only.policy"
 tmp=$(mktemp -d)
 sysgid=/sys/class/infiniband/rxe0/ports/1
+# The counter state of these runs (carrier history, last counter sample) is this test's own.
+fabtuned="$fabtuned --state-dir $tmp/state"
+mkdir "$tmp/state"
 
-expect_rc 0 "$fabtuned" --once --json --no-probes -c "$policy"
+expect_rc 0 $fabtuned --once --json --no-probes -c "$policy"
 cp "$LAST_OUT" "$tmp/up.json"
 jq -c '.rails[0] | {name, link_layer, state, gid_index, roce_address, verdict}' "$tmp/up.json" > "$tmp/rail"
 cat "$tmp/rail"
 expect_grep '"name":"rxe0/1","link_layer":"Ethernet","state":"ACTIVE"' "$tmp/rail"
 expect_grep "\"roce_address\":\"$addr\",\"verdict\":\"READY\"" "$tmp/rail"
 jq -r .inventory "$tmp/up.json" > "$tmp/src"; expect_grep '^live$' "$tmp/src"
+# The real DCB netlink request on rxe0's veth gets the kernel's EOPNOTSUPP: every qos.*
+# check is unknown with that reason, none an error; ethtool has no pause parameters.
+jq -r '.findings[] | select(.check == "qos.pfc") | "\(.severity) \(.message)"' "$tmp/up.json" > "$tmp/qos"
+cat "$tmp/qos"
+expect_grep '^unknown .*dcbnl_ops' "$tmp/qos"
+jq -r '[.findings[] | select((.check | startswith("qos.")) and .severity != "unknown")] | length' \
+    "$tmp/up.json" > "$tmp/qosbad"; expect_grep '^0$' "$tmp/qosbad"
+jq -r '.findings[] | select(.check == "qos.global_pause") | .message' "$tmp/up.json" > "$tmp/pause"
+expect_grep 'no pause parameters' "$tmp/pause"
+# rxe's hw_counters were read: the loss class exists, and a first sample has no rate yet.
+jq -r '.findings[] | select(.check == "counters.loss") | "\(.severity) \(.message)"' "$tmp/up.json" > "$tmp/loss"
+cat "$tmp/loss"; expect_grep '^unknown first sample' "$tmp/loss"
 # Every live source answered and agreed with sysfs: no notes.
 jq -r '.notes | length' "$tmp/up.json" > "$tmp/notes"; expect_grep '^0$' "$tmp/notes"
 
@@ -37,7 +52,7 @@ jq -r '.nccl.NCCL_IB_GID_INDEX' "$tmp/up.json" > "$tmp/nccl"; expect_grep "^$idx
 # that only verbs knows).
 "$builddir/src/client/fabtunectl" snapshot "$tmp/snap.tar" > /dev/null
 mkdir "$tmp/snap" && tar -C "$tmp/snap" -xf "$tmp/snap.tar"
-expect_rc 0 "$fabtuned" --once --json --no-probes -c "$policy" --sysfs-root "$tmp/snap/sys" \
+expect_rc 0 $fabtuned --once --json --no-probes -c "$policy" --sysfs-root "$tmp/snap/sys" \
     --procfs-root "$tmp/snap/proc"
 jq -c '.rails[0] | {name, state, gid_index, roce_address, netdev: .netdev.name, gid_table_size}' \
     "$LAST_OUT" > "$tmp/snap.json"
@@ -46,14 +61,21 @@ jq -r .inventory "$LAST_OUT" > "$tmp/src"; expect_grep '^snapshot$' "$tmp/src"
 
 ip link set "$peer" down
 for _ in $(seq 50); do grep -q DOWN "$sysgid/state" && break; sleep 0.1; done
-expect_rc 1 "$fabtuned" --once --json --no-probes -c "$policy"
+expect_rc 1 $fabtuned --once --json --no-probes -c "$policy"
 jq -c '[.findings[] | select(.severity == "error") | .check]' "$LAST_OUT" > "$tmp/err"
 cat "$tmp/err"
 expect_grep '"port.state"' "$tmp/err"
 jq -r '.rails[0].verdict' "$LAST_OUT" > "$tmp/v"; expect_grep '^NOT_READY$' "$tmp/v"
 ip link set "$peer" up
 for _ in $(seq 50); do grep -q ACTIVE "$sysgid/state" && break; sleep 0.1; done
-expect_rc 0 "$fabtuned" --once --json --no-probes -c "$policy"
+expect_rc 0 $fabtuned --once --json --no-probes -c "$policy"
+# Across the three live runs the peer went down and up: the kernel counted two carrier
+# changes on the rail's netdev, and the state dir carried the earlier count (the snapshot
+# run touched none of it). The loss class now has a rate from rxe's real counters.
+jq -r '.findings[] | select(.check == "netdev.flaps") | "\(.severity) \(.actual)"' "$LAST_OUT" > "$tmp/flaps"
+cat "$tmp/flaps"; expect_grep '^ok 2 in [0-9]*s$' "$tmp/flaps"
+jq -r '.findings[] | select(.check == "counters.loss") | .severity' "$LAST_OUT" > "$tmp/loss"
+expect_grep '^ok$' "$tmp/loss"
 
 rm -rf "$tmp"
 finish

@@ -1,0 +1,278 @@
+/* Counter classes and rates. The names are the drivers' own: mlx5's hw_counters
+ * (drivers/infiniband/hw/mlx5/counters.c) and its ethtool statistics (prefixed
+ * "ethtool:" here, en_stats.c), and rxe's hw_counters. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+#include "inventory.h"
+#include "macro.h"
+#include "strutil.h"
+
+static const struct {
+    const char *name;
+    enum counter_class cls;
+} exact[] = {
+    { "out_of_sequence", COUNTER_LOSS },
+    { "packet_seq_err", COUNTER_LOSS },
+    { "local_ack_timeout_err", COUNTER_LOSS },
+    { "implied_nak_seq_err", COUNTER_LOSS },
+    { "roce_adp_retrans_to", COUNTER_LOSS },
+    { "np_cnp_sent", COUNTER_CONGESTION },
+    { "rp_cnp_handled", COUNTER_CONGESTION },
+    { "np_ecn_marked_roce_packets", COUNTER_CONGESTION },
+    /* rxe (drivers/infiniband/sw/rxe/rxe_hw_counters.c) */
+    { "out_of_seq_request", COUNTER_LOSS },
+    { "rcvd_seq_err", COUNTER_LOSS },
+    { "retry_exceeded_err", COUNTER_LOSS },
+    { "completer_retry_err", COUNTER_LOSS },
+    { "rp_cnp_ignored", COUNTER_MISCONFIG },
+    { "out_of_buffer", COUNTER_STARVATION },
+    { "ethtool:rx_discards_phy", COUNTER_STARVATION },
+};
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && streq(s + n - m, suffix);
+}
+
+/* ethtool:rx_prioN_pause / tx_prioN_pause: pause frames on priority N. */
+static int pause_priority(const char *name)
+{
+    unsigned prio;
+    char tail[16];
+    if ((sscanf(name, "ethtool:rx_prio%u_%15s", &prio, tail) == 2 ||
+         sscanf(name, "ethtool:tx_prio%u_%15s", &prio, tail) == 2) && streq(tail, "pause") && prio < 8)
+        return (int)prio;
+    return -1;
+}
+
+enum counter_class counter_classify(const char *name, const struct counter_sample *s)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(exact); i++)
+        if (streq(name, exact[i].name))
+            return exact[i].cls;
+    if (has_prefix(name, "req_") && has_suffix(name, "_retries_exceeded"))
+        return COUNTER_LOSS;
+    if (has_prefix(name, "ethtool:tx_pause_storm_"))
+        return COUNTER_PFC_STORM;
+    int prio = pause_priority(name);
+    if (prio >= 0 && s && s->pfc_known && !(s->pfc_en & (1u << prio)))
+        return COUNTER_MISCONFIG;
+    return COUNTER_UNCLASSIFIED;
+}
+
+const char *counter_class_name(enum counter_class c)
+{
+    static const char *const names[] = { "loss", "congestion", "misconfig", "starvation",
+                                         "pfc_storm" };
+    return c < COUNTER_CLASSES ? names[c] : "unclassified";
+}
+
+void counter_sample_done(struct counter_sample *s)
+{
+    free(s->values);
+    s->values = NULL;
+    s->n = 0;
+}
+
+int counter_sample_add(struct counter_sample *s, const char *name, uint64_t value)
+{
+    if (strlen(name) >= COUNTER_NAME_MAX)
+        return 0;               /* no classified name is that long */
+    struct counter_value *n = realloc(s->values, (s->n + 1) * sizeof(*n));
+    if (!n)
+        return -ENOMEM;
+    s->values = n;
+    strscpy(n[s->n].name, name, sizeof(n[s->n].name));
+    n[s->n++].value = value;
+    return 0;
+}
+
+struct rail_counters *counters_find(struct counter_state *st, const char *rail)
+{
+    for (size_t i = 0; i < st->n; i++)
+        if (streq(st->rails[i].rail, rail))
+            return &st->rails[i];
+    return NULL;
+}
+
+const struct rail_counters *counters_find_const(const struct counter_state *st, const char *rail)
+{
+    return counters_find((struct counter_state *)st, rail);
+}
+
+static struct rail_counters *rail_add(struct counter_state *st, const char *rail)
+{
+    struct rail_counters *n = realloc(st->rails, (st->n + 1) * sizeof(*n));
+    if (!n)
+        return NULL;
+    st->rails = n;
+    struct rail_counters *rc = &n[st->n++];
+    memset(rc, 0, sizeof(*rc));
+    strscpy(rc->rail, rail, sizeof(rc->rail));
+    return rc;
+}
+
+static const struct counter_value *find_value(const struct counter_sample *s, const char *name)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (streq(s->values[i].name, name))
+            return &s->values[i];
+    return NULL;
+}
+
+static void compute_rates(struct rail_counters *rc, const struct counter_sample *s)
+{
+    const struct counter_sample *prev = &rc->last;
+    double dt = (double)(s->taken - prev->taken) / (double)USEC_PER_SEC;
+    uint64_t top_delta[COUNTER_CLASSES] = { 0 };
+    double sum[COUNTER_CLASSES] = { 0 };
+    for (size_t i = 0; i < s->n; i++) {
+        enum counter_class c = counter_classify(s->values[i].name, s);
+        const struct counter_value *old = find_value(prev, s->values[i].name);
+        if (c == COUNTER_UNCLASSIFIED || !old)
+            continue;
+        if (s->values[i].value < old->value) {
+            rc->resets++;       /* reset or wrapped: no rate from this one */
+            continue;
+        }
+        uint64_t delta = s->values[i].value - old->value;
+        sum[c] += (double)delta;
+        if (delta > top_delta[c]) {
+            top_delta[c] = delta;
+            strscpy(rc->rates[c].top, s->values[i].name, sizeof(rc->rates[c].top));
+        }
+    }
+    for (int c = 0; c < COUNTER_CLASSES; c++) {
+        struct class_rate *r = &rc->rates[c];
+        if (!r->present)
+            continue;
+        r->known = true;
+        r->per_second = sum[c] / dt;
+        if (r->per_second > r->peak)
+            r->peak = r->per_second;
+        if (!top_delta[c])
+            r->top[0] = '\0';
+    }
+}
+
+static void add_carrier_mark(struct rail_counters *rc, usec_t at, uint64_t changes, usec_t spacing)
+{
+    if (rc->n_carrier && (changes < rc->carrier[rc->n_carrier - 1].changes ||
+                          at < rc->carrier[rc->n_carrier - 1].at))
+        rc->n_carrier = 0;      /* the counter restarted: the history no longer adds up */
+    /* Keep the latest mark current, but space the kept ones so the history spans the
+     * window whatever the sampling rate. */
+    if (rc->n_carrier >= 2 && at - rc->carrier[rc->n_carrier - 2].at < spacing)
+        rc->n_carrier--;
+    if (rc->n_carrier == CARRIER_HISTORY) {
+        memmove(rc->carrier, rc->carrier + 1, (CARRIER_HISTORY - 1) * sizeof(rc->carrier[0]));
+        rc->n_carrier--;
+    }
+    rc->carrier[rc->n_carrier++] = (struct carrier_mark){ .at = at, .changes = changes };
+}
+
+int counters_fold(struct counter_state *st, const char *boot_id, const char *rail,
+                  const struct counter_sample *s, bool has_carrier, uint64_t carrier_changes,
+                  usec_t carrier_window)
+{
+    if (!streq(st->boot_id, boot_id)) {
+        bool rebooted = st->boot_id[0] != '\0';
+        for (size_t i = 0; i < st->n; i++) {
+            counter_sample_done(&st->rails[i].last);
+            st->rails[i].have_last = false;
+            st->rails[i].n_carrier = 0;
+            if (rebooted)
+                snprintf(st->rails[i].note, sizeof(st->rails[i].note),
+                         "the node rebooted since the last sample; rates need two from this boot");
+        }
+        strscpy(st->boot_id, boot_id, sizeof(st->boot_id));
+    }
+    struct rail_counters *rc = counters_find(st, rail);
+    if (!rc && !(rc = rail_add(st, rail)))
+        return -ENOMEM;
+    for (int c = 0; c < COUNTER_CLASSES; c++) {
+        rc->rates[c].present = rc->rates[c].known = false;
+        rc->rates[c].per_second = 0;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        enum counter_class c = counter_classify(s->values[i].name, s);
+        if (c != COUNTER_UNCLASSIFIED)
+            rc->rates[c].present = true;
+    }
+    if (rc->have_last && s->taken > rc->last.taken) {
+        compute_rates(rc, s);
+        rc->note[0] = '\0';
+    } else if (rc->have_last) {
+        snprintf(rc->note, sizeof(rc->note), "no time passed since the last sample");
+    } else if (!rc->note[0]) {
+        snprintf(rc->note, sizeof(rc->note), "first sample; rates need two");
+    }
+    struct counter_value *copy = s->n ? malloc(s->n * sizeof(*copy)) : NULL;
+    if (s->n && !copy)
+        return -ENOMEM;
+    if (s->n)
+        memcpy(copy, s->values, s->n * sizeof(*copy));
+    counter_sample_done(&rc->last);
+    rc->last = *s;
+    rc->last.values = copy;
+    rc->have_last = true;
+    if (has_carrier)
+        add_carrier_mark(rc, rc->last.taken, carrier_changes, carrier_window / (CARRIER_HISTORY / 2));
+    return 0;
+}
+
+int64_t counters_carrier_changes(const struct rail_counters *rc, usec_t window, usec_t *span)
+{
+    if (!rc || rc->n_carrier < 2)
+        return -1;
+    const struct carrier_mark *latest = &rc->carrier[rc->n_carrier - 1];
+    size_t oldest = rc->n_carrier - 1;
+    while (oldest > 0 && latest->at - rc->carrier[oldest - 1].at <= window)
+        oldest--;
+    if (oldest == rc->n_carrier - 1)
+        return -1;              /* every earlier mark is older than the window */
+    *span = latest->at - rc->carrier[oldest].at;
+    return (int64_t)(latest->changes - rc->carrier[oldest].changes);
+}
+
+void counters_reset_peaks(struct counter_state *st)
+{
+    for (size_t i = 0; i < st->n; i++) {
+        for (int c = 0; c < COUNTER_CLASSES; c++)
+            st->rails[i].rates[c].peak = st->rails[i].rates[c].per_second;
+        st->rails[i].resets = 0;
+    }
+}
+
+void counters_done(struct counter_state *st)
+{
+    for (size_t i = 0; i < st->n; i++)
+        counter_sample_done(&st->rails[i].last);
+    free(st->rails);
+    memset(st, 0, sizeof(*st));
+}
+
+int counters_fold_inventory(struct counter_state *st, const char *boot_id,
+                            const struct inventory *inv, usec_t carrier_window)
+{
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct rail *r = &inv->rails[i];
+        int err = counters_fold(st, boot_id, r->name, &r->counters, r->netdev.has_carrier_changes,
+                                r->netdev.carrier_changes, carrier_window);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}

@@ -1,0 +1,93 @@
+/* The HCA counters: their classes, the samples the sources take, and the rates between
+ * two samples. The previous sample persists with the boot id, so a reboot or a counter
+ * reset never gives a negative rate. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "timeutil.h"
+
+enum counter_class {
+    COUNTER_LOSS, COUNTER_CONGESTION, COUNTER_MISCONFIG, COUNTER_STARVATION,
+    COUNTER_PFC_STORM, COUNTER_CLASSES, COUNTER_UNCLASSIFIED = COUNTER_CLASSES,
+};
+
+#define COUNTER_NAME_MAX 48
+#define CARRIER_HISTORY 64
+
+struct counter_value {
+    char name[COUNTER_NAME_MAX]; /* "out_of_sequence"; ethtool ones as "ethtool:rx_discards_phy" */
+    uint64_t value;
+};
+
+/* One rail's counters at one moment. */
+struct counter_sample {
+    struct counter_value *values;
+    size_t n;
+    usec_t taken;               /* CLOCK_BOOTTIME */
+    uint8_t pfc_en;             /* for the pause-without-PFC rule */
+    bool pfc_known;
+};
+
+struct class_rate {
+    bool present;               /* the driver has counters of this class */
+    bool known;                 /* a rate could be computed */
+    double per_second;
+    double peak;                /* the highest rate since the findings last read it */
+    char top[COUNTER_NAME_MAX]; /* the counter that rose most */
+};
+
+struct carrier_mark {
+    usec_t at;                  /* CLOCK_BOOTTIME */
+    uint64_t changes;
+};
+
+/* What is kept of one rail between samples. */
+struct rail_counters {
+    char rail[80];
+    struct counter_sample last;
+    bool have_last;
+    struct class_rate rates[COUNTER_CLASSES];
+    unsigned resets;            /* counters seen going backwards since the last reading */
+    char note[160];             /* why no rates: first sample, a reboot */
+    struct carrier_mark carrier[CARRIER_HISTORY];
+    size_t n_carrier;
+};
+
+struct counter_state {
+    bool snapshot;              /* one sample of a --sysfs-root tree: no history */
+    char boot_id[40];
+    struct rail_counters *rails;
+    size_t n;
+};
+
+enum counter_class counter_classify(const char *name, const struct counter_sample *s);
+const char *counter_class_name(enum counter_class c);    /* "loss" */
+
+void counter_sample_done(struct counter_sample *s);
+int counter_sample_add(struct counter_sample *s, const char *name, uint64_t value);
+
+/* Folds one rail's new sample (taken under BOOT_ID) into the state: rates against the
+ * previous sample where there is one from this boot, peaks, the carrier history (kept to
+ * span CARRIER_WINDOW). The state keeps a copy of the sample. */
+int counters_fold(struct counter_state *st, const char *boot_id, const char *rail,
+                  const struct counter_sample *s, bool has_carrier, uint64_t carrier_changes,
+                  usec_t carrier_window);
+struct rail_counters *counters_find(struct counter_state *st, const char *rail);
+const struct rail_counters *counters_find_const(const struct counter_state *st, const char *rail);
+/* Carrier changes within WINDOW before the latest mark; -1 with one mark or none. SPAN
+ * gets the time actually covered. */
+int64_t counters_carrier_changes(const struct rail_counters *rc, usec_t window, usec_t *span);
+/* Clears the peaks once the findings have read them. */
+void counters_reset_peaks(struct counter_state *st);
+void counters_done(struct counter_state *st);
+/* Folds every rail of INV (its counters and carrier_changes) under BOOT_ID. */
+struct inventory;
+int counters_fold_inventory(struct counter_state *st, const char *boot_id,
+                            const struct inventory *inv, usec_t carrier_window);
+
+/* STATE_DIR/counters.json; a missing file is an empty state. */
+int counters_load(const char *state_dir, struct counter_state *st);
+int counters_save(const char *state_dir, const struct counter_state *st);

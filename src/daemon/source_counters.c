@@ -1,0 +1,66 @@
+/* A port's counters from sysfs (ports/N/hw_counters/ and ports/N/counters/; bnxt_re has no
+ * counters/, rxe only hw_counters/) and the classified ethtool statistics of its netdev. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "counters.h"
+#include "macro.h"
+#include "source_counters.h"
+#include "sysfs.h"
+
+static void read_dir(const char *root, const struct rail *r, const char *dir,
+                     struct counter_sample *s)
+{
+    char **names = NULL;
+    size_t n = 0;
+    if (sysfs_list(root, &names, &n, "class/infiniband/%s/ports/%u/%s", r->device, r->port, dir) < 0)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v;
+        /* hw_counters/lifespan is a setting, not a counter. */
+        if (streq(names[i], "lifespan") ||
+            sysfs_read_u64(root, &v, "class/infiniband/%s/ports/%u/%s/%s", r->device, r->port,
+                           dir, names[i]) < 0)
+            continue;
+        (void)counter_sample_add(s, names[i], v);
+    }
+    strv_free(names);
+}
+
+/* Of a NIC's hundreds of statistics, those a class uses (counters.c). */
+static bool classified_stat(const char *name)
+{
+    char key[80];
+    unsigned prio;
+    snprintf(key, sizeof(key), "ethtool:%s", name);
+    return counter_classify(key, NULL) != COUNTER_UNCLASSIFIED ||
+           sscanf(name, "rx_prio%u_pause", &prio) == 1 || sscanf(name, "tx_prio%u_pause", &prio) == 1;
+}
+
+void source_counters_sample(const char *sysroot, bool live, const struct rail *r,
+                            struct counter_sample *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->taken = now_usec(CLOCK_BOOTTIME);
+    s->pfc_known = r->qos.dcb.known && r->qos.dcb.has_pfc;
+    s->pfc_en = r->qos.dcb.pfc_en;
+    read_dir(sysroot, r, "hw_counters", s);
+    read_dir(sysroot, r, "counters", s);
+    if (live && r->netdev.present)
+        (void)source_ethtool_stats(r->netdev.name, classified_stat, s);
+}
+
+void source_counters_read(const char *sysroot, bool live, struct inventory *inv)
+{
+    for (size_t i = 0; i < inv->n_rails; i++)
+        source_counters_sample(sysroot, live, &inv->rails[i], &inv->rails[i].counters);
+}
+
+void source_boot_id(const char *procroot, char *buf, size_t len)
+{
+    if (sysfs_read_line(procroot, buf, len, "sys/kernel/random/boot_id") < 0 || !buf[0])
+        snprintf(buf, len, "unknown");
+}

@@ -1,0 +1,18 @@
+/* The counter sources: a port's hw_counters/ and counters/ in sysfs, and the netdev's
+ * ethtool statistics (live only). */
+#pragma once
+
+#include "counters.h"
+#include "inventory.h"
+
+/* The ethtool statistics of IFNAME that WANT accepts (all with NULL), added to S as
+ * "ethtool:NAME". Returns the driver's statistic count, or -errno. */
+int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
+                         struct counter_sample *s);
+/* One rail's counters now; LIVE adds the ethtool statistics. */
+void source_counters_sample(const char *sysroot, bool live, const struct rail *r,
+                            struct counter_sample *s);
+/* Fills each rail's counter sample. */
+void source_counters_read(const char *sysroot, bool live, struct inventory *inv);
+/* The boot id from PROCROOT/sys/kernel/random/boot_id, or "unknown". */
+void source_boot_id(const char *procroot, char *buf, size_t len);

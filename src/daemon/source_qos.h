@@ -1,0 +1,19 @@
+/* The QoS sources of Ethernet rails: DCB netlink (live), the qos/trust and ecn/ sysfs
+ * files (live and snapshot), and the ethtool pause parameters (live). */
+#pragma once
+
+#include "inventory.h"
+
+/* Sends RTM_GETDCB / DCB_CMD_IEEE_GET for IFNAME and returns the raw reply (malloc'd, in
+ * *RET) and its length, or -errno with WHY set. */
+int source_dcb_fetch(const char *ifname, unsigned char **ret, char *why, size_t whylen);
+/* Asks the kernel for IFNAME's IEEE DCB state (RTM_GETDCB, DCB_CMD_IEEE_GET) on a libnl
+ * nl_sock and parses the reply. Returns 0, or -errno with D->why set. */
+int source_dcb_query(const char *ifname, struct dcb_state *d);
+/* Trust, ECN and the CNP marking from ROOT/class/net/IF/{qos,ecn}; trust falls back to the
+ * APP table already in Q->dcb. */
+void source_qos_sysfs(const char *root, const char *ifname, struct qos_state *q);
+/* The 802.3x pause parameters through SIOCETHTOOL / ETHTOOL_GPAUSEPARAM. */
+void source_ethtool_pause(const char *ifname, struct qos_state *q);
+/* All of the above for every Ethernet rail; LIVE says whether netlink and ethtool apply. */
+void source_qos_fill(const char *sysroot, bool live, struct inventory *inv);
