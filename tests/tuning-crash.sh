@@ -2,9 +2,13 @@
 # Crash trials: kill -9 fabtuned at random points of an apply of real per-namespace
 # sysctls, restart it (apply again), revert, and assert that every key is back at its
 # original. Each trial runs in a fresh network namespace; the host is never touched.
-# It runs until at least FABTUNE_CRASH_IN_APPLY (default 50) kills have landed inside the
-# tuning transaction itself (after the snapshot, before the last write's read-back), and
-# at most FABTUNE_CRASH_MAX_TRIALS (default 600) trials.
+# The first 20 kills spread over the whole run; the rest are aimed at the tuning
+# transaction itself: their delay counts from the moment the originals snapshot is renamed
+# into place (kill_after --after-file), so process start-up jitter, which is far longer
+# than the transaction, cannot make them miss. It runs until at least
+# FABTUNE_CRASH_IN_APPLY (default 50) kills have landed inside the transaction (after the
+# snapshot, before the last write's read-back), and at most FABTUNE_CRASH_MAX_TRIALS
+# (default 600) trials.
 . "${top_srcdir:-.}/tests/lib.sh"
 fabtuned="$top_builddir/src/daemon/fabtuned"
 policy="$top_srcdir/tests/tuning-netns.policy"
@@ -17,7 +21,10 @@ if [ -n "${FABTUNE_TRIAL:-}" ]; then
     values() { for k in $keys; do printf '%s=%s\n' "$k" "$(tr -s '\t ' '  ' < "/proc/sys/$(echo "$k" | tr . /)")"; done; }
     state=$(mktemp -d)
     values > "$state/originals"
-    "$top_builddir/tests/kill_after" "$FABTUNE_DELAY" \
+    anchor=""
+    [ -n "${FABTUNE_ANCHORED:-}" ] && anchor="--after-file $state/sysctl-originals.json"
+    # shellcheck disable=SC2086
+    "$top_builddir/tests/kill_after" $anchor "$FABTUNE_DELAY" \
         "$fabtuned" --once --no-probes --apply -c "$policy" --state-dir "$state" > "$state/out" 2>&1
     rc=$?
     # Where the kill landed: no snapshot yet, snapshot but no write, some writes, all.
@@ -41,28 +48,26 @@ fi
 # How long one whole run takes here, so that the kills spread over all of it.
 span_us=$(unshare -n sh -c "s=\$(mktemp -d); '$top_builddir/tests/kill_after' -1 '$fabtuned' --once --no-probes --apply -c '$policy' --state-dir \$s 2>/dev/null | tail -1; rm -rf \$s")
 echo "# one fabtuned --once --apply runs ${span_us} us here; kills spread over 0..${span_us} us"
+# And from the snapshot to the end of the run (the longest of five, as it jitters).
+apply_us=0
+for _ in 1 2 3 4 5; do
+    t=$(unshare -n sh -c "s=\$(mktemp -d); '$top_builddir/tests/kill_after' --after-file \$s/sysctl-originals.json -1 '$fabtuned' --once --no-probes --apply -c '$policy' --state-dir \$s 2>/dev/null | tail -1; rm -rf \$s")
+    [ "$t" -gt "$apply_us" ] && apply_us=$t
+done
+echo "# from the originals snapshot to the end of the run: up to ${apply_us} us; aimed kills spread over its first two thirds"
 
 : > "$_scratch/phases"
-win_lo=0 win_hi=$span_us
 i=0 in_apply=0
 while [ "$in_apply" -lt "$want_in_apply" ] && [ "$i" -lt "$max_trials" ]; do
-    # 20 trials spread over the whole run, the rest over the apply window the first ones
-    # found: between the latest kill that came before the snapshot and the earliest that
-    # came after the run ended.
-    if [ "$i" -lt 20 ]; then lo=0 hi=$span_us
-    else lo=$(( win_lo * 9 / 10 )) hi=$(( win_hi * 11 / 10 )); fi
-    delay=$(awk -v s="$i" -v lo="$lo" -v hi="$hi" 'BEGIN { srand(s * 7919 + 1); printf "%d", lo + rand() * (hi - lo) }')
-    out=$(FABTUNE_TRIAL=1 FABTUNE_DELAY="$delay" unshare -n sh "$0")
+    if [ "$i" -lt 20 ]; then hi=$span_us anchored=""
+    else hi=$((apply_us * 2 / 3)) anchored=1; fi   # the writes fill about the first half
+    delay=$(awk -v s="$i" -v hi="$hi" 'BEGIN { srand(s * 7919 + 1); printf "%d", rand() * hi }')
+    out=$(FABTUNE_TRIAL=1 FABTUNE_DELAY="$delay" FABTUNE_ANCHORED="$anchored" unshare -n sh "$0")
     set -- $out
     echo "$1" >> "$_scratch/phases"
-    case $1 in
-        before-snapshot) [ "$delay" -gt "$win_lo" ] && win_lo=$delay ;;
-        finished) [ "$delay" -lt "$win_hi" ] && win_hi=$delay ;;
-        snapshot-only|mid-writes) in_apply=$((in_apply + 1)) ;;
-    esac
-    [ "$win_lo" -lt "$win_hi" ] || { win_lo=0; win_hi=$span_us; }
+    case $1 in snapshot-only|mid-writes) in_apply=$((in_apply + 1)) ;; esac
     case $2 in
-        restored) pass "trial $i: kill after ${delay} us ($1): every key restored" ;;
+        restored) pass "trial $i: kill after ${delay} us${anchored:+ past the snapshot} ($1): every key restored" ;;
         *) fail "trial $i: kill after ${delay} us: $out" ;;
     esac
     i=$((i + 1))
