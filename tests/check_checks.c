@@ -392,6 +392,20 @@ START_TEST(test_gpu_node)
     ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_NOT_READY);
     scan_done(&s);
 
+    /* GPUDirect is not ready (no nvidia_peermem, and mlx5_1 is only PHB to a GPU):
+     * the contract leaves NCCL_NET_GDR_LEVEL to NCCL. */
+    scan(&s, "gpu_node", NULL);
+    ck_assert_ptr_null(nccl_contract_get(&s.nccl, "NCCL_NET_GDR_LEVEL"));
+    scan_done(&s);
+    scan(&s, "gpu_node_peermem", NULL);
+    ck_assert(s.inv.peermem_loaded);
+    ck_assert_ptr_null(nccl_contract_get(&s.nccl, "NCCL_NET_GDR_LEVEL"));
+    scan_done(&s);
+    /* With peermem and only the rail behind its GPU's switch, GPUDirect is ready. */
+    scan(&s, "gpu_node_peermem", "rails: {select: [{device: mlx5_0, port: 1}]}\n");
+    ck_assert_str_eq(nccl_contract_get(&s.nccl, "NCCL_NET_GDR_LEVEL"), "PXB");
+    scan_done(&s);
+
     /* "ignore": no GPUDirect findings at all. */
     scan(&s, "gpu_node", "rails: {gpudirect: ignore}\n");
     for (size_t i = 0; i < s.findings.n; i++)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "topology.h"
 #include "macro.h"
 
 static void check_link(const struct rail *r, const struct policy *p, struct findings *out)
@@ -31,36 +32,6 @@ static void check_link(const struct rail *r, const struct policy *p, struct find
                      "PCIe %s, below %s%s", got, want, policy_set ? " (policy)" : " (device max)");
 }
 
-/* Components of a devices/ path in common ("devices", "pci0000:00", bridges...). */
-static size_t common_depth(const char *a, const char *b)
-{
-    size_t depth = 0, i = 0;
-    for (;; i++) {
-        if (a[i] != b[i])
-            return depth;
-        if (a[i] == '/' || a[i] == '\0') {
-            if (a[i] == '\0')
-                return depth;   /* the same device: not a pair */
-            depth++;
-        }
-    }
-}
-
-/* NVIDIA's topology words: PXB (a PCIe switch in common), PHB (the host bridge), NODE
- * (the NUMA node), SYS (across sockets). */
-static const char *distance(const struct rail *r, const struct gpu *g, size_t *ret_depth)
-{
-    size_t d = common_depth(r->pci_path, g->path);
-    *ret_depth = d;
-    if (d >= 4)         /* devices / pci0000:xx / root port / switch port... */
-        return "PXB";
-    if (d >= 2)
-        return "PHB";
-    if (r->numa_node >= 0 && r->numa_node == g->numa_node)
-        return "NODE";
-    return "SYS";
-}
-
 static void check_affinity(const struct inventory *inv, const struct rail *r,
                            const struct policy *p, struct findings *out)
 {
@@ -74,16 +45,8 @@ static void check_affinity(const struct inventory *inv, const struct rail *r,
                      "the rail is not a PCI function");
         return;
     }
-    const struct gpu *best = NULL;
-    size_t best_depth = 0, depth;
-    for (size_t i = 0; i < inv->n_gpus; i++) {
-        distance(r, &inv->gpus[i], &depth);
-        if (!best || depth > best_depth) {
-            best = &inv->gpus[i];
-            best_depth = depth;
-        }
-    }
-    const char *dist = distance(r, best, &depth);
+    const char *dist = NULL;
+    const struct gpu *best = topology_nearest_gpu(inv, r, &dist);
     char got[64];
     snprintf(got, sizeof(got), "%s to GPU %s", dist, best->pci_addr);
     if (streq(dist, "PXB"))

@@ -9,6 +9,7 @@
 #include "macro.h"
 #include "nccl.h"
 #include "nccl_gid.h"
+#include "topology.h"
 
 __attribute__((format(printf, 3, 4)))
 static void set(struct nccl_contract *c, const char *name, const char *fmt, ...)
@@ -49,6 +50,21 @@ static int common_gid_index(const struct inventory *inv, const struct policy *p,
     return idx;
 }
 
+/* GPUDirect RDMA is ready when nvidia_peermem is loaded and every rail has a GPU behind
+ * its own PCIe switch: then NCCL may use it up to that distance (PXB). Otherwise NCCL's own
+ * default stands, and the gpudirect.* findings say why. */
+static bool gpudirect_ready(const struct inventory *inv, const struct policy *p)
+{
+    if (p->rails.gpudirect == REQ_IGNORE || inv->n_gpus == 0 || !inv->peermem_loaded)
+        return false;
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const char *dist = NULL;
+        if (!topology_nearest_gpu(inv, &inv->rails[i], &dist) || !streq(dist, "PXB"))
+            return false;
+    }
+    return true;
+}
+
 void nccl_contract_compute(const struct inventory *inv, const struct policy *p,
                            struct nccl_contract *c)
 {
@@ -62,6 +78,8 @@ void nccl_contract_compute(const struct inventory *inv, const struct policy *p,
     }
     hca_list(inv, hca, sizeof(hca));
     set(c, "NCCL_IB_HCA", "%s", hca);
+    if (gpudirect_ready(inv, p))
+        set(c, "NCCL_NET_GDR_LEVEL", "PXB");
     int gid = common_gid_index(inv, p, &roce);
     if (!roce)
         return;     /* InfiniBand: NCCL addresses ports by LID */

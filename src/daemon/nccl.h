@@ -7,7 +7,7 @@
 #include "inventory.h"
 #include "policy.h"
 
-#define NCCL_MAX_VARS 8
+#define NCCL_MAX_VARS 12
 
 struct nccl_contract {
     size_t n;

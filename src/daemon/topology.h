@@ -1,0 +1,11 @@
+/* PCI distance between a rail and the GPUs, in NVIDIA's topology words (nvidia-smi topo,
+ * NCCL_NET_GDR_LEVEL): PXB (a PCIe switch in common), PHB (only the host bridge), NODE
+ * (only the NUMA node), SYS (across sockets). */
+#pragma once
+
+#include "inventory.h"
+
+/* The GPU nearest R in the PCI tree, or NULL without GPUs or for a non-PCI rail; *DIST
+ * gets its distance word. */
+const struct gpu *topology_nearest_gpu(const struct inventory *inv, const struct rail *r,
+                                       const char **dist);
