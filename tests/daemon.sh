@@ -35,7 +35,7 @@ ln -s /sys/devices/virtual/net/v0 "$root/devices/virtual/net/v0"
 cat > "$tmp/policy.yaml" <<EOP
 version: 1
 rails: {expect_count: 1}
-checks: {interval: 1h}
+checks: {interval: 1h, counters: {interval: 1s}}
 tuning: {mode: off}
 probes: {enabled: false}
 control: {group: daemon}
@@ -110,6 +110,31 @@ wait_for .verdict READY 2 && pass "still serving, old policy in force" || fail "
 cp "$tmp/good.yaml" "$tmp/policy.yaml"
 expect_rc 0 "$ctl" -s "$sock" reload
 wait_for '.policy_error' null 5 && pass "a good reload clears the error" || fail "error stays"
+
+# Link flaps: v1 went down and up once above; the kernel counted two carrier changes on the
+# real v0, and the daemon's carrier history holds them.
+"$ctl" -s "$sock" --json checks | jq -r '.[] | select(.check == "netdev.flaps") | "\(.severity) \(.actual)"' > "$tmp/fl"
+cat "$tmp/fl"
+expect_grep '^ok 2 in [0-9]*s$' "$tmp/fl"
+# Counters: rxe's retry_exceeded_err jumps by 500 between two of the 1 s samples; the next
+# check cycle judges the peak rate of the last check interval: counters.loss warns, the
+# rail is DEGRADED, and another check seconds later (no new loss) still shows the burst.
+echo 500 > "$root/class/infiniband/rxe0/ports/1/hw_counters/retry_exceeded_err"
+sleep 2.5
+expect_rc 0 "$ctl" -s "$sock" reload
+wait_for '.rails[0].verdict' DEGRADED 5 && pass "a burst of retries: rail DEGRADED" || fail "no DEGRADED after the burst"
+"$ctl" -s "$sock" --json checks | jq -r '.[] | select(.check == "counters.loss") | "\(.severity) \(.message)"' > "$tmp/loss"
+cat "$tmp/loss"
+expect_grep '^warning loss at .*retry_exceeded_err' "$tmp/loss"
+sleep 1.5
+expect_rc 0 "$ctl" -s "$sock" reload
+"$ctl" -s "$sock" --json checks | jq -r '.[] | select(.check == "counters.loss") | .severity' > "$tmp/loss"
+expect_grep '^warning$' "$tmp/loss"
+# A policy that tolerates that rate makes the same burst ok.
+sed 's/counters: {interval: 1s}/counters: {interval: 1s, loss: 100000}/' "$tmp/good.yaml" > "$tmp/policy.yaml"
+cp "$tmp/policy.yaml" "$tmp/good.yaml"
+expect_rc 0 "$ctl" -s "$sock" reload
+wait_for '.rails[0].verdict' READY 5 && pass "loss: 100000 tolerates the burst: READY" || fail "still $(verdict .verdict)"
 
 # Authorisation. The socket is 0660 root:daemon; nobody cannot even connect.
 expect_rc 69 setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" -s "$sock" status

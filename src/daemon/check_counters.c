@@ -61,7 +61,7 @@ static void check_class(const struct rail *r, const struct rail_counters *rc, en
     if (rate->peak > limit)
         findings_add(out, id, over_severity(c), r->name, want, got, hints[c],
                      "%s at %.3g/s%s%s", counter_class_name(c), rate->peak,
-                     rate->top[0] ? ", mostly " : "", rate->top);
+                     rate->peak_top[0] ? ", mostly " : "", rate->peak_top);
     else
         findings_add(out, id, SEVERITY_OK, r->name, want, got, NULL, "%s at %.3g/s%s",
                      counter_class_name(c), rate->peak,

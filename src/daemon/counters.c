@@ -132,7 +132,7 @@ static const struct counter_value *find_value(const struct counter_sample *s, co
     return NULL;
 }
 
-static void compute_rates(struct rail_counters *rc, const struct counter_sample *s)
+static void compute_rates(struct rail_counters *rc, const struct counter_sample *s, usec_t hold)
 {
     const struct counter_sample *prev = &rc->last;
     double dt = (double)(s->taken - prev->taken) / (double)USEC_PER_SEC;
@@ -160,8 +160,12 @@ static void compute_rates(struct rail_counters *rc, const struct counter_sample 
             continue;
         r->known = true;
         r->per_second = sum[c] / dt;
-        if (r->per_second > r->peak)
+        /* A burst stays visible for the hold time, whatever checks run meanwhile. */
+        if (r->per_second >= r->peak || s->taken - r->peak_at > hold) {
             r->peak = r->per_second;
+            r->peak_at = s->taken;
+            strscpy(r->peak_top, top_delta[c] ? r->top : "", sizeof(r->peak_top));
+        }
         if (!top_delta[c])
             r->top[0] = '\0';
     }
@@ -212,7 +216,7 @@ int counters_fold(struct counter_state *st, const char *boot_id, const char *rai
             rc->rates[c].present = true;
     }
     if (rc->have_last && s->taken > rc->last.taken) {
-        compute_rates(rc, s);
+        compute_rates(rc, s, st->peak_hold);
         rc->note[0] = '\0';
     } else if (rc->have_last) {
         snprintf(rc->note, sizeof(rc->note), "no time passed since the last sample");
@@ -245,15 +249,6 @@ int64_t counters_carrier_changes(const struct rail_counters *rc, usec_t window, 
         return -1;              /* every earlier mark is older than the window */
     *span = latest->at - rc->carrier[oldest].at;
     return (int64_t)(latest->changes - rc->carrier[oldest].changes);
-}
-
-void counters_reset_peaks(struct counter_state *st)
-{
-    for (size_t i = 0; i < st->n; i++) {
-        for (int c = 0; c < COUNTER_CLASSES; c++)
-            st->rails[i].rates[c].peak = st->rails[i].rates[c].per_second;
-        st->rails[i].resets = 0;
-    }
 }
 
 void counters_done(struct counter_state *st)

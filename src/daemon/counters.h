@@ -35,7 +35,9 @@ struct class_rate {
     bool present;               /* the driver has counters of this class */
     bool known;                 /* a rate could be computed */
     double per_second;
-    double peak;                /* the highest rate since the findings last read it */
+    double peak;                /* the highest rate within the hold time (counter_state) */
+    usec_t peak_at;             /* when the peak was sampled */
+    char peak_top[COUNTER_NAME_MAX]; /* the counter that rose most then */
     char top[COUNTER_NAME_MAX]; /* the counter that rose most */
 };
 
@@ -58,6 +60,7 @@ struct rail_counters {
 
 struct counter_state {
     bool snapshot;              /* one sample of a --sysfs-root tree: no history */
+    usec_t peak_hold;           /* how long a peak rate stays reported (0: the last rate) */
     char boot_id[40];
     struct rail_counters *rails;
     size_t n;
@@ -80,8 +83,6 @@ const struct rail_counters *counters_find_const(const struct counter_state *st, 
 /* Carrier changes within WINDOW before the latest mark; -1 with one mark or none. SPAN
  * gets the time actually covered. */
 int64_t counters_carrier_changes(const struct rail_counters *rc, usec_t window, usec_t *span);
-/* Clears the peaks once the findings have read them. */
-void counters_reset_peaks(struct counter_state *st);
 void counters_done(struct counter_state *st);
 /* Folds every rail of INV (its counters and carrier_changes) under BOOT_ID. */
 struct inventory;

@@ -125,14 +125,16 @@ static void tuning_pass(struct manager *m, struct report *r)
     check_tuning(&r->tuning, &m->policy, &r->findings);
 }
 
-/* The check cycle folds its own sample too, then judges the peaks since the last cycle. */
+/* The check cycle folds its own sample too, then judges the peak rates of the last check
+ * interval (a burst between two cycles is not averaged away, nor lost to an event-driven
+ * check that comes right after). */
 static void counters_pass(struct manager *m, struct report *r)
 {
+    m->counters.peak_hold = m->policy.checks.interval;
     if (counters_fold_inventory(&m->counters, m->boot_id, &r->inventory,
                                 m->policy.checks.flaps.window) < 0)
         log_warning("Cannot fold the counters: out of memory");
     check_counters(&r->inventory, &m->counters, &m->policy, &r->findings);
-    counters_reset_peaks(&m->counters);
     int err = counters_save(m->opts->state_dir, &m->counters);
     if (err < 0)
         log_warning_errno(err, "Cannot save the counter state: %m");
@@ -145,6 +147,7 @@ static int on_counters_timer(sd_event_source *s, uint64_t usec, void *userdata)
     struct manager *m = userdata;
     const char *sysroot = m->opts->sysfs_root;
     bool live = m->report && m->report->inventory.source == INVENTORY_LIVE;
+    m->counters.peak_hold = m->policy.checks.interval;
     for (size_t i = 0; m->report && i < m->report->inventory.n_rails; i++) {
         const struct rail *r = &m->report->inventory.rails[i];
         struct counter_sample sample;
