@@ -63,5 +63,7 @@ for run in 1 2 3 4 5; do
 done
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "none" }'; }
 echo "BENCH rdma_latency_8B runs=5 fabtune_p50_us=$(median "$out/bench.fabtune")" \
-     "ib_write_lat_t_typical_us=$(median "$out/bench.perftest")" | tee -a "$results"
+     "ib_write_lat_t_typical_us=$(median "$out/bench.perftest")" \
+     "clock_read_ns=$(awk '{ print $3 }' "$out/bench.fabtune" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')" \
+     "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" | tee -a "$results"
 echo "suite done"
