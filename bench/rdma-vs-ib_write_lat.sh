@@ -1,7 +1,8 @@
 #!/bin/bash
 # fabtune's RDMA probe against perftest's ib_write_lat on rxe0 (Soft-RoCE) in one guest
 # run: the guest suite interleaves five runs of each, 8-byte RDMA WRITE ping-pong, 1000
-# iterations (tests/vm/guest-suite.sh). Prints both medians and their ratio.
+# iterations (tests/vm/guest-suite.sh). Prints both medians and their ratio, with the cost
+# of one clock_gettime in the guest and its clocksource.
 #   bench/rdma-vs-ib_write_lat.sh BUILDDIR
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -268,8 +268,9 @@ static void ping_pong(struct side *a, struct side *b, const struct probe_params 
 {
     uint32_t warmup = p->iterations / 10 > 10 ? p->iterations / 10 : 10;
     /* One timestamp per post, as ib_write_lat takes them: a round trip is the time from
-     * one post to the next (reply seen, own completion reaped). */
-    double *posted = malloc((p->iterations + 1) * sizeof(*posted));
+     * one post to the next (reply seen, own completion reaped). Cycle counts, converted
+     * once the run's tick rate is known (probe.h). */
+    uint64_t *posted = malloc((p->iterations + 1) * sizeof(*posted));
     double *samples = malloc(p->iterations * sizeof(*samples));
     int out_a = 0;
     pthread_t th;
@@ -292,17 +293,22 @@ static void ping_pong(struct side *a, struct side *b, const struct probe_params 
     spread_pollers(th);
     int err = 0;
     uint32_t i;
+    struct probe_clock clock;
+    probe_clock_start(&clock);
     for (i = 0; i < warmup + p->iterations && err == 0; i++) {
         uint8_t mark = (uint8_t)(i % 255 + 1);
         if (i >= warmup)
-            posted[i - warmup] = probe_now();
+            posted[i - warmup] = probe_ticks();
         err = one_way(a, b, mark, &out_a, deadline, lat);
         if (err == 0)
             err = wait_mark(a, mark, deadline);
     }
-    posted[p->iterations] = probe_now();
+    posted[p->iterations] = probe_ticks();
+    double per_tick = probe_clock_seconds_per_tick(&clock);
+    if (err == 0 && per_tick <= 0)
+        err = -EIO;             /* the cycle counter went backwards: no timing to trust */
     for (uint32_t k = 0; err == 0 && k < p->iterations; k++)
-        samples[k] = (posted[k + 1] - posted[k]) / 2;
+        samples[k] = (double)(posted[k + 1] - posted[k]) * per_tick / 2;
     /* The responder ends at its deadline if this side stopped early. */
     pthread_join(th, NULL);
     if (restore)
