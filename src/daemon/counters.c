@@ -221,7 +221,8 @@ int counters_fold(struct counter_state *st, const char *boot_id, const char *rai
     } else if (rc->have_last) {
         snprintf(rc->note, sizeof(rc->note), "no time passed since the last sample");
     } else if (!rc->note[0]) {
-        snprintf(rc->note, sizeof(rc->note), "first sample; rates need two");
+        snprintf(rc->note, sizeof(rc->note), "%s; rates need two",
+                 st->snapshot ? "a snapshot is a single sample" : "first sample");
     }
     struct counter_value *copy = s->n ? malloc(s->n * sizeof(*copy)) : NULL;
     if (s->n && !copy)

@@ -59,9 +59,6 @@ static void counters_pass(const struct options *o, const struct policy *p, struc
         memset(&st, 0, sizeof(st));
         st.snapshot = true;
         (void)counters_fold_inventory(&st, "snapshot", &r->inventory, p->checks.flaps.window);
-        for (size_t i = 0; i < st.n; i++)
-            snprintf(st.rails[i].note, sizeof(st.rails[i].note),
-                     "a snapshot is a single sample; rates need two");
         check_counters(&r->inventory, &st, p, &r->findings);
         counters_done(&st);
         return;
