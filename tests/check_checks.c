@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "nccl.h"
 #include "nccl_gid.h"
 #include "rails.h"
+#include "source_limits.h"
 
 static char fixtures[256];
 
@@ -414,6 +416,62 @@ START_TEST(test_gpu_node)
 }
 END_TEST
 
+/* What jobs get, not fabtuned's own limit: slurmd first, then limits.conf and limits.d, then
+ * the process's own limit, each named (tests/fixtures/limits mirrors the kernel's
+ * /proc/PID/limits and pam_limits' files). */
+START_TEST(test_memlock_sources)
+{
+    char proc[512], etc[512], where[256], gpu_proc[512];
+    snprintf(proc, sizeof(proc), "%s/tests/fixtures/limits/proc", TEST_SRCDIR);
+    snprintf(etc, sizeof(etc), "%s/tests/fixtures/limits", TEST_SRCDIR);
+    snprintf(gpu_proc, sizeof(gpu_proc), "%s/gpu_node/proc", fixtures);
+    uint64_t v = 0;
+
+    ck_assert_int_eq(limits_file_memlock(strcat(strcpy((char[600]){ 0 }, proc), "/4242/limits"), &v), 0);
+    ck_assert_uint_eq(v, 65536);
+    ck_assert_int_eq(limits_file_memlock(strcat(strcpy((char[600]){ 0 }, proc), "/1/comm"), &v), -ENOENT);
+
+    /* limits.d comes after limits.conf; README is not a .conf file. */
+    ck_assert_int_eq(limits_conf_memlock(etc, &v, where, sizeof(where)), 0);
+    ck_assert_uint_eq(v, UINT64_MAX);
+    ck_assert_str_eq(where, "/etc/security/limits.d/90-rdma.conf:2");
+    ck_assert_int_eq(limits_conf_memlock(proc, &v, where, sizeof(where)), -ENOENT);
+
+    struct inventory inv;
+    memset(&inv, 0, sizeof(inv));
+    source_limits_scan(proc, etc, false, &inv);     /* slurmd wins, even offline */
+    ck_assert(inv.memlock_known);
+    ck_assert_uint_eq(inv.memlock_soft, 65536);
+    ck_assert_msg(strstr(inv.memlock_source, "slurmd (pid 4242)"), "%s", inv.memlock_source);
+
+    memset(&inv, 0, sizeof(inv));
+    source_limits_scan(gpu_proc, etc, true, &inv);  /* no slurmd: limits.d */
+    ck_assert_uint_eq(inv.memlock_soft, UINT64_MAX);
+    ck_assert_msg(strstr(inv.memlock_source, "90-rdma.conf:2"), "%s", inv.memlock_source);
+
+    memset(&inv, 0, sizeof(inv));
+    source_limits_scan(gpu_proc, etc, false, &inv); /* offline: the captured process's own */
+    ck_assert_uint_eq(inv.memlock_soft, 8388608);
+    ck_assert_msg(strstr(inv.memlock_source, "captured process"), "%s", inv.memlock_source);
+
+    /* The finding names where the limit came from (no rails here: unknown, not warning). */
+    struct findings out = { 0 };
+    struct policy p;
+    policy_init_defaults(&p);
+    check_host(&inv, &p, &out);
+    policy_done(&p);
+    bool seen = false;
+    for (size_t i = 0; i < out.n; i++)
+        if (streq(out.items[i].check, "host.memlock")) {
+            seen = true;
+            ck_assert_int_eq(out.items[i].severity, SEVERITY_UNKNOWN);
+            ck_assert_msg(strstr(out.items[i].message, "8388608 bytes, from the captured process"), "%s", out.items[i].message);
+        }
+    ck_assert(seen);
+    findings_done(&out);
+}
+END_TEST
+
 START_TEST(test_no_gpus)
 {
     struct scan s;
@@ -448,6 +506,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_no_rdma);
     tcase_add_test(tc, test_gpu_node);
     tcase_add_test(tc, test_no_gpus);
+    tcase_add_test(tc, test_memlock_sources);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -122,7 +122,7 @@ START_TEST(test_defaults)
     ck_assert_uint_eq(p.probes.tcp.bandwidth.duration, 200 * USEC_PER_MSEC);
     ck_assert_double_eq(p.probes.regression.ratio, 1.5);
     ck_assert_str_eq(p.outputs.nccl_env, "/run/fabtune/nccl.env");
-    ck_assert_ptr_null(p.outputs.nccl_conf);
+    ck_assert_str_eq(p.outputs.nccl_conf, "/run/fabtune/nccl.conf");
     ck_assert_str_eq(p.control.socket, "/run/fabtune/fabtuned.sock");
     ck_assert_str_eq(p.control.group, "fabtune");
 }
@@ -171,7 +171,7 @@ START_TEST(test_full_policy)
     ck_assert_int_eq(p.tuning.mode, TUNING_ENFORCE);
     ck_assert_double_eq(p.probes.limits.rdma_p99_us, 10);
     ck_assert_double_eq(p.probes.limits.rdma_min_bw_fraction, 0.8);
-    ck_assert_str_eq(p.outputs.nccl_conf, "/etc/nccl.conf");
+    ck_assert_str_eq(p.outputs.nccl_conf, "/run/fabtune/nccl.conf");
 }
 END_TEST
 

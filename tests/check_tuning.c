@@ -281,6 +281,51 @@ START_TEST(test_writer_in_report)
 }
 END_TEST
 
+/* An output path that is a symlink (/etc/nccl.conf -> /run/fabtune/nccl.conf) is written
+ * at its end, atomically, and the link stays: under ProtectSystem=strict, /etc is read-only
+ * and a temporary file beside the link could not be made. */
+START_TEST(test_write_through_symlink)
+{
+    char tdir[] = "/tmp/fabtune-link.XXXXXX", path[256], target[256], buf[64];
+    ck_assert_ptr_nonnull(mkdtemp(tdir));
+    snprintf(path, sizeof(path), "%s/etc", tdir);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof(path), "%s/run", tdir);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof(path), "%s/etc/nccl.conf", tdir);
+    ck_assert_int_eq(symlink("../run/nccl.conf", path), 0);        /* relative, dangling */
+
+    ck_assert_int_eq(write_file_atomic(path, "NCCL_IB_GID_INDEX=3\n", 20, 0644), 0);
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    snprintf(target, sizeof(target), "%s/run/nccl.conf", tdir);
+    FILE *f = fopen(target, "re");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+    fclose(f);
+    ck_assert_str_eq(buf, "NCCL_IB_GID_INDEX=3\n");
+    char cmd[512];      /* nothing but the link in etc/: no temporary file was made there */
+    snprintf(cmd, sizeof(cmd), "test \"$(ls %s/etc)\" = nccl.conf", tdir);
+    ck_assert_int_eq(system(cmd), 0);
+
+    /* Two hops, absolute; then a loop. */
+    snprintf(target, sizeof(target), "%s/etc/nccl.conf", tdir);
+    snprintf(path, sizeof(path), "%s/nccl-top.conf", tdir);
+    ck_assert_int_eq(symlink(target, path), 0);
+    ck_assert_int_eq(write_file_atomic(path, "x\n", 2, 0644), 0);
+    snprintf(target, sizeof(target), "%s/run/nccl.conf", tdir);
+    ck_assert_int_eq(stat(target, &st), 0);
+    ck_assert_int_eq(st.st_size, 2);
+    snprintf(path, sizeof(path), "%s/loop", tdir);
+    ck_assert_int_eq(symlink("loop", path), 0);
+    ck_assert_int_eq(write_file_atomic(path, "x\n", 2, 0644), -ELOOP);
+
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", tdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("tuning");
@@ -295,6 +340,7 @@ int main(void)
     tcase_add_test(tc, test_write_failure);
     tcase_add_test(tc, test_other_writers);
     tcase_add_test(tc, test_writer_in_report);
+    tcase_add_test(tc, test_write_through_symlink);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

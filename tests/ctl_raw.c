@@ -1,9 +1,12 @@
 /* Test helper: sends raw bytes (stdin, or N bytes of 'a') to a Unix socket and prints the
  * first reply line, waiting at most 3 s. For garbage and oversized control requests.
- *   ctl_raw SOCKET [N]        (exit 0 if a reply came, 1 if not, 2 on usage) */
+ *   ctl_raw SOCKET [N]        (exit 0 if a reply came, 1 if not, 2 on usage)
+ *   ctl_raw SOCKET --hangup   sends stdin and closes at once, reading nothing: the daemon's
+ *                             replies then meet a closed socket (EPIPE) */
 #include "config.h"
 
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,8 @@ int main(int argc, char **argv)
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
         return 1;
-    if (argc > 2) {
+    bool hangup = argc > 2 && strcmp(argv[2], "--hangup") == 0;
+    if (argc > 2 && !hangup) {
         size_t n = strtoul(argv[2], NULL, 10);
         memset(buf, 'a', sizeof(buf));
         for (size_t sent = 0; sent < n;) {
@@ -36,6 +40,12 @@ int main(int argc, char **argv)
         while ((k = read(0, buf, sizeof(buf))) > 0)
             if (send(fd, buf, (size_t)k, MSG_NOSIGNAL) != k)
                 break;
+    }
+    if (hangup) {
+        /* Vanish with the replies unread: the daemon still reads the requests, and its
+         * send() of the first reply gets EPIPE. */
+        close(fd);
+        return 0;
     }
     struct pollfd p = { .fd = fd, .events = POLLIN };
     size_t len = 0;

@@ -147,6 +147,22 @@ expect_rc 0 setpriv --reuid=65534 --regid="$daemon_gid" --clear-groups "$ctl" -s
 expect_rc 77 setpriv --reuid=65534 --regid="$daemon_gid" --clear-groups "$ctl" -s "$sock" reload
 expect_grep "EPERM" "$LAST_ERR"
 expect_rc 77 setpriv --reuid=65534 --regid="$daemon_gid" --clear-groups "$ctl" -s "$sock" revert
+# The group held only as a supplementary group counts (SO_PEERGROUPS), as it does for the
+# socket file itself: nobody is in no group of /etc/group.
+expect_rc 0 setpriv --reuid=65534 --regid=65534 --groups="$daemon_gid" "$ctl" -s "$sock" status
+expect_rc 77 setpriv --reuid=65534 --regid=65534 --groups="$daemon_gid" "$ctl" -s "$sock" apply
+expect_grep "EPERM" "$LAST_ERR"
+
+# Clients that hang up before their replies (EPIPE on the daemon's side) never kill it:
+# 30 of them, each with 20 pipelined "checks" requests left unread.
+i=0
+while [ $i -lt 30 ]; do
+    yes '{"v":1,"cmd":"checks"}' | head -20 | "$raw" "$sock" --hangup
+    i=$((i + 1))
+done
+kill -0 "$dpid" 2>/dev/null && pass "alive after 30 clients hung up on their replies" ||
+    fail "the daemon died when clients hung up (SIGPIPE?)"
+expect_rc 0 "$ctl" -s "$sock" health
 
 # Garbage, oversized and slow clients get errors; the others are served meanwhile.
 echo 'this is not json' | "$raw" "$sock" > "$tmp/g"; expect_grep '"code":"EINVAL"' "$tmp/g"

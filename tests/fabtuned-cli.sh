@@ -83,6 +83,18 @@ expect_grep '^\[{"pci_address":"0000:00:06.0","vendor":"0x10de"}\]$' "$tmp/gpus"
 jq -r '.findings[] | select(.check == "gpudirect.peermem") | "\(.severity) \(.actual)"' "$LAST_OUT" > "$tmp/pm"
 expect_grep '^unknown absent$' "$tmp/pm"
 
+# host.memlock judges what jobs get: a running slurmd's own limit (jobs inherit it), read
+# live from its /proc/PID/limits, not fabtuned's own. A real process named slurmd with a
+# 64 KiB memlock limit stands in for Slurm's daemon.
+cp "$(command -v sleep)" "$tmp/slurmd"
+prlimit --memlock=65536:65536 "$tmp/slurmd" 60 &
+slurmd_pid=$!
+sleep 0.2
+expect_rc_in "0 1 2" "$fabtuned" --once --no-probes --json --state-dir "$tmp/state-memlock"
+jq -r '.findings[] | select(.check == "host.memlock") | "\(.actual) \(.message)"' "$LAST_OUT" > "$tmp/memlock"
+expect_grep "65536 bytes jobs' locked memory is limited to 65536 bytes, from slurmd (pid $slurmd_pid)" "$tmp/memlock"
+kill "$slurmd_pid"; wait "$slurmd_pid" 2>/dev/null
+
 # Usage errors.
 expect_rc 64 "$fabtuned" --once --check-config
 expect_rc 64 "$fabtuned" --json

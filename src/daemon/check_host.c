@@ -85,21 +85,22 @@ static void check_memlock(const struct inventory *inv, struct findings *out)
     char got[32];
     if (!inv->memlock_known) {
         findings_add(out, "host.memlock", SEVERITY_UNKNOWN, NULL, "unlimited", NULL, NULL,
-                     "the memlock limit is not readable");
+                     "no memlock limit that jobs get is readable");
         return;
     }
     if (inv->memlock_soft == UINT64_MAX) {
         findings_add(out, "host.memlock", SEVERITY_OK, NULL, "unlimited", "unlimited", NULL,
-                     "locked memory is unlimited");
+                     "locked memory is unlimited, from %s", inv->memlock_source);
         return;
     }
     snprintf(got, sizeof(got), "%llu bytes", (unsigned long long)inv->memlock_soft);
     /* Without rails nothing here registers RDMA memory: worth knowing, not degrading. */
     findings_add(out, "host.memlock", inv->n_rails ? SEVERITY_WARNING : SEVERITY_UNKNOWN,
                  NULL, "unlimited", got,
-                 "RDMA registers pinned memory: set LimitMEMLOCK=infinity for fabtuned and "
-                 "memlock unlimited for jobs (limits.conf, Slurm PropagateResourceLimits)",
-                 "locked memory is limited to %llu bytes", (unsigned long long)inv->memlock_soft);
+                 "RDMA registers pinned memory: give jobs memlock unlimited (slurmd's unit "
+                 "LimitMEMLOCK=infinity, DefaultLimitMEMLOCK= in system.conf, limits.conf)",
+                 "jobs' locked memory is limited to %llu bytes, from %s",
+                 (unsigned long long)inv->memlock_soft, inv->memlock_source);
 }
 
 void check_host(const struct inventory *inv, const struct policy *p, struct findings *out)

@@ -20,20 +20,28 @@
 typedef json_object *(*command_fn)(struct manager *m, json_object *args, const char **code,
                                    char *msg, size_t len);
 
-static bool in_group(const struct ucred *peer, const char *group)
+int peer_from_socket(int fd, struct peer *ret)
+{
+    socklen_t len = sizeof(ret->cred);
+    memset(ret, 0, sizeof(*ret));
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &ret->cred, &len) < 0)
+        return -errno;
+    len = sizeof(ret->groups);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, ret->groups, &len) < 0)
+        len = 0;    /* more than 64 groups (ERANGE): the primary group still counts */
+    ret->n_groups = len / sizeof(gid_t);
+    return 0;
+}
+
+static bool in_group(const struct peer *peer, const char *group)
 {
     struct group *g = group ? getgrnam(group) : NULL;
     if (!g)
         return false;
-    if (peer->gid == g->gr_gid)
+    if (peer->cred.gid == g->gr_gid)
         return true;
-    struct passwd *pw = getpwuid(peer->uid);
-    gid_t groups[256];
-    int n = 256;
-    if (!pw || getgrouplist(pw->pw_name, pw->pw_gid, groups, &n) < 0)
-        return false;
-    for (int i = 0; i < n; i++)
-        if (groups[i] == g->gr_gid)
+    for (size_t i = 0; i < peer->n_groups; i++)
+        if (peer->groups[i] == g->gr_gid)
             return true;
     return false;
 }
@@ -241,23 +249,24 @@ static const struct {
 };
 
 json_object *commands_run(struct manager *m, const char *cmd, json_object *args,
-                          const struct ucred *peer, const char **code, char *msg, size_t len)
+                          const struct peer *peer, const char **code, char *msg, size_t len)
 {
     for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
         if (!streq(commands[i].name, cmd))
             continue;
-        if (commands[i].mutating && peer->uid != 0) {
+        if (commands[i].mutating && peer->cred.uid != 0) {
             *code = "EPERM";
             snprintf(msg, len, "'%s' changes the node: it needs root", cmd);
             return NULL;
         }
-        if (!commands[i].mutating && peer->uid != 0 && !in_group(peer, m->policy.control.group)) {
+        if (!commands[i].mutating && peer->cred.uid != 0 && !in_group(peer, m->policy.control.group)) {
             *code = "EACCES";
             snprintf(msg, len, "'%s' needs root or membership of group '%s'", cmd,
                      m->policy.control.group);
             return NULL;
         }
-        log_debug("control", "%s from uid %u pid %d", cmd, (unsigned)peer->uid, (int)peer->pid);
+        log_debug("control", "%s from uid %u pid %d", cmd, (unsigned)peer->cred.uid,
+                  (int)peer->cred.pid);
         return commands[i].fn(m, args, code, msg, len);
     }
     *code = "ENOTSUP";

@@ -23,7 +23,7 @@
 struct client {
     struct control *c;
     int fd;
-    struct ucred cred;
+    struct peer peer;
     char in[PROTOCOL_MAX_LINE + 1];
     size_t in_len;
     char *out;
@@ -99,7 +99,7 @@ static void handle_line(struct client *cl, const char *line)
     json_object_object_get_ex(req, "args", &args);
     const char *code = NULL;
     char msg[512] = "";
-    json_object *data = commands_run(cl->c->m, json_object_get_string(cmd), args, &cl->cred,
+    json_object *data = commands_run(cl->c->m, json_object_get_string(cmd), args, &cl->peer,
                                      &code, msg, sizeof(msg));
     if (code) {
         queue_reply(cl, error_reply(code, msg));
@@ -139,7 +139,7 @@ static int client_read(struct client *cl)
 static int client_write(struct client *cl)
 {
     while (cl->out_pos < cl->out_len) {
-        ssize_t k = write(cl->fd, cl->out + cl->out_pos, cl->out_len - cl->out_pos);
+        ssize_t k = send(cl->fd, cl->out + cl->out_pos, cl->out_len - cl->out_pos, MSG_NOSIGNAL);
         if (k < 0)
             return errno == EAGAIN || errno == EINTR ? 0 : -errno;
         cl->out_pos += (size_t)k;
@@ -174,7 +174,7 @@ static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdat
 static int on_client_timeout(sd_event_source *s, uint64_t usec, void *userdata)
 {
     struct client *cl = userdata;
-    log_debug("control", "client pid %d idle; closing", (int)cl->cred.pid);
+    log_debug("control", "client pid %d idle; closing", (int)cl->peer.cred.pid);
     client_free(cl);
     return 0;
 }
@@ -189,10 +189,9 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
     while (slot < CONTROL_MAX_CLIENTS && c->clients[slot])
         slot++;
     struct client *cl = slot < CONTROL_MAX_CLIENTS ? calloc(1, sizeof(*cl)) : NULL;
-    socklen_t len = sizeof(struct ucred);
-    if (!cl || getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cl->cred, &len) < 0) {
+    if (!cl || peer_from_socket(cfd, &cl->peer) < 0) {
         static const char busy[] = "{\"v\":1,\"ok\":false,\"error\":{\"code\":\"EBUSY\",\"message\":\"too many clients\"}}\n";
-        if (write(cfd, busy, sizeof(busy) - 1) < 0) { /* the client goes either way */ }
+        if (send(cfd, busy, sizeof(busy) - 1, MSG_NOSIGNAL) < 0) { /* it goes either way */ }
         close(cfd);
         free(cl);
         return 0;

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "macro.h"
 #include "manager.h"
+#include "source_verbs.h"
 #include "strutil.h"
 
 #define MAX_WATCHED 64
@@ -99,15 +100,11 @@ static int on_async(sd_event_source *s, int fd, uint32_t revents, void *userdata
 
 static void watch(struct events *ev, struct device_watch *w, const char *name)
 {
-    int n = 0;
-    struct ibv_device **list = ibv_get_device_list(&n);
-    for (int i = 0; list && i < n && !w->ctx; i++)
-        if (streq(ibv_get_device_name(list[i]), name))
-            w->ctx = ibv_open_device(list[i]);
-    if (list)
-        ibv_free_device_list(list);
-    if (!w->ctx)
+    char why[256];
+    if (verbs_open(name, &w->ctx, why, sizeof(why)) < 0) {
+        log_debug("events", "No async events for %s: %s", name, why);
         return;
+    }
     int flags = fcntl(w->ctx->async_fd, F_GETFL);
     if (fcntl(w->ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0 ||
         sd_event_add_io(ev->m->event, &w->src, w->ctx->async_fd, EPOLLIN, on_async, w) < 0) {

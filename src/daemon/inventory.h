@@ -100,7 +100,8 @@ struct inventory {
     bool peermem_loaded;        /* /sys/module/nvidia_peermem */
     bool nvidia_loaded;         /* /sys/module/nvidia */
     bool memlock_known;
-    uint64_t memlock_soft;      /* bytes; UINT64_MAX for unlimited */
+    uint64_t memlock_soft;      /* bytes; UINT64_MAX for unlimited: what jobs get */
+    char memlock_source[160];   /* where memlock_soft was read (source_limits.h) */
 };
 
 void inventory_done(struct inventory *inv);

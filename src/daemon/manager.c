@@ -58,13 +58,17 @@ static void copy_probes(const struct probe_run *from, struct probe_run *to)
         memcpy(to->cross, from->cross, from->n_cross * sizeof(*to->cross));
 }
 
-static void write_output(const char *path, const char *text, const char *what)
+/* Logs a failed output once per change of its error, not at every check. */
+static void write_output(int *last_error, const char *path, const char *text, const char *what)
 {
     if (!path || !text)
         return;
     int r = write_file_atomic(path, text, strlen(text), 0644);
-    if (r < 0)
+    if (r < 0 && r != *last_error)
         log_warning_errno(r, "Cannot write the %s to %s: %m", what, path);
+    else if (r == 0 && *last_error < 0)
+        log_info("Wrote the %s to %s again", what, path);
+    *last_error = r;
 }
 
 /* A default path under /run/fabtune follows --runtime-dir. */
@@ -79,14 +83,16 @@ static const char *runtime_path(const struct manager *m, const char *path, char 
 
 static void write_outputs(struct manager *m, const struct report *r)
 {
-    char env_path[512];
+    char env_path[512], conf_path[512];
+    __typeof__(m->policy.outputs) *o = &m->policy.outputs;
     _cleanup_free_ char *env = nccl_contract_render(&r->nccl, false);
     _cleanup_free_ char *conf = nccl_contract_render(&r->nccl, true);
-    _cleanup_free_ char *metrics = m->policy.outputs.prometheus_textfile ? metrics_render(r) : NULL;
-    write_output(runtime_path(m, m->policy.outputs.nccl_env, env_path, sizeof(env_path)), env,
-                 "NCCL contract");
-    write_output(m->policy.outputs.nccl_conf, conf, "NCCL contract");
-    write_output(m->policy.outputs.prometheus_textfile, metrics, "metrics");
+    _cleanup_free_ char *metrics = o->prometheus_textfile ? metrics_render(r) : NULL;
+    write_output(&m->output_errors[0], runtime_path(m, o->nccl_env, env_path, sizeof(env_path)),
+                 env, "NCCL contract");
+    write_output(&m->output_errors[1], runtime_path(m, o->nccl_conf, conf_path, sizeof(conf_path)),
+                 conf, "NCCL contract");
+    write_output(&m->output_errors[2], o->prometheus_textfile, metrics, "metrics");
 }
 
 static void notify_status(struct manager *m)
@@ -342,6 +348,10 @@ static int add_sources(struct manager *m)
     /* Blocked before any thread starts, so that only the loop's signalfd sees them. */
     if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
         return -errno;
+    /* A client that hangs up before its reply must never kill the daemon: every send is
+     * MSG_NOSIGNAL, and this covers any other write (systemd's IgnoreSIGPIPE= does not
+     * reach a container or a manual run). */
+    signal(SIGPIPE, SIG_IGN);
     int r;
     if ((r = sd_event_add_signal(m->event, NULL, SIGHUP, on_sighup, m)) < 0 ||
         (r = sd_event_add_signal(m->event, NULL, SIGTERM, on_sigterm, m)) < 0 ||

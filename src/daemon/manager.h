@@ -40,6 +40,7 @@ struct manager {
     sd_event_source *probe_io, *check_timer, *probe_timer, *debounce, *counters_timer;
     struct events *events;
     struct control *control;
+    int output_errors[3];       /* nccl_env, nccl_conf, textfile: the last write's result */
 };
 
 int manager_new(const struct options *o, struct manager **ret);

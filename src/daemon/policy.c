@@ -43,6 +43,7 @@ void policy_init_defaults(struct policy *p)
     };
     /* On allocation failure these stay NULL, which every user treats as "not set". */
     p->outputs.nccl_env = strdup("/run/fabtune/nccl.env");
+    p->outputs.nccl_conf = strdup("/run/fabtune/nccl.conf");
     p->control.socket = strdup("/run/fabtune/fabtuned.sock");
     p->control.group = strdup("fabtune");
 }

@@ -14,6 +14,7 @@
 
 #include "macro.h"
 #include "probe_rdma.h"
+#include "source_verbs.h"
 
 #define SQ_DEPTH 128
 #define STREAM_DEPTH 64
@@ -54,19 +55,6 @@ static void side_close(struct side *s)
     memset(s, 0, sizeof(*s));
 }
 
-static struct ibv_context *open_by_name(const char *name)
-{
-    int n = 0;
-    struct ibv_device **list = ibv_get_device_list(&n);
-    struct ibv_context *ctx = NULL;
-    for (int i = 0; list && i < n && !ctx; i++)
-        if (streq(ibv_get_device_name(list[i]), name))
-            ctx = ibv_open_device(list[i]);
-    if (list)
-        ibv_free_device_list(list);
-    return ctx;
-}
-
 static int create_qp(struct side *s)
 {
     struct ibv_qp_init_attr init = {
@@ -96,9 +84,11 @@ static int side_open(struct side *s, const struct rdma_endpoint *e, size_t size,
     s->port = e->port;
     s->gid_index = e->gid_index;
     s->size = size;
-    if (!(s->ctx = open_by_name(e->device))) {
-        probe_fail(r, -ENODEV, "cannot open %s through verbs", e->device);
-        return -ENODEV;
+    char why[256];
+    int err = verbs_open(e->device, &s->ctx, why, sizeof(why));
+    if (err < 0) {
+        probe_fail(r, err, "%s", why);
+        return err;
     }
     if (ibv_query_port(s->ctx, s->port, &pa)) {
         probe_fail(r, -errno, "ibv_query_port(%s, %u) failed", e->device, s->port);
@@ -115,7 +105,7 @@ static int side_open(struct side *s, const struct rdma_endpoint *e, size_t size,
         probe_fail(r, -EIO, "cannot read GID %d of %s/%u", s->gid_index, e->device, s->port);
         return -EIO;
     }
-    int err = 0;
+    err = 0;
     s->half = size;
     if (!(s->pd = ibv_alloc_pd(s->ctx)) || posix_memalign((void **)&s->buf, 4096, 2 * size) ||
         !(s->mr = ibv_reg_mr(s->pd, s->buf, 2 * size, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||

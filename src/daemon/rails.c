@@ -6,6 +6,7 @@
 #include "macro.h"
 #include "rails.h"
 #include "source_counters.h"
+#include "source_limits.h"
 #include "source_pci.h"
 #include "source_rdmanl.h"
 #include "source_qos.h"
@@ -22,7 +23,8 @@ int rails_scan(const char *sysroot, const char *procroot, const struct policy *p
     int err = source_sysfs_scan(sysroot, p, inv);
     if (err < 0)
         return err;
-    source_pci_scan(sysroot, procroot, inv);
+    source_pci_scan(sysroot, inv);
+    source_limits_scan(procroot, "", inv->source == INVENTORY_LIVE, inv);
     if (inv->source == INVENTORY_OFFLINE) {
         for (size_t i = 0; i < inv->n_rails; i++)
             source_sysfs_netdev(sysroot, &inv->rails[i].netdev);

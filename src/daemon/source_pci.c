@@ -1,6 +1,6 @@
 /* The PCI source (drivers/pci/pci-sysfs.c): current_link_speed "32.0 GT/s PCIe",
  * current_link_width "16" and their max_ twins; GPUs by vendor and class under
- * bus/pci/devices; module/nvidia_peermem; and "Max locked memory" from /proc/self/limits. */
+ * bus/pci/devices; module/nvidia_peermem. */
 #include "config.h"
 
 #include <errno.h>
@@ -74,22 +74,7 @@ static void scan_gpus(const char *root, struct inventory *inv)
     strv_free(names);
 }
 
-/* "Max locked memory  8388608  8388608  bytes" or "unlimited". */
-static void read_memlock(const char *procroot, struct inventory *inv)
-{
-    char path[PATH_MAX], line[256];
-    snprintf(path, sizeof(path), "%s/self/limits", procroot);
-    _cleanup_fclose_ FILE *f = fopen(path, "re");
-    while (f && fgets(line, sizeof(line), f)) {
-        char soft[32];
-        if (strncmp(line, "Max locked memory", 17) != 0 || sscanf(line + 17, "%31s", soft) != 1)
-            continue;
-        inv->memlock_known = true;
-        inv->memlock_soft = streq(soft, "unlimited") ? UINT64_MAX : strtoull(soft, NULL, 10);
-    }
-}
-
-void source_pci_scan(const char *root, const char *procroot, struct inventory *inv)
+void source_pci_scan(const char *root, struct inventory *inv)
 {
     for (size_t i = 0; i < inv->n_rails; i++) {
         struct rail *r = &inv->rails[i];
@@ -101,5 +86,4 @@ void source_pci_scan(const char *root, const char *procroot, struct inventory *i
     scan_gpus(root, inv);
     inv->peermem_loaded = sysfs_exists(root, "module/nvidia_peermem");
     inv->nvidia_loaded = sysfs_exists(root, "module/nvidia") || sysfs_exists(root, "module/amdgpu");
-    read_memlock(procroot, inv);
 }

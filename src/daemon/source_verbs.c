@@ -119,24 +119,44 @@ static void fill_device(struct ibv_context *ctx, struct rail *r)
              (unsigned)(guid >> 16) & 0xffff, (unsigned)guid & 0xffff);
 }
 
-void source_verbs_scan(struct inventory *inv)
+int verbs_open(const char *name, struct ibv_context **ret, char *why, size_t whylen)
 {
-    int n = 0;
+    int n = 0, r = -ENODEV;
     struct ibv_device **list = ibv_get_device_list(&n);
     if (!list) {
-        if (inv->n_rails)
-            inventory_note(inv, "verbs: ibv_get_device_list failed: %s", strerror(errno));
-        return;
+        r = -errno;
+        snprintf(why, whylen, "verbs lists no device: %s", strerror_r(-r, (char[128]){ 0 }, 128));
+        return r;
     }
+    *ret = NULL;
+    snprintf(why, whylen, "verbs has no device %s (no rdma-core provider for it, or it is gone)",
+             name);
+    for (int d = 0; d < n; d++) {
+        if (!streq(ibv_get_device_name(list[d]), name))
+            continue;
+        *ret = ibv_open_device(list[d]);
+        r = *ret ? 0 : errno ? -errno : -EIO;
+        if (r == -EPERM || r == -EACCES)
+            snprintf(why, whylen, "open of /dev/infiniband/%s is denied (%s): a device cgroup "
+                     "(systemd DeviceAllow=) or the node's permissions", list[d]->dev_name,
+                     r == -EPERM ? "EPERM" : "EACCES");
+        else if (r < 0)
+            snprintf(why, whylen, "cannot open /dev/infiniband/%s: %s", list[d]->dev_name,
+                     strerror_r(-r, (char[128]){ 0 }, 128));
+        break;
+    }
+    ibv_free_device_list(list);
+    return r;
+}
+
+void source_verbs_scan(struct inventory *inv)
+{
     for (size_t i = 0; i < inv->n_rails; i++) {
         struct rail *r = &inv->rails[i];
         struct ibv_context *ctx = NULL;
-        for (int d = 0; d < n && !ctx; d++)
-            if (streq(ibv_get_device_name(list[d]), r->device))
-                ctx = ibv_open_device(list[d]);
-        if (!ctx) {
-            inventory_note(inv, "%s: verbs cannot open the device (is its rdma-core provider "
-                           "installed?); using sysfs only", r->name);
+        char why[256];
+        if (verbs_open(r->device, &ctx, why, sizeof(why)) < 0) {
+            inventory_note(inv, "%s: %s; using sysfs only", r->name, why);
             continue;
         }
         fill_device(ctx, r);
@@ -144,5 +164,4 @@ void source_verbs_scan(struct inventory *inv)
         fill_gids(ctx, r, inv);
         ibv_close_device(ctx);
     }
-    ibv_free_device_list(list);
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,8 +116,47 @@ static int write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
+/* Where a write to path lands: path itself, or the end of its chain of symlinks (at most
+ * 8), even when that end does not exist yet. /etc/nccl.conf -> /run/fabtune/nccl.conf lets
+ * a sandbox that keeps /etc read-only still replace the file atomically in /run. */
+static int resolve_write_target(const char *path, char **ret)
+{
+    _cleanup_free_ char *cur = strdup(path);
+    if (!cur)
+        return -ENOMEM;
+    for (int hops = 0; hops < 8; hops++) {
+        char target[PATH_MAX];
+        ssize_t n = readlink(cur, target, sizeof(target) - 1);
+        if (n < 0) {
+            if (errno != EINVAL && errno != ENOENT)
+                return -errno;
+            *ret = TAKE_PTR(cur);       /* not a symlink, or nothing there yet */
+            return 0;
+        }
+        target[n] = '\0';
+        char *next;
+        if (target[0] == '/') {
+            next = strdup(target);
+        } else {
+            _cleanup_free_ char *d = strdup(cur);
+            if (!d || asprintf(&next, "%s/%s", dirname(d), target) < 0)
+                next = NULL;
+        }
+        if (!next)
+            return -ENOMEM;
+        free(cur);
+        cur = next;
+    }
+    return -ELOOP;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode)
 {
+    _cleanup_free_ char *real = NULL;
+    int r = resolve_write_target(path, &real);
+    if (r < 0)
+        return r;
+    path = real;
     _cleanup_free_ char *tmp = NULL, *dir = strdup(path);
     if (!dir || asprintf(&tmp, "%s.tmpXXXXXX", path) < 0)
         return -ENOMEM;
@@ -124,7 +164,7 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
     _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0)
         return -errno;
-    int r = write_all(fd, data, len);
+    r = write_all(fd, data, len);
     if (r == 0 && fchmod(fd, mode) < 0)
         r = -errno;
     if (r == 0 && fsync(fd) < 0)

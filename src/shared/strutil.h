@@ -8,7 +8,8 @@ size_t str_edit_distance(const char *a, const char *b);
 const char *str_closest(const char *s, const char *const *candidates, size_t n);
 /* Reads a whole file, at most max bytes (-EFBIG beyond), NUL-terminated. */
 int read_file_full(const char *path, size_t max, char **ret, size_t *ret_len);
-/* Writes data to path atomically: temp file in the same dir, fsync, rename, fsync dir. */
+/* Writes data to path atomically: temp file in the same dir, fsync, rename, fsync dir.
+ * A symlink at path is followed: the file at its end is replaced, the link kept. */
 int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode);
 
 /* Copies src into dst of size bytes, truncating, always NUL-terminated. */
