@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The daemon's figures: status query latency at a fixed rate from several clients while
 # probes run back to back; idle CPU and RSS over 60 s. (Carrier loss to alert is measured
 # by tests/daemon.sh, which prints it.)

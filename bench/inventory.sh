@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Times fabtune's full inventory and checks (fabtuned --once --no-probes --sysfs-root) on
 # the 8-rail fixture and on a synthetic 16-port x 256-GID tree, beside a show_gids-style
 # shell scan of the same trees. Prints mean wall times and the ratio, measured side by side.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # fabtune's RDMA probe against perftest's ib_write_lat on rxe0 (Soft-RoCE) in one guest
 # run: the guest suite interleaves five runs of each, 8-byte RDMA WRITE ping-pong, 1000
 # iterations (tests/vm/guest-suite.sh). Prints both medians and their ratio, with the cost

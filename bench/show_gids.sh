@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The show_gids scan (the script Mellanox OFED ships to list RoCE GIDs), reduced to its
 # loop and made to honour a sysfs root: for every device, port and GID slot it reads the
 # GID, its type and its netdev with one process each, the way operators scan by hand.

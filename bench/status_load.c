@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Status query latency under load: CLIENTS processes, each on its own connection, send
  * "status" at RATE requests per second for SECONDS and time each reply. Prints p50 and
  * p99 over all requests, in microseconds.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # fabtune's TCP probe against sockperf ping-pong on the same path (127.0.0.1, 64-byte
 # messages, TCP), interleaved RUNS times in one run; prints both medians of the one-way
 # p50, their ratio, and the CPU time of one fabtune probe cycle.

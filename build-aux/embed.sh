@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Turns a file into a C array: embed.sh INPUT SYMBOL > OUTPUT.c
 # Used to compile conf/fabtune.yaml into fabtuned as the built-in default policy.
 set -eu

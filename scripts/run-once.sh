@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Installs what is missing, builds fabtune, and runs its main job: fabtuned --once with the
 # built-in default policy. Exits 0 when the report was produced; the verdict is printed.
 set -eu

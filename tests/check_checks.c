@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Tests of the sysfs source, every check and the NCCL contract, on fixture trees that
  * mirror real kernel sysfs layouts (tests/fixtures/make-fixtures.sh says which). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Tests of the counter classes, rates, resets, reboots, the state file and the link-flap
  * window, on the 8-rail mlx5 fixture's real counter layout: two snapshots of the same tree
  * taken 10 s apart give the rates. */

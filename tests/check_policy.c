@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Tests of the policy loader, its errors, the defaults and the dump round trip. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Tests of the probe statistics and of the regression state machine on synthetic series:
  * a step change, a single spike, a slow drift, a recovery; and of the baselines' file. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Tests of the DCB netlink parser on reply bytes laid out as the kernel builds them (and
  * one captured from a real veth), of the QoS sysfs source on MLNX_OFED-layout fixtures,
  * and of the qos.* checks on what those give. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Live rtnetlink tests: the rtnetlink source and the netdev checks against real veth
  * pairs in a private network namespace (the host's links are never touched). */
 #include "config.h"

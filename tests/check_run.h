@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The runner every check suite ends with: run, report, exit status. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Tests of the tuning transaction on a temp procfs root, and of the other-writer report
  * on a sysctl.d fixture. (Live per-namespace keys and kill -9 trials: tuning-live.sh and
  * tuning-crash.sh.) */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Test helper: sends raw bytes (stdin, or N bytes of 'a') to a Unix socket and prints the
  * first reply line, waiting at most 3 s. For garbage and oversized control requests.
  *   ctl_raw SOCKET [N]        (exit 0 if a reply came, 1 if not, 2 on usage)

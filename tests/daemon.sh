@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The daemon on real components: a systemd-journald of its own, a private network and
 # mount namespace, a veth pair as the rail's netdev, fabtunectl as root and as nobody.
 # The rail is the Soft-RoCE fixture's rxe0/1 whose netdev v0 is linked to the live veth's

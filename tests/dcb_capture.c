@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Prints the kernel's raw reply to RTM_GETDCB / DCB_CMD_IEEE_GET for a netdev, as hex in
  * the format of tests/fixtures/dcb/, through the daemon's own request code. Run it on a
  * host with a DCB-capable NIC to add a captured fixture:

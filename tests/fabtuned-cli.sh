@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # fabtuned's command line, run as an operator would: --check-config, --dump-policy, --once.
 . "${top_srcdir:-.}/tests/lib.sh"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* libFuzzer target for the DCB netlink reply parser: any bytes are parsed, and whatever
  * state comes out is judged by the qos.* checks. Never a crash, an out-of-bounds read or
  * undefined behaviour; a malformed reply must say why. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* libFuzzer target for the policy loader: any input must load or fail cleanly, and a
  * policy that loads must dump to YAML that loads back equal. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* libFuzzer target for the sysfs source: the input's lines become the contents of a
  * port's files (state, rate, GIDs, GID types, netdev attributes, ...), and the inventory,
  * the checks and the NCCL contract run on that tree. Any shape must give findings, never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Reads the annotated hex fixtures of tests/fixtures/dcb/: '#' lines are comments, the
  * rest are bytes as two hex digits separated by blanks. */
 #pragma once

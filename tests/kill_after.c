@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Test helper: runs a command and SIGKILLs it after exactly DELAY_US microseconds, for
  * crash trials; prints how long the child ran. With DELAY_US -1 it only times the run.
  * With --after-file PATH the delay (and the printed time) counts from the moment PATH

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # Helpers for fabtune's shell tests: run a command, assert on its exit code and output.
 # Each assertion prints one "ok"/"FAIL" line; finish prints "N passed, N failed".
 set -u

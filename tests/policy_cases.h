@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Malformed policies and the exact first error each must produce ("LINE:COL: message").
  * The test also asserts the source line and caret printed under each message. */
 #pragma once

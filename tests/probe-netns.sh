@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The TCP probe live in a private network namespace, bound to a rail's address on a veth.
 # (The netem regression test runs in the Soft-RoCE guest: tests/vm/probe-regression.sh,
 # since the CI kernel here is built without sch_netem.)

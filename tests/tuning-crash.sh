@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Crash trials: kill -9 fabtuned at random points of an apply of real per-namespace
 # sysctls, restart it (apply again), revert, and assert that every key is back at its
 # original. Each trial runs in a fresh network namespace; the host is never touched.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # fabtuned's tuning on real per-namespace sysctls, inside a private network namespace:
 # apply, verify, drift, revert. The host's own values are read before and after.
 . "${top_srcdir:-.}/tests/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtunectl's pieces: talking to fabtuned, and rendering its replies for people. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtunectl: query and control fabtuned over its Unix socket. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Human tables for fabtunectl's replies. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtunectl's side of the control protocol: one request, one reply line. */
 #include "config.h"
 

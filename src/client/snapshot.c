@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtunectl snapshot: copies every sysfs and procfs file fabtune reads into a tarball,
  * in the kernel's own layout (real directories under devices/, class/ and bus/ symlinks),
  * so that "fabtuned --once --sysfs-root DIR/sys --procfs-root DIR/proc" analyses it. Works

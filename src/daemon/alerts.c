@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* journald alerts on transitions, never on every cycle, with per-key rate limiting so a
  * flapping link cannot flood the journal. */
 #include "config.h"

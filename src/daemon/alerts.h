@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* journald alerts: raised and cleared on transitions of a finding, rate-limited. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Probe baselines: learned from the first healthy runs, then a per-probe state machine. */
 #include "config.h"
 

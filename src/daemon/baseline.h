@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Probe baselines and the regression state machine, persisted in the state dir. */
 #pragma once
 

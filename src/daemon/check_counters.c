@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The counter classes and link flaps of each rail, from the rates and the carrier history
  * the counter state keeps. A class whose counters the driver lacks, or a first sample, is
  * 'unknown' with the reason. */

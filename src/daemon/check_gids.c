@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The GID checks: a RoCE GID of the policy's version and family, in the subnet, at one
  * index across rails, and the same one NCCL's own selection would pick. */
 #include "config.h"

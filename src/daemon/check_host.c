@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pcie.link, gpudirect.affinity, gpudirect.peermem and host.memlock. */
 #include "config.h"
 

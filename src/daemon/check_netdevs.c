@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The netdev checks: oper state, carrier and MTU of each rail's netdev. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* rails.count and the port checks: state, phys_state, link layer, rate, active MTU. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The probe findings: probe.{rdma,tcp}.{latency,bandwidth} against the policy's absolute
  * limits, and probe.regression from the baselines' state machine. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The lossless-fabric contract of each Ethernet rail: PFC on the policy priority (and only
  * there), the trust mode, the DSCP -> priority map, ECN, the CNP marking, global pause.
  * What a driver does not expose is 'unknown' with the reason, never an error. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* tuning.drift: one finding per sysctl key of the profile, from the tuning model. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The checks, in the order the report shows them. */
 #include "config.h"
 

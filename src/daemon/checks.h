@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The checks: pure functions from inventory and policy to findings. They never read the
  * system, so a snapshot and the live node are judged by the same code. */
 #pragma once

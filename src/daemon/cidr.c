@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* CIDR subnets: parsing, formatting and membership for rails.roce.subnet. */
 #include "config.h"
 

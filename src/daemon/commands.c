@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The control protocol's commands. Reads need uid 0 or the policy's group; mutating
  * commands need uid 0. Replies render the manager's latest report; nothing here waits. */
 #include "config.h"

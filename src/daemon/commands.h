@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The control protocol's commands, with their authorisation. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The control socket server. Each client is nonblocking, with a request size limit, an
  * idle timeout and a bounded output queue; too many clients are refused. A slow or
  * hostile client can only hurt itself. */

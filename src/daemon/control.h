@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The control socket: newline-delimited JSON requests, SO_PEERCRED authorisation. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Counter classes and rates. The names are the drivers' own: mlx5's hw_counters
  * (drivers/infiniband/hw/mlx5/counters.c) and its ethtool statistics (prefixed
  * "ethtool:" here, en_stats.c), and rxe's hw_counters. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The HCA counters: their classes, the samples the sources take, and the rates between
  * two samples. The previous sample persists with the boot id, so a reboot or a counter
  * reset never gives a negative rate. */

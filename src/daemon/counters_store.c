@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The counter state file: STATE_DIR/counters.json holds the boot id and, per rail, the
  * last sample and the carrier history, so the next sample (or the next fabtuned --once)
  * has something to take a rate against. Rates are never stored; they are recomputed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The DCB netlink reply parser. The layout is the kernel's: net/dcb/dcbnl.c
  * dcbnl_ieee_fill() puts DCB_ATTR_IFNAME, then the DCB_ATTR_IEEE nest (ETS, MAXRATE, QCN,
  * PFC, DCB_BUFFER, the APP_TABLE nest of DCB_ATTR_IEEE_APP / DCB_ATTR_DCB_APP entries, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The parser of DCB netlink replies: raw message bytes in, struct dcb_state out. The live
  * source and the captured fixtures go through this same code. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Event sources: rtnetlink link and address notifications (libnl), and each RDMA device's
  * verbs async fd (PORT_ERR, PORT_ACTIVE, GID_CHANGE, DEVICE_FATAL). Each event schedules a
  * debounced re-check; the check itself reads the sources anew. */

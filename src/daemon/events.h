@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Event sources that trigger a re-check: rtnetlink and each RDMA device's async fd. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtuned: options, logging setup, policy loading and the choice of what to run. */
 #include "config.h"
 

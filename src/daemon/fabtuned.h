@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtuned's entry point, kept in the library so the tests can drive it. */
 #pragma once
 

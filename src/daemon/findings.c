@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Findings: a growable list, the verdict rule and the exit codes of each health format. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Findings: what the checks conclude, and the verdict that follows from them. */
 #pragma once
 

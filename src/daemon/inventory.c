@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The inventory model: lifetime and the GID helpers every source and check shares. */
 #include "config.h"
 

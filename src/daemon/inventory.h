@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The inventory: what the sources found on the node. Sources fill it; checks read it. */
 #pragma once
 

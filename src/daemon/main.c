@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtuned: the whole daemon lives in libfabtuned; this only hands over. */
 #include "config.h"
 

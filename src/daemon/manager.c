@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The daemon's manager: the sd-event loop (timers for checks and probes, io sources for
  * netlink, verbs async events, the probe worker and the control socket, signals), and the
  * check cycle sources -> inventory -> checks -> findings -> outputs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The daemon: one sd-event loop, its timers and sources, and the latest report. */
 #pragma once
 

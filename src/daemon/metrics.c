@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The Prometheus text exposition: fabtune_* names, base units (seconds, bytes, bits). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The Prometheus text exposition of a report. */
 #pragma once
 

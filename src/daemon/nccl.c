@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The NCCL contract, computed from the verified inventory and the policy. */
 #include "config.h"
 

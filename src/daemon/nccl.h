@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The NCCL contract: the NCCL_* settings that make NCCL use the verified fabric. */
 #pragma once
 

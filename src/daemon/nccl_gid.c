@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* NCCL's automatic RoCE GID selection (ncclIbGetGidIndex / ncclUpdateGidIndex in
  * src/transport/net_ib.cc, NCCL 2.21+), replayed step by step on the inventory:
  * start at index 0, then offer every later index as a candidate. */

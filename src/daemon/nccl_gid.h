@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* NCCL's automatic RoCE GID selection, replayed on a rail's GID table. */
 #pragma once
 

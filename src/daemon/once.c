@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtuned --once: gather, check, render; the data flows one way through a report. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtuned --once: one full pass of sources, checks and probes, printed as a report. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtuned's command line: parsing and --help. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fabtuned's command line. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The policy: defaults, lifetime, comparison, and loading from a file or the built-in copy. */
 #include "config.h"
 

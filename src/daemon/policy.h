@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The policy: a typed model of fabtune.yaml, its defaults, loader and dumper. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Renders the effective policy as YAML, walking the same schema the loader uses. */
 #include "config.h"
 

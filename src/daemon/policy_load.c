@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Loads fabtune.yaml into struct policy, driven by the schema table, with precise errors. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The policy schema: every key, its type, bounds and where it lives in struct policy. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The policy schema: one table of keys that drives both the loader and the dumper. */
 #pragma once
 

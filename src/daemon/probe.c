@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Helpers every probe shares: failures, clocks. */
 #include "config.h"
 

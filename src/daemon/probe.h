@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Probe results: latency statistics, bandwidth, and why a probe could not run. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The RDMA probe, the way perftest's ib_write_lat measures: each side RDMA WRITEs into the
  * other's buffer and busy-polls its own buffer's last byte for the answer; the round trip
  * is timed per iteration and halved. Each side has its own busy-polling thread, as each

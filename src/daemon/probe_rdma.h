@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The RDMA probe: two RC QPs, RDMA WRITE ping-pong for latency and a WRITE stream. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The TCP loopback probe. A server thread echoes (latency) or sinks (bandwidth); the client
  * times each round trip. Every socket has a timeout and the whole probe a deadline. */
 #include "config.h"

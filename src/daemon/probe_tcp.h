@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The TCP loopback probe: ping-pong latency and a bounded stream, on one address. */
 #pragma once
 

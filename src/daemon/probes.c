@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Probe runs: the plan from the inventory, and its execution in a worker thread, pinned to
  * each HCA's NUMA node in turn. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Probe runs: which probes run on which rails, executed off the caller's thread. */
 #pragma once
 

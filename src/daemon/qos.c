@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Helpers over a rail's QoS state. */
 #include "config.h"
 

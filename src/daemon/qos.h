@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* A rail's lossless-fabric state: what DCB netlink, the QoS and ECN sysfs files and the
  * ethtool pause parameters say. Part of the inventory; the qos.* checks read it. */
 #pragma once

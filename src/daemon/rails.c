@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Taking the inventory: sources -> inventory, in a fixed order. */
 #include "config.h"
 

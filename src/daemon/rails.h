@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Taking the inventory: which sources run, in which order, live or from a snapshot. */
 #pragma once
 

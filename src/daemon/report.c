@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Renders a report as a human text or as JSON. Renders only; it decides nothing. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The report of one full check: what --once prints and the daemon serves. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* A port's counters from sysfs (ports/N/hw_counters/ and ports/N/counters/; bnxt_re has no
  * counters/, rxe only hw_counters/) and the classified ethtool statistics of its netdev. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The counter sources: a port's hw_counters/ and counters/ in sysfs, and the netdev's
  * ethtool statistics (live only). */
 #pragma once

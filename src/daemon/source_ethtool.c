@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The ethtool ioctl (SIOCETHTOOL): the 802.3x global pause parameters and the driver's
  * statistics (ethtool -S). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The PCI source (drivers/pci/pci-sysfs.c): current_link_speed "32.0 GT/s PCIe",
  * current_link_width "16" and their max_ twins; GPUs by vendor and class under
  * bus/pci/devices; module/nvidia_peermem. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The PCI source: the HCAs' PCIe links, the GPUs, GPUDirect's kernel modules. */
 #pragma once
 

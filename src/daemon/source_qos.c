@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The QoS state of every Ethernet rail, from its sources in order: DCB netlink first,
  * since trust may be derived from its APP table. */
 #include "config.h"

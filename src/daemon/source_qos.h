@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The QoS sources of Ethernet rails: DCB netlink (live), the qos/trust and ecn/ sysfs
  * files (live and snapshot), and the ethtool pause parameters (live). */
 #pragma once

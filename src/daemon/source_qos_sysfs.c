@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Trust, ECN and CNP marking from sysfs. These files come from the mlx5 driver of
  * MLNX_OFED (class/net/IF/qos/trust, class/net/IF/ecn/roce_np|roce_rp/enable/0..7,
  * ecn/roce_np/[params/]cnp_dscp and cnp_802p_prio, as NVIDIA's MLNX_OFED "Explicit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The RDMA netlink source, on a libnl nl_sock (NETLINK_RDMA), the way rdma-core's
  * util/rdma_nl.c and iproute2's "rdma link" ask the kernel for ports and their netdevs. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The RDMA netlink source: every RDMA port and its netdev, as the kernel's nldev tells. */
 #pragma once
 

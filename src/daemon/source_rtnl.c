@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The rtnetlink source, through libnl-route's link and address caches. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The rtnetlink source: netdev oper state, carrier, MTU, carrier changes and addresses. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The sysfs source: RDMA ports, GID tables and netdevs from /sys (or a captured tree).
  * Layout (drivers/infiniband/core/sysfs.c): class/infiniband/DEV/{fw_ver,node_guid,device},
  * ports/N/{state,phys_state,rate,link_layer,gids/I,gid_attrs/types/I,gid_attrs/ndevs/I}. */

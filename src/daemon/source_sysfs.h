@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The sysfs source: RDMA ports, GID tables and netdevs from /sys (or a captured tree). */
 #pragma once
 

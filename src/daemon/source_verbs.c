@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The verbs source: ibv_query_device_ex, ibv_query_port and ibv_query_gid_table per rail. */
 #include "config.h"
 

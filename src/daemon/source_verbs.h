@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The verbs source: port attributes and GID tables through libibverbs (live only). */
 #pragma once
 

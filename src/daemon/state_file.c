@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* JSON state files, read whole and replaced atomically. */
 #include "config.h"
 

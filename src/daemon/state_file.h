@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* JSON files in the state directory (probe baselines, counter state), read whole and
  * written atomically, so a crash never leaves half a file. */
 #pragma once

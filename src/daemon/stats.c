@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Exact statistics: sort, then nearest-rank percentiles and a two-pass mean/stddev. */
 #include "config.h"
 

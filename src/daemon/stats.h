@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Exact statistics over a run's samples. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sysctl reads and writes through a procfs root, and value comparison by fields. */
 #include "config.h"
 

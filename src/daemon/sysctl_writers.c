@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Who else sets a sysctl. systemd-sysctl(8) reads *.conf from /etc/sysctl.d, /run/sysctl.d,
  * /usr/local/lib/sysctl.d and /usr/lib/sysctl.d (and /lib/sysctl.d); a file name in an
  * earlier directory masks the same name in a later one; files apply in name order and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Who else sets a sysctl: sysctl.d files in systemd-sysctl's order, and tuned. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Reads under a sysfs or procfs root: the one seam between fabtune and /sys and /proc. */
 #include "config.h"
 

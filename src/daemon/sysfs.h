@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Reads under a sysfs or procfs root ("/sys", or a captured tree for --sysfs-root). */
 #pragma once
 

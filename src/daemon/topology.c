@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* PCI distance from the sysfs devices/ paths: the components two paths share. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* PCI distance between a rail and the GPUs, in NVIDIA's topology words (nvidia-smi topo,
  * NCCL_NET_GDR_LEVEL): PXB (a PCIe switch in common), PHB (only the host bridge), NODE
  * (only the NUMA node), SYS (across sockets). */

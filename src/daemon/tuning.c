@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The sysctl profile as a transaction: read, snapshot originals, apply, verify, revert.
  * The snapshot is on disk before the first write, so a kill at any point leaves the
  * true originals behind, and a restart never takes its own earlier writes for them. */

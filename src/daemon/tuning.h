@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The sysctl profile as a transaction: read, snapshot originals, apply, verify, revert. */
 #pragma once
 

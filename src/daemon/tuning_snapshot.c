@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The originals snapshot in the state dir, as JSON, written atomically. */
 #include "config.h"
 

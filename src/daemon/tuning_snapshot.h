@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The originals snapshot: the values each key had before fabtune first wrote it. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Logging to journald or stderr, with levels, debug categories and structured fields. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Small helpers shared by the daemon and the client: cleanup attributes, array sizes. */
 #pragma once
 

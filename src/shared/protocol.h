@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The control protocol's constants, shared by fabtuned and fabtunectl (SPEC.md). */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* String helpers: edit distance for "did you mean", whole-file read and atomic write. */
 #include "config.h"
 

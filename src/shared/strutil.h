@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* String helpers: edit distance for "did you mean", file reading. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Durations: parsing and formatting the policy's time values. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Durations: parsing "250ms"/"30s"/"10m" and formatting them back. */
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Builds the guest's initramfs: busybox-static, the rdma_rxe/veth/9p module closure of the
 # unpacked Debian kernel, and tests/vm/init. No userland libraries: the guest chroots into
 # the host's root over 9p (see init).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # In-guest test: fabtuned as a service on the live rxe0. With the periodic check an hour
 # away, only events can make it notice the veth peer going down: the verbs async event
 # (PORT_ERR, logged under -d events) and rtnetlink. Status must show port.state failing.

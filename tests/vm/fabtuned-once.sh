@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # In-guest test: fabtuned --once --json on the live rxe0 (verbs, RDMA netlink, rtnetlink),
 # cross-checked in the same run against 'rdma link' and sysfs; then with the veth peer
 # down, the rail must be NOT_READY through port.state.

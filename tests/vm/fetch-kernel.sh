@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Fetches Debian's plain -amd64 kernel (it ships rdma_rxe; -cloud-amd64 does not) into the
 # download cache, unpacks it and builds its modules.dep. Prints the unpacked root.
 #   fetch-kernel.sh CACHE_DIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The in-guest suite, run as root in the guest's root network namespace (rxe carries no
 # traffic inside another one), chrooted into the host's root.
 #   guest-suite.sh OUTDIR SRCDIR BUILDDIR [BREAK]

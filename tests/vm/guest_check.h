@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Assertions for the in-guest C tests: one "ok: ..." or "FAIL: ..." line each, and the
  * closing "N passed, N failed" that tests/vm/run.sh and CI read. */
 #pragma once

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # In-guest test: the regression state machine end to end with real injected latency.
 # fabtuned --once learns a TCP baseline on the loopback, then "tc qdisc ... netem delay"
 # degrades it within K runs, and removing the delay clears it after K good runs. A TCG

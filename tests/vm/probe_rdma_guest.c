@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* In-guest test of the RDMA probe on rxe0: sane numbers, no QP left behind (seen through
  * "rdma resource show qp" while this process still lives), and a clean failure when the
  * port is DOWN.   probe_rdma_guest DEVICE GID_INDEX PEER_NETDEV */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # make check's Soft-RoCE stage: boots Debian's kernel under qemu (TCG), creates rxe0 on a
 # veth in the guest, runs the in-guest suite against it and reports one line per test.
 # Fails when a guest test fails, when the guest does not boot, or on a timeout.

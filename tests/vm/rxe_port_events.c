@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* In-guest test on Soft-RoCE: rxe0's port, its RoCE v2 GID (verbs against sysfs) and the
  * PORT_ERR / PORT_ACTIVE async events when the veth peer loses and regains carrier.
  *   rxe_port_events DEVICE NETDEV PEER IPV4
