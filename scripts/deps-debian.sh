@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Installs every build and test dependency of fabtune on Debian 12. Idempotent.
 # This is the one list of packages; the README and CI call this script.
 set -eu
@@ -13,6 +14,7 @@ PACKAGES="
   iproute2 util-linux procps kmod jq
   qemu-system-x86 busybox-static cpio xz-utils
   perftest sockperf
+  debhelper dpkg-dev lintian
 "
 
 missing=""
