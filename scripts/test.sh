@@ -1,8 +1,17 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Installs what is missing, builds fabtune and runs the whole test suite.
 # This is the README's test command; CI calls it with extra options.
 #
-#   scripts/test.sh [--werror] [--sanitizers] [--fuzz SECONDS] [--distcheck] [--builddir DIR]
+#   scripts/test.sh [--werror] [--sanitizers] [--fuzz SECONDS] [--distcheck] [--deb]
+#                   [--builddir DIR]
+#
+#   --deb        build the Debian package first (scripts/build-deb.sh, lintian clean) and
+#                install that package in the systemd guest (FABTUNE_DEB); without it the
+#                guest gets this build's make install tree
+#   --distcheck  then make distcheck (its configure gets the same options), running the
+#                quick suites in the unpacked tarball, and check that the tarball holds
+#                every file git tracks that the build or tests use
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,6 +20,7 @@ configure_args=""
 fuzz_seconds=0
 distcheck=no
 sanitizers=no
+deb=no
 
 while [ $# -gt 0 ]; do
     case $1 in
@@ -18,8 +28,9 @@ while [ $# -gt 0 ]; do
         --sanitizers) sanitizers=yes; configure_args="$configure_args --enable-sanitizers" ;;
         --fuzz) fuzz_seconds=$2; shift ;;
         --distcheck) distcheck=yes ;;
+        --deb) deb=yes ;;
         --builddir) builddir=$2; shift ;;
-        *) echo "usage: $0 [--werror] [--sanitizers] [--fuzz SECONDS] [--distcheck] [--builddir DIR]" >&2
+        *) echo "usage: $0 [--werror] [--sanitizers] [--fuzz SECONDS] [--distcheck] [--deb] [--builddir DIR]" >&2
            exit 64 ;;
     esac
     shift
@@ -27,6 +38,13 @@ done
 
 "$top/scripts/deps-debian.sh"
 cd "$top"
+# One kernel and initramfs cache for every pass and build tree (and distcheck's copy).
+export FABTUNE_VM_CACHE="${FABTUNE_VM_CACHE:-$top/.cache/vm}"
+if [ "$deb" = yes ]; then
+    FABTUNE_DEB=$("$top/scripts/build-deb.sh" "$top/$builddir-deb" | tail -1)
+    export FABTUNE_DEB
+    echo "package: $FABTUNE_DEB"
+fi
 [ -x configure ] && [ configure -nt configure.ac ] && [ Makefile.in -nt Makefile.am ] || autoreconf -fi
 
 mkdir -p "$builddir"
@@ -41,8 +59,29 @@ fi
 make -j"$(nproc)"
 make -j"$(nproc)" check || { cat test-suite.log; exit 1; }
 
+# CI: no test may be skipped.
+if [ "${CI:-}" = true ] && grep -q '^SKIP:' test-suite.log; then
+    grep '^SKIP:' test-suite.log
+    echo "test.sh: tests were skipped in CI" >&2
+    exit 1
+fi
+
 if [ "$distcheck" = yes ]; then
-    make -j"$(nproc)" distcheck
+    # The whole suite ran above; in the tarball, the quick suites prove it builds, installs
+    # and tests out of tree. Its guests would only boot a second time.
+    make -j"$(nproc)" distcheck DISTCHECK_CONFIGURE_FLAGS="$configure_args" \
+        TESTS="tests/check_policy tests/check_checks tests/check_qos tests/check_counters tests/check_tuning tests/fabtuned-cli.sh tests/units.sh"
+    # ... and that the tarball holds every tracked file of the build and the tests.
+    tarball=$(ls -t fabtune-*.tar.gz | head -1)
+    (cd "$top" && git ls-files) | grep -v -E '^(\.ci/|\.gitignore$|debian/|m4/\.keep$)' | sort > tracked.lst
+    tar -tzf "$tarball" | sed 's|^[^/]*/||' | sort > dist.lst
+    missing=$(comm -23 tracked.lst dist.lst)
+    if [ -n "$missing" ]; then
+        echo "test.sh: tracked files missing from $tarball (EXTRA_DIST):" >&2
+        echo "$missing" >&2
+        exit 1
+    fi
+    echo "distcheck: $tarball holds all $(wc -l < tracked.lst) tracked files"
 fi
 
 # Every parser's libFuzzer target, each for the given time, from its seed corpus.
@@ -65,9 +104,15 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     mkdir -p "$fuzzdir"
     (cd "$fuzzdir" && CC=clang "$top/configure" --enable-fuzzing --enable-sanitizers >/dev/null &&
         make -j"$(nproc)" tests/fuzz_policy tests/fuzz_sysfs tests/fuzz_dcb)
-    run_fuzzer fuzz_policy policy-corpus
-    run_fuzzer fuzz_sysfs sysfs-corpus
-    run_fuzzer fuzz_dcb dcb-corpus
+    # All at once: each gets its full time, the wall time is one target's.
+    run_fuzzer fuzz_policy policy-corpus & p1=$!
+    run_fuzzer fuzz_sysfs sysfs-corpus & p2=$!
+    run_fuzzer fuzz_dcb dcb-corpus & p3=$!
+    crashed=0
+    wait $p1 || crashed=1
+    wait $p2 || crashed=1
+    wait $p3 || crashed=1
+    [ $crashed = 0 ] || exit 1
 fi
 
 # One line over every test case of every program (check suites and shell tests).
