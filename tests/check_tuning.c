@@ -282,6 +282,54 @@ START_TEST(test_writer_in_report)
 }
 END_TEST
 
+/* A snapshot is a file on disk: revert re-checks the allowlist and writes nothing else
+ * (a kernel.core_pattern slipped into it would otherwise run a program as root). */
+START_TEST(test_revert_refuses_tampered_snapshot)
+{
+    struct tuning t;
+    ck_assert_int_eq(tuning_run(&t, proc, state, &p, TUNING_APPLY), 0);
+    tuning_done(&t);
+    put("kernel.core_pattern", "core");
+    struct tuning_snapshot s;
+    ck_assert_int_eq(tuning_snapshot_load(state, &s), 0);
+    ck_assert_int_eq(tuning_snapshot_add(&s, "kernel.core_pattern", "|/tmp/evil %p"), 0);
+    ck_assert_int_eq(tuning_snapshot_save(state, &s), 0);
+    tuning_snapshot_done(&s);
+
+    ck_assert_int_eq(tuning_run(&t, proc, state, NULL, TUNING_REVERT), -EPERM);
+    ck_assert_str_eq(get("kernel.core_pattern"), "core");
+    ck_assert_int_eq(key(&t, "kernel.core_pattern")->state, TUNING_STATE_FAILED);
+    ck_assert_msg(strstr(key(&t, "kernel.core_pattern")->error, "refused"), "%s",
+                  key(&t, "kernel.core_pattern")->error);
+    /* The allowed keys are still restored. */
+    ck_assert_str_eq(get("net.core.somaxconn"), "4096");
+    ck_assert_str_eq(get("vm.zone_reclaim_mode"), "1");
+    tuning_done(&t);
+}
+END_TEST
+
+/* "apply" under tuning.mode: off is refused and writes nothing. */
+START_TEST(test_apply_mode_off)
+{
+    struct policy_errors errs = { 0 };
+    struct policy off;
+    policy_init_defaults(&off);
+    const char *yaml = "tuning:\n  mode: off\n  sysctl:\n    net.core.somaxconn: 8192\n";
+    ck_assert_int_eq(policy_load_string(yaml, strlen(yaml), "t.yaml", &off, &errs), 0);
+    struct tuning t;
+    ck_assert_int_eq(tuning_run(&t, proc, state, &off, TUNING_APPLY), -ECANCELED);
+    ck_assert_str_eq(get("net.core.somaxconn"), "4096");
+    struct tuning_snapshot s;
+    ck_assert_int_eq(tuning_snapshot_load(state, &s), -ENOENT);
+    tuning_done(&t);
+    /* Read still works, and says the keys are unmanaged. */
+    ck_assert_int_eq(tuning_run(&t, proc, state, &off, TUNING_READ), 0);
+    ck_assert_int_eq(key(&t, "net.core.somaxconn")->state, TUNING_STATE_UNMANAGED);
+    tuning_done(&t);
+    policy_done(&off);
+}
+END_TEST
+
 /* An output path that is a symlink (/etc/nccl.conf -> /run/fabtune/nccl.conf) is written
  * at its end, atomically, and the link stays: under ProtectSystem=strict, /etc is read-only
  * and a temporary file beside the link could not be made. */
@@ -342,6 +390,8 @@ int main(void)
     tcase_add_test(tc, test_other_writers);
     tcase_add_test(tc, test_writer_in_report);
     tcase_add_test(tc, test_write_through_symlink);
+    tcase_add_test(tc, test_revert_refuses_tampered_snapshot);
+    tcase_add_test(tc, test_apply_mode_off);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

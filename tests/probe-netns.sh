@@ -24,8 +24,9 @@ jq -c '.probes.targets[0] | {target, tcp: .tcp_latency.latency_seconds.samples,
        bw: (.tcp_bandwidth.bandwidth_bytes_per_second > 0)}' "$LAST_OUT" > "$tmp/t"
 cat "$tmp/t"
 expect_grep '{"target":"rxe0/1","tcp":1000,"bw":true}' "$tmp/t"
-# No rxe0 on this machine: the RDMA probe fails, and says why, without a crash.
+# No rxe0 on this machine: the RDMA probe fails, and says why, without a crash (this
+# kernel has no verbs at all: ibv_get_device_list fails with ENOSYS).
 jq -r '.probes.targets[0].rdma_latency.error' "$LAST_OUT" > "$tmp/e"
-expect_grep 'cannot open rxe0 through verbs' "$tmp/e"
+expect_grep 'cannot open rxe0: verbs ' "$tmp/e"
 
 finish

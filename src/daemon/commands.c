@@ -190,9 +190,13 @@ static json_object *cmd_apply(struct manager *m, json_object *args, const char *
                               char *msg, size_t len)
 {
     struct tuning t;
-    tuning_init(&t, m->opts->procfs_root, m->opts->state_dir, "");
-    int r = tuning_apply(&t, &m->policy);
+    int r = tuning_run(&t, m->opts->procfs_root, m->opts->state_dir, &m->policy, TUNING_APPLY);
     tuning_done(&t);
+    if (r == -ECANCELED) {
+        *code = "ENOTSUP";
+        snprintf(msg, len, "tuning.mode is off in the policy: 'apply' writes nothing");
+        return NULL;
+    }
     m->tuning_suspended = false;
     (void)manager_check(m);
     if (r < 0) {
@@ -208,8 +212,7 @@ static json_object *cmd_revert(struct manager *m, json_object *args, const char 
                                char *msg, size_t len)
 {
     struct tuning t;
-    tuning_init(&t, m->opts->procfs_root, m->opts->state_dir, "");
-    int r = tuning_revert(&t);
+    int r = tuning_run(&t, m->opts->procfs_root, m->opts->state_dir, NULL, TUNING_REVERT);
     json_object *a = json_object_new_array();
     for (size_t i = 0; i < t.n; i++) {
         json_object *j = json_object_new_object();

@@ -41,8 +41,7 @@ static int dump_policy(const struct policy *p)
 static int revert(const struct options *o)
 {
     struct tuning t;
-    tuning_init(&t, o->procfs_root, o->state_dir, "");
-    int r = tuning_revert(&t);
+    int r = tuning_run(&t, o->procfs_root, o->state_dir, NULL, TUNING_REVERT);
     if (r == -ENOENT)
         printf("no sysctl originals in %s: nothing to revert\n", o->state_dir);
     for (size_t i = 0; i < t.n; i++)

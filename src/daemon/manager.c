@@ -112,11 +112,9 @@ static void notify_status(struct manager *m)
 
 static void tuning_pass(struct manager *m, struct report *r)
 {
-    tuning_init(&r->tuning, m->opts->procfs_root, m->opts->state_dir, "");
-    if (m->policy.tuning.mode == TUNING_ENFORCE && !m->tuning_suspended)
-        (void)tuning_apply(&r->tuning, &m->policy);
-    else
-        (void)tuning_read(&r->tuning, &m->policy);
+    bool enforce = m->policy.tuning.mode == TUNING_ENFORCE && !m->tuning_suspended;
+    (void)tuning_run(&r->tuning, m->opts->procfs_root, m->opts->state_dir, &m->policy,
+                     enforce ? TUNING_APPLY : TUNING_READ);
     for (size_t i = 0; i < r->tuning.n; i++) {
         const struct tuning_key *k = &r->tuning.keys[i];
         if (!k->reapplied)
@@ -427,8 +425,7 @@ int manager_run(struct manager *m)
     r = sd_event_loop(m->event);
     if (m->policy.tuning.revert_on_stop) {
         struct tuning t;
-        tuning_init(&t, m->opts->procfs_root, m->opts->state_dir, "");
-        int e = tuning_revert(&t);
+        int e = tuning_run(&t, m->opts->procfs_root, m->opts->state_dir, NULL, TUNING_REVERT);
         if (e < 0 && e != -ENOENT)
             log_error_errno(e, "Cannot restore the sysctl originals: %m");
         else if (e == 0)

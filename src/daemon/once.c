@@ -94,11 +94,13 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
     checks_run(&r.inventory, p, &r.findings);
     counters_pass(o, p, &r);
     /* --once writes nothing unless asked; the daemon applies by the policy's mode. */
-    tuning_init(&r.tuning, o->procfs_root, o->state_dir, "");
-    if (o->apply && p->tuning.mode != TUNING_OFF)
-        err = tuning_apply(&r.tuning, p);
-    else
-        err = tuning_read(&r.tuning, p);
+    err = tuning_run(&r.tuning, o->procfs_root, o->state_dir, p,
+                     o->apply ? TUNING_APPLY : TUNING_READ);
+    if (err == -ECANCELED) {
+        log_warning("tuning.mode is off in the policy: --apply writes nothing");
+        tuning_done(&r.tuning);
+        err = tuning_run(&r.tuning, o->procfs_root, o->state_dir, p, TUNING_READ);
+    }
     if (err < 0 && r.tuning.n == 0)
         log_warning_errno(err, "Cannot take the sysctl profile's state: %m");
     check_tuning(&r.tuning, p, &r.findings);

@@ -126,12 +126,13 @@ int verbs_open(const char *name, struct ibv_context **ret, char *why, size_t why
     struct ibv_device **list = ibv_get_device_list(&n);
     if (!list) {
         r = -errno;
-        snprintf(why, whylen, "verbs lists no device: %s", strerror_r(-r, (char[128]){ 0 }, 128));
+        snprintf(why, whylen, "cannot open %s: verbs lists no device (%s)", name,
+                 strerror_r(-r, (char[128]){ 0 }, 128));
         return r;
     }
     *ret = NULL;
-    snprintf(why, whylen, "verbs has no device %s (no rdma-core provider for it, or it is gone)",
-             name);
+    snprintf(why, whylen, "cannot open %s: verbs has no such device (no rdma-core provider "
+             "for it, or it is gone)", name);
     for (int d = 0; d < n; d++) {
         if (!streq(ibv_get_device_name(list[d]), name))
             continue;

@@ -219,6 +219,14 @@ int tuning_revert(struct tuning *t)
         struct tuning_key *k = &t->keys[t->n - 1];
         strscpy(k->original, snap.e[i].value, sizeof(k->original));
         k->has_original = true;
+        /* The snapshot is a file: it gets no more trust than the policy does. */
+        if (!policy_sysctl_key_allowed(k->key)) {
+            snprintf(k->error, sizeof(k->error), "refused: not under the allowed prefixes");
+            k->state = TUNING_STATE_FAILED;
+            if (r == 0)
+                r = -EPERM;
+            continue;
+        }
         read_live(t, k);
         if (k->state == TUNING_STATE_DRIFT && write_key(t, k) < 0 && r == 0)
             r = -EIO;
@@ -230,4 +238,21 @@ int tuning_revert(struct tuning *t)
         r = tuning_snapshot_remove(t->state_dir);
     tuning_snapshot_done(&snap);
     return r;
+}
+
+int tuning_run(struct tuning *t, const char *procfs_root, const char *state_dir,
+               const struct policy *p, enum tuning_action a)
+{
+    tuning_init(t, procfs_root, state_dir, "");
+    switch (a) {
+    case TUNING_APPLY:
+        if (p->tuning.mode == TUNING_OFF)
+            return -ECANCELED;
+        return tuning_apply(t, p);
+    case TUNING_REVERT:
+        return tuning_revert(t);
+    case TUNING_READ:
+        break;
+    }
+    return tuning_read(t, p);
 }
