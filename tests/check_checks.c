@@ -124,7 +124,7 @@ START_TEST(test_mlx5_8rail_ready)
         ck_assert_int_eq(sev(&s, "gid.family", rails8[i]), SEVERITY_OK);
         ck_assert_int_eq(sev(&s, "gid.subnet", rails8[i]), SEVERITY_OK);
         ck_assert_int_eq(sev(&s, "gid.nccl", rails8[i]), SEVERITY_OK);
-        ck_assert_int_eq(rail_gid_index(&s.inv.rails[i], &s.policy), 3);
+        ck_assert_int_eq(s.inv.rails[i].gid_index, 3);
     }
     ck_assert_int_eq(sev(&s, "gid.consistent", NULL), SEVERITY_OK);
     ck_assert_uint_eq(count_sev(&s, SEVERITY_ERROR) + count_sev(&s, SEVERITY_WARNING), 0);
@@ -163,8 +163,8 @@ START_TEST(test_gid_shift)
 {
     struct scan s;
     scan(&s, "mlx5_8rail_gid_shift", "rails: {roce: {subnet: 10.0.0.0/8}}\n");
-    ck_assert_int_eq(rail_gid_index(&s.inv.rails[5], &s.policy), 5);
-    ck_assert_int_eq(rail_gid_index(&s.inv.rails[4], &s.policy), 3);
+    ck_assert_int_eq(s.inv.rails[5].gid_index, 5);
+    ck_assert_int_eq(s.inv.rails[4].gid_index, 3);
     ck_assert_int_eq(sev(&s, "gid.family", "mlx5_5/1"), SEVERITY_OK);
     ck_assert_int_eq(sev(&s, "gid.consistent", NULL), SEVERITY_WARNING);
     ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_DEGRADED);
@@ -257,7 +257,7 @@ START_TEST(test_soft_roce)
     ck_assert_double_eq(r->rate_gbps, 10);
     ck_assert(!r->has_counters);
     ck_assert_str_eq(r->netdev.name, "v0");
-    ck_assert_int_eq(rail_gid_index(r, &s.policy), 1);
+    ck_assert_int_eq(r->gid_index, 1);
     ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_READY);
     scan_done(&s);
 }
@@ -314,7 +314,7 @@ START_TEST(test_gid_holes)
     const struct rail *r = &s.inv.rails[0];
     ck_assert(gid_is_zero(r->gids[2].raw) && gid_is_zero(r->gids[3].raw));
     ck_assert_int_eq(r->gids[6].type, GID_TYPE_UNREADABLE);
-    ck_assert_int_eq(rail_gid_index(r, &s.policy), 5);
+    ck_assert_int_eq(r->gid_index, 5);
     ck_assert_int_eq(sev(&s, "gid.family", "mlx5_0/1"), SEVERITY_OK);
     ck_assert_int_eq(sev(&s, "gid.nccl", "mlx5_0/1"), SEVERITY_OK);
 

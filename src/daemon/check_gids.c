@@ -139,7 +139,7 @@ static void check_consistent(const struct inventory *inv, const struct policy *p
         const struct rail *r = &inv->rails[i];
         if (!is_roce(r))
             continue;
-        int idx = rail_gid_index(r, p);
+        int idx = r->gid_index;
         same &= first == -2 || idx == first;
         if (first == -2)
             first = idx;
@@ -169,7 +169,7 @@ void check_gids(const struct inventory *inv, const struct policy *p, struct find
         const struct rail *r = &inv->rails[i];
         if (!is_roce(r))
             continue;   /* InfiniBand is addressed by LID; its GIDs need no checking here */
-        int idx = rail_gid_index(r, p);
+        int idx = r->gid_index;
         check_version_and_family(r, idx, p, out);
         check_subnet(r, idx, p, out);
         check_nccl_pick(r, idx, p, out);

@@ -66,6 +66,8 @@ struct rail {
     int numa_node;              /* -1 when unknown */
 
     char link_layer[16];        /* "Ethernet", "InfiniBand" */
+    int gid_index;              /* the RoCE GID index the policy means, resolved once when
+                                 * the inventory is taken (rails_scan); -1: none or not RoCE */
     int state;                  /* 4: ACTIVE; 0 when unknown */
     char state_name[16];
     int phys_state;             /* 5: LinkUp; 0 when unknown */

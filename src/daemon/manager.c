@@ -21,6 +21,7 @@
 #include "manager.h"
 #include "metrics.h"
 #include "nccl.h"
+#include "pipeline.h"
 #include "rails.h"
 #include "source_counters.h"
 #include "sysfs.h"
@@ -40,23 +41,6 @@ static int load_policy(struct manager *m, struct policy *p, char *err, size_t le
     if (r == 0)
         strscpy(m->policy_source, src, sizeof(m->policy_source));
     return r;
-}
-
-static void copy_probes(const struct probe_run *from, struct probe_run *to)
-{
-    *to = *from;
-    to->targets = from->n ? malloc(from->n * sizeof(*to->targets)) : NULL;
-    to->cross = from->n_cross ? malloc(from->n_cross * sizeof(*to->cross)) : NULL;
-    if ((from->n && !to->targets) || (from->n_cross && !to->cross)) {
-        free(to->targets);
-        free(to->cross);
-        memset(to, 0, sizeof(*to));
-        return;
-    }
-    if (from->n)
-        memcpy(to->targets, from->targets, from->n * sizeof(*to->targets));
-    if (from->n_cross)
-        memcpy(to->cross, from->cross, from->n_cross * sizeof(*to->cross));
 }
 
 /* Logs a failed output once per change of its error, not at every check. */
@@ -110,13 +94,11 @@ static void notify_status(struct manager *m)
     m->ready_sent = true;
 }
 
-static void tuning_pass(struct manager *m, struct report *r)
+/* Enforcement wrote a drifted key back: say so in the journal, with the likely writer. */
+static void log_reapplied(const struct tuning *t)
 {
-    bool enforce = m->policy.tuning.mode == TUNING_ENFORCE && !m->tuning_suspended;
-    (void)tuning_run(&r->tuning, m->opts->procfs_root, m->opts->state_dir, &m->policy,
-                     enforce ? TUNING_APPLY : TUNING_READ);
-    for (size_t i = 0; i < r->tuning.n; i++) {
-        const struct tuning_key *k = &r->tuning.keys[i];
+    for (size_t i = 0; i < t->n; i++) {
+        const struct tuning_key *k = &t->keys[i];
         if (!k->reapplied)
             continue;
         const struct log_field fields[] = {
@@ -127,22 +109,6 @@ static void tuning_pass(struct manager *m, struct report *r)
         log_struct(LOG_WARNING, fields, ARRAY_SIZE(fields), "re-applied %s = %s after drift%s%s",
                    k->key, k->wanted, k->writer[0] ? "; set by " : "", k->writer);
     }
-    check_tuning(&r->tuning, &m->policy, &r->findings);
-}
-
-/* The check cycle folds its own sample too, then judges the peak rates of the last check
- * interval (a burst between two cycles is not averaged away, nor lost to an event-driven
- * check that comes right after). */
-static void counters_pass(struct manager *m, struct report *r)
-{
-    m->counters.peak_hold = m->policy.checks.interval;
-    if (counters_fold_inventory(&m->counters, m->boot_id, &r->inventory,
-                                m->policy.checks.flaps.window) < 0)
-        log_warning("Cannot fold the counters: out of memory");
-    check_counters(&r->inventory, &m->counters, &m->policy, &r->findings);
-    int err = counters_save(m->opts->state_dir, &m->counters);
-    if (err < 0)
-        log_warning_errno(err, "Cannot save the counter state: %m");
 }
 
 /* Between check cycles, the counters are sampled on their own period, so a burst shows
@@ -174,25 +140,25 @@ int manager_check(struct manager *m)
     struct report *r = calloc(1, sizeof(*r));
     if (!r)
         return -ENOMEM;
-    report_init(r, &m->policy, m->policy_source);
-    int err = rails_scan(m->opts->sysfs_root, m->opts->procfs_root, &m->policy, &r->inventory);
+    /* The counters judge the peak rates of the last check interval: a burst between two
+     * cycles is not averaged away, nor lost to an event-driven check right after. */
+    m->counters.peak_hold = m->policy.checks.interval;
+    const struct pipeline_input in = {
+        .sysfs_root = m->opts->sysfs_root, .procfs_root = m->opts->procfs_root,
+        .state_dir = m->opts->state_dir, .policy = &m->policy,
+        .policy_source = m->policy_source,
+        .tuning = m->policy.tuning.mode == TUNING_ENFORCE && !m->tuning_suspended
+                  ? TUNING_APPLY : TUNING_READ,
+        .counters = &m->counters, .boot_id = m->boot_id,
+        .probes = m->have_probes ? &m->probes : NULL, .baselines = &m->baselines,
+    };
+    int err = pipeline_run(&in, r);
     if (err < 0) {
         report_done(r);
         free(r);
         return log_error_errno(err, "Cannot take the inventory: %m");
     }
-    checks_run(&r->inventory, &m->policy, &r->findings);
-    counters_pass(m, r);
-    tuning_pass(m, r);
-    nccl_contract_compute(&r->inventory, &m->policy, &r->nccl);
-    if (m->have_probes) {
-        copy_probes(&m->probes, &r->probes);
-        r->probed = true;
-        check_probe_results(&r->probes, &m->policy, &r->findings);
-        check_regressions(&m->baselines, &m->policy, &r->findings);
-    }
-    report_finish(r);
-
+    log_reapplied(&r->tuning);
     alerts_update(&m->alerts, &r->findings, now_usec(CLOCK_MONOTONIC), m->checks_done == 0);
     write_outputs(m, r);
     if (m->report) {

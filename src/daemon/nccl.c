@@ -43,7 +43,7 @@ static int common_gid_index(const struct inventory *inv, const struct policy *p,
         if (!streq(inv->rails[i].link_layer, "Ethernet"))
             continue;
         *ret_roce = true;
-        int r = rail_gid_index(&inv->rails[i], p);
+        int r = inv->rails[i].gid_index;
         if (idx != -2 && r != idx)
             return -1;
         idx = r;

@@ -36,7 +36,7 @@ static struct probe_target *add_target(struct probe_run *run, const char *name)
 /* The rail's own IP: the address in its RoCE GID, else the netdev's first of the family. */
 static void rail_address(const struct rail *r, const struct policy *p, struct probe_target *t)
 {
-    int idx = streq(r->link_layer, "Ethernet") ? rail_gid_index(r, p) : -1;
+    int idx = r->gid_index;
     if (idx >= 0 && (uint32_t)idx < r->n_gids && !gid_is_zero(r->gids[idx].raw) &&
         !gid_is_link_local(r->gids[idx].raw)) {
         const uint8_t *raw = r->gids[idx].raw;
@@ -97,7 +97,7 @@ int probes_plan(const struct inventory *inv, const struct policy *p, struct prob
         t->rdma = true;
         strscpy(t->ep.device, r->device, sizeof(t->ep.device));
         t->ep.port = (uint8_t)r->port;
-        t->ep.gid_index = streq(r->link_layer, "Ethernet") ? rail_gid_index(r, p) : -1;
+        t->ep.gid_index = r->gid_index;
         t->numa_node = r->numa_node;
         t->port_rate = r->rate_gbps * 1e9 / 8;
         rail_address(r, p, t);
@@ -217,4 +217,22 @@ void probes_join(struct probe_job *job)
 {
     pthread_join(job->thread, NULL);
     free(job);
+}
+
+int probes_copy(const struct probe_run *from, struct probe_run *to)
+{
+    *to = *from;
+    to->targets = from->n ? malloc(from->n * sizeof(*to->targets)) : NULL;
+    to->cross = from->n_cross ? malloc(from->n_cross * sizeof(*to->cross)) : NULL;
+    if ((from->n && !to->targets) || (from->n_cross && !to->cross)) {
+        free(to->targets);
+        free(to->cross);
+        memset(to, 0, sizeof(*to));
+        return -ENOMEM;
+    }
+    if (from->n)
+        memcpy(to->targets, from->targets, from->n * sizeof(*to->targets));
+    if (from->n_cross)
+        memcpy(to->cross, from->cross, from->n_cross * sizeof(*to->cross));
+    return 0;
 }

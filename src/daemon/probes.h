@@ -40,6 +40,8 @@ struct probe_run {
  * rails as cross-rail pairs, or the loopback address when there are no rails. */
 int probes_plan(const struct inventory *inv, const struct policy *p, struct probe_run *ret);
 void probes_done(struct probe_run *run);
+/* A deep copy of a finished run (to, which probes_done() frees); -ENOMEM leaves it empty. */
+int probes_copy(const struct probe_run *from, struct probe_run *to);
 /* Runs the plan in the calling thread. */
 void probes_execute(struct probe_run *run);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "macro.h"
+#include "nccl_gid.h"
 #include "rails.h"
 #include "source_counters.h"
 #include "source_limits.h"
@@ -14,6 +15,15 @@
 #include "source_rtnl.h"
 #include "source_sysfs.h"
 #include "source_verbs.h"
+
+/* Each rail's GID index, once: everything after the inventory reads rail->gid_index. */
+static void resolve_gid_indexes(struct inventory *inv, const struct policy *p)
+{
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        struct rail *r = &inv->rails[i];
+        r->gid_index = streq(r->link_layer, "Ethernet") ? rail_gid_index(r, p) : -1;
+    }
+}
 
 int rails_scan(const char *sysroot, const char *procroot, const struct policy *p,
                struct inventory *inv)
@@ -31,6 +41,7 @@ int rails_scan(const char *sysroot, const char *procroot, const struct policy *p
             source_sysfs_netdev(sysroot, &inv->rails[i].netdev);
         source_qos_fill(sysroot, false, inv);
         source_counters_read(sysroot, false, inv);
+        resolve_gid_indexes(inv, p);
         return 0;
     }
     if (inv->n_rails == 0)
@@ -40,5 +51,6 @@ int rails_scan(const char *sysroot, const char *procroot, const struct policy *p
     source_rtnl_fill(inv);
     source_qos_fill(sysroot, true, inv);
     source_counters_read(sysroot, true, inv);
+    resolve_gid_indexes(inv, p);
     return 0;
 }

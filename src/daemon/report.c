@@ -52,7 +52,7 @@ static void print_finding(const struct finding *f, FILE *out)
 /* The rail's RoCE GID as "3 10.0.0.1", or "-". */
 static void rail_gid(const struct report *r, const struct rail *rail, char *buf, size_t len)
 {
-    int idx = streq(rail->link_layer, "Ethernet") ? rail_gid_index(rail, r->policy) : -1;
+    int idx = rail->gid_index;
     char ip[48];
     if (idx < 0 || (uint32_t)idx >= rail->n_gids || gid_is_zero(rail->gids[idx].raw)) {
         snprintf(buf, len, "-");
@@ -257,7 +257,7 @@ static json_object *qos_to_json(const struct qos_state *q)
 static json_object *rail_to_json(const struct report *r, const struct rail *rail)
 {
     json_object *o = json_object_new_object(), *nd = json_object_new_object();
-    int idx = streq(rail->link_layer, "Ethernet") ? rail_gid_index(rail, r->policy) : -1;
+    int idx = rail->gid_index;
     char ip[64] = "";
 
     add_string(o, "name", rail->name);

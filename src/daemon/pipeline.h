@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: ISC */
+/* The one check pass, for --once and the daemon alike: inventory (with each rail's GID
+ * index resolved once) -> checks -> counters -> tuning -> probe results -> NCCL contract
+ * -> verdict, into a report that everything after it only reads. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "baseline.h"
+#include "counters.h"
+#include "policy.h"
+#include "probes.h"
+#include "report.h"
+#include "tuning.h"
+
+struct pipeline_input {
+    const char *sysfs_root, *procfs_root, *state_dir;
+    const struct policy *policy;
+    const char *policy_source;
+    enum tuning_action tuning;          /* TUNING_READ or TUNING_APPLY */
+    /* The counter state kept between passes (the daemon's), folded and saved here; NULL:
+     * loaded from and saved to state_dir (--once). A snapshot touches neither. */
+    struct counter_state *counters;
+    const char *boot_id;                /* with counters */
+    /* Probe results: the daemon's last run with its baselines, or run now (--once, with
+     * the baselines in state_dir). */
+    const struct probe_run *probes;
+    const struct baselines *baselines;
+    bool run_probes;
+};
+
+/* Fills ret (initialised here; report_done() frees it). Returns 0, or -errno when no
+ * inventory could be taken. */
+int pipeline_run(const struct pipeline_input *in, struct report *ret);
