@@ -91,6 +91,10 @@ expect_rc 2 "$ctl" -s "$sock" health --format nagios
 expect_grep '^FABTUNE CRITICAL - NOT_READY: ' "$LAST_OUT"
 expect_rc 1 "$ctl" -s "$sock" health --format nhc
 expect_grep '^ERROR: fabtune: ' "$LAST_OUT"
+# --json is built by json-c, whatever the finding's message holds.
+expect_rc 1 "$ctl" -s "$sock" --json health
+jq -r '"\(.verdict) \(.first_failing | type)"' "$LAST_OUT" > "$tmp/hj" 2>&1
+expect_grep '^NOT_READY string$' "$tmp/hj"
 
 ip link set v1 up
 wait_for '.rails[0].verdict' READY 5 && pass "carrier back: rail READY" || fail "rail did not recover"

@@ -13,6 +13,7 @@
 #include "client.h"
 #include "macro.h"
 #include "protocol.h"
+#include "verdict.h"
 
 #define TIMEOUT_MS 10000
 #define HEALTH_TIMEOUT_MS 90     /* health answers in under 100 ms, or says UNKNOWN */
@@ -108,18 +109,11 @@ static int text_field(const struct ctl *c, const char *cmd, const char *field)
     return 0;
 }
 
-/* Exit codes per format (SPEC.md): READY, DEGRADED, NOT_READY, UNKNOWN. */
+/* The exit code and line of each health format (verdict.h holds the one table). */
 static int health(const struct ctl *c)
 {
-    static const struct { const char *name; int codes[4]; } formats[] = {
-        { "npd", { 0, 1, 1, 2 } }, { "nagios", { 0, 1, 2, 3 } }, { "nhc", { 0, 0, 1, 1 } },
-    };
-    static const char *const verdicts[] = { "READY", "DEGRADED", "NOT_READY", "UNKNOWN" };
-    static const char *const nagios[] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
-    size_t f = 0;
-    while (f < ARRAY_SIZE(formats) && !streq(formats[f].name, c->format))
-        f++;
-    if (f == ARRAY_SIZE(formats)) {
+    enum health_format f;
+    if (health_format_parse(c->format, &f) < 0) {
         fprintf(stderr, "fabtunectl: unknown health format '%s' (npd, nagios or nhc)\n", c->format);
         return EXIT_USAGE;
     }
@@ -137,22 +131,25 @@ static int health(const struct ctl *c)
         snprintf(buf, sizeof(buf), "fabtuned not answering: %s", r < 0 ? strerror(-r) : "bad reply");
         why = buf;
     }
-    size_t vi = 3;
-    for (size_t i = 0; i < 4; i++)
-        if (streq(verdicts[i], verdict))
-            vi = i;
-    if (c->json)
-        printf("{\"verdict\":\"%s\",\"first_failing\":%s%s%s}\n", verdicts[vi], why ? "\"" : "",
-               why ? why : "null", why ? "\"" : "");
-    else if (streq(c->format, "nhc")) {
-        if (vi >= 2)
-            printf("ERROR: fabtune: %s\n", why ? why : verdicts[vi]);
-    } else if (streq(c->format, "nagios"))
-        printf("FABTUNE %s - %s%s%s\n", nagios[vi], verdicts[vi], why ? ": " : "", why ? why : "");
-    else
-        printf("fabtune: %s%s%s\n", verdicts[vi], why ? ": " : "", why ? why : "");
+    enum verdict v_ = verdict_from_string(verdict);
+    const char *name = verdict_to_string(v_);
+    if (c->json) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "verdict", json_object_new_string(name));
+        json_object_object_add(o, "first_failing", why ? json_object_new_string(why) : NULL);
+        puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(o);
+    } else if (f == HEALTH_NHC) {
+        if (v_ == VERDICT_NOT_READY || v_ == VERDICT_UNKNOWN)
+            printf("ERROR: fabtune: %s\n", why ? why : name);
+    } else if (f == HEALTH_NAGIOS) {
+        printf("FABTUNE %s - %s%s%s\n", verdict_nagios_state(v_), name, why ? ": " : "",
+               why ? why : "");
+    } else {
+        printf("fabtune: %s%s%s\n", name, why ? ": " : "", why ? why : "");
+    }
     json_object_put(reply);
-    return formats[f].codes[vi];
+    return verdict_exit_code(v_, f);
 }
 
 static int wait_ready(const struct ctl *c)

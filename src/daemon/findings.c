@@ -119,30 +119,3 @@ const char *severity_to_string(enum severity s)
     return names[s];
 }
 
-const char *verdict_to_string(enum verdict v)
-{
-    static const char *const names[] = { "READY", "DEGRADED", "NOT_READY", "UNKNOWN" };
-    return names[v];
-}
-
-int verdict_exit_code(enum verdict v, enum health_format f)
-{
-    /* Rows: format; columns: READY, DEGRADED, NOT_READY, UNKNOWN (SPEC.md). */
-    static const int codes[][4] = {
-        [HEALTH_NPD] = { 0, 1, 1, 2 },
-        [HEALTH_NAGIOS] = { 0, 1, 2, 3 },
-        [HEALTH_NHC] = { 0, 0, 1, 1 },
-    };
-    return codes[f][v];
-}
-
-int health_format_parse(const char *s, enum health_format *ret)
-{
-    static const char *const names[] = { "npd", "nagios", "nhc" };
-    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-        if (streq(s, names[i])) {
-            *ret = (enum health_format)i;
-            return 0;
-        }
-    return -EINVAL;
-}

@@ -4,9 +4,9 @@
 
 #include <stddef.h>
 
+#include "verdict.h"
+
 enum severity { SEVERITY_OK, SEVERITY_UNKNOWN, SEVERITY_WARNING, SEVERITY_ERROR };
-enum verdict { VERDICT_READY, VERDICT_DEGRADED, VERDICT_NOT_READY, VERDICT_UNKNOWN };
-enum health_format { HEALTH_NPD, HEALTH_NAGIOS, HEALTH_NHC };
 
 struct finding {
     char *check;        /* stable id, "tuning.drift" */
@@ -37,6 +37,3 @@ enum verdict findings_rail_verdict(const struct findings *fs, const char *rail);
 const struct finding *findings_first_failing(const struct findings *fs);
 
 const char *severity_to_string(enum severity s);
-const char *verdict_to_string(enum verdict v);
-int verdict_exit_code(enum verdict v, enum health_format f);
-int health_format_parse(const char *s, enum health_format *ret);
