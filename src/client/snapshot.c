@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -239,6 +240,12 @@ static void copy_proc(const char *out)
     }
 }
 
+/* nftw's callback for the scratch tree: depth first, links not followed. */
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
 int snapshot_take(const char *tarball)
 {
     char tmpl[] = "/tmp/fabtune-snapshot.XXXXXX", mod[PATH_MAX];
@@ -269,12 +276,7 @@ int snapshot_take(const char *tarball)
                "fabtuned --once --sysfs-root DIR/sys --procfs-root DIR/proc\n", tarball, tarball);
     else
         fprintf(stderr, "fabtunectl: tar failed for %s\n", tarball);
-    pid = fork();
-    if (pid == 0) {
-        execlp("rm", "rm", "-rf", out, (char *)NULL);
-        _exit(127);
-    }
-    if (pid > 0)
-        waitpid(pid, NULL, 0);
+    if (nftw(out, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+        fprintf(stderr, "fabtunectl: cannot remove the scratch tree %s: %m\n", out);
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }

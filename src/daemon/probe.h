@@ -2,6 +2,8 @@
 /* Probe results: latency statistics, bandwidth, and why a probe could not run. */
 #pragma once
 
+#include <string.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -24,6 +26,13 @@ struct probe_params {
     uint32_t bw_size;           /* message size of the stream */
     usec_t timeout;             /* hard bound on the whole probe */
 };
+
+/* strerror() for the probe worker threads: strerrordesc_np() is thread-safe. */
+static inline const char *probe_strerror(int err)
+{
+    const char *s = strerrordesc_np(err);
+    return s ? s : "unknown error";
+}
 
 void probe_fail(struct probe_result *r, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -73,8 +73,9 @@ static int create_qp(struct side *s)
     s->max_inline = init.cap.max_inline_data;
     struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .pkey_index = 0, .port_num = s->port,
                              .qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_LOCAL_WRITE };
-    return ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                         IBV_QP_ACCESS_FLAGS) ? -errno : 0;
+    /* ibv_modify_qp() and ibv_query_port() return the error number; errno is not set. */
+    return -ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                          IBV_QP_ACCESS_FLAGS);
 }
 
 static int side_open(struct side *s, const struct rdma_endpoint *e, size_t size,
@@ -91,8 +92,9 @@ static int side_open(struct side *s, const struct rdma_endpoint *e, size_t size,
         probe_fail(r, err, "%s", why);
         return err;
     }
-    if (ibv_query_port(s->ctx, s->port, &pa)) {
-        probe_fail(r, -errno, "ibv_query_port(%s, %u) failed", e->device, s->port);
+    if ((err = ibv_query_port(s->ctx, s->port, &pa))) {
+        probe_fail(r, -err, "ibv_query_port(%s, %u) failed: %s", e->device, s->port,
+                   probe_strerror(err));
         return -EIO;
     }
     if (pa.state != IBV_PORT_ACTIVE) {
@@ -112,7 +114,7 @@ static int side_open(struct side *s, const struct rdma_endpoint *e, size_t size,
         !(s->mr = ibv_reg_mr(s->pd, s->buf, 2 * size, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||
         !(s->cq = ibv_create_cq(s->ctx, SQ_DEPTH * 2, NULL, NULL, 0)) || (err = create_qp(s)) < 0) {
         err = err ? err : (errno ? -errno : -ENOMEM);
-        probe_fail(r, err, "cannot set up verbs resources on %s: %s", e->device, strerror(-err));
+        probe_fail(r, err, "cannot set up verbs resources on %s: %s", e->device, probe_strerror(-err));
         return err;
     }
     memset(s->buf, 0, 2 * size);
@@ -134,13 +136,15 @@ static int side_connect(struct side *s, const struct side *peer)
         a.ah_attr.grh.sgid_index = (uint8_t)s->gid_index;
         a.ah_attr.grh.hop_limit = 64;
     }
-    if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-        return -errno;
+    int err = ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+                            IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+                            IBV_QP_MIN_RNR_TIMER);
+    if (err)
+        return -err;
     struct ibv_qp_attr rts = { .qp_state = IBV_QPS_RTS, .timeout = 14, .retry_cnt = 7,
                                .rnr_retry = 7, .sq_psn = 0, .max_rd_atomic = 1 };
-    return ibv_modify_qp(s->qp, &rts, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-                         IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) ? -errno : 0;
+    return -ibv_modify_qp(s->qp, &rts, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+                          IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 }
 
 static int post_write(struct side *s, const struct side *peer, size_t len, bool signaled)
@@ -312,7 +316,7 @@ static void ping_pong(struct side *a, struct side *b, const struct probe_params 
             if (!lat->error)
                 probe_fail(lat, err, "RDMA WRITE ping-pong %s after %u round trips",
                            err == -ETIMEDOUT ? "timed out" : resp.result.error ?
-                           resp.result.error_text : strerror(-err), i);
+                           resp.result.error_text : probe_strerror(-err), i);
             free(samples);
             free(posted);
             return;
@@ -345,7 +349,7 @@ static void stream(struct side *a, struct side *b, const struct probe_params *p,
         while (posting && outstanding < STREAM_DEPTH) {
             int err = post_write(a, b, p->bw_size, true);
             if (err < 0) {
-                probe_fail(bw, err, "ibv_post_send: %s", strerror(-err));
+                probe_fail(bw, err, "ibv_post_send: %s", probe_strerror(-err));
                 return;
             }
             outstanding++;
@@ -376,7 +380,7 @@ void probe_rdma_run(const struct rdma_endpoint *ea, const struct rdma_endpoint *
     if (err == 0)
         err = side_connect(&b, &a);
     if (err < 0) {
-        probe_fail(lat, err, "cannot connect the QPs: %s", strerror(-err));
+        probe_fail(lat, err, "cannot connect the QPs: %s", probe_strerror(-err));
         goto out;
     }
     /* The ping-pong uses the first p->size bytes of each buffer. */

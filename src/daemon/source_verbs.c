@@ -48,8 +48,10 @@ static const char *phys_state_name(uint8_t s)
 static void fill_port(struct ibv_context *ctx, struct rail *r, struct inventory *inv)
 {
     struct ibv_port_attr pa;
-    if (ibv_query_port(ctx, (uint8_t)r->port, &pa)) {
-        inventory_note(inv, "%s: ibv_query_port failed: %s", r->name, strerror(errno));
+    int err = ibv_query_port(ctx, (uint8_t)r->port, &pa);   /* the error, not errno */
+    if (err) {
+        inventory_note(inv, "%s: ibv_query_port failed: %s", r->name,
+                       strerror_r(err, (char[128]){ 0 }, 128));
         return;
     }
     if (r->state && r->state != (int)pa.state)

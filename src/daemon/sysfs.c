@@ -136,22 +136,10 @@ void strv_free(char **v)
     free(v);
 }
 
-/* Natural order, so that gids/10 sorts after gids/9 and mlx5_10 after mlx5_9. */
-static int natural_cmp(const void *a, const void *b)
+/* Version order (strverscmp), so that gids/10 sorts after gids/9 and mlx5_10 after mlx5_9. */
+static int version_cmp(const void *a, const void *b)
 {
-    const char *x = *(char *const *)a, *y = *(char *const *)b;
-    while (*x && *y) {
-        if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
-            unsigned long long u = strtoull(x, (char **)&x, 10), v = strtoull(y, (char **)&y, 10);
-            if (u != v)
-                return u < v ? -1 : 1;
-            continue;
-        }
-        if (*x != *y)
-            return (unsigned char)*x - (unsigned char)*y;
-        x++, y++;
-    }
-    return (unsigned char)*x - (unsigned char)*y;
+    return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
 int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ...)
@@ -187,7 +175,7 @@ int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ..
     closedir(d);
     if (!v && !(v = calloc(1, sizeof(*v))))
         return -ENOMEM;
-    qsort(v, n, sizeof(*v), natural_cmp);
+    qsort(v, n, sizeof(*v), version_cmp);
     *ret = v;
     if (ret_n)
         *ret_n = n;
