@@ -17,6 +17,8 @@
 #include "nccl_gid.h"
 #include "rails.h"
 #include "source_limits.h"
+#include "strutil.h"
+#include "sysfs.h"
 
 static char fixtures[256];
 
@@ -473,6 +475,48 @@ START_TEST(test_memlock_sources)
 }
 END_TEST
 
+/* A tree of an unexpected shape: ports/0 and ports/x (once a SEGV), a gids/x entry, a
+ * FIFO in place of a port's state and of a policy (once a hang), "010" (once read as 8). */
+START_TEST(test_hostile_tree)
+{
+    char tmp[] = "/tmp/check_hostile.XXXXXX", cmd[1024], sys[600], path[700];
+    ck_assert_ptr_nonnull(mkdtemp(tmp));
+    snprintf(cmd, sizeof(cmd), "cp -a %s/soft_roce/sys %s/ && cd %s/sys/class/infiniband/rxe0/ports && "
+             "cp -a 1 0 && cp -a 1 x && mkdir 1/gids/x && rm 1/state && mkfifo 1/state && "
+             "mkfifo %s/policy.yaml && printf '010\n' > %s/numa", fixtures, tmp, tmp, tmp, tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(sys, sizeof(sys), "%s/sys", tmp);
+
+    struct policy p;
+    struct inventory inv;
+    policy_init_defaults(&p);
+    ck_assert_int_eq(rails_scan(sys, "/nonexistent", &p, &inv), 0);
+    ck_assert_uint_eq(inv.n_rails, 1);
+    ck_assert_uint_eq(inv.rails[0].port, 1);
+    ck_assert_int_eq(inv.rails[0].state, 0);            /* the FIFO: not read, unknown */
+    ck_assert_uint_eq(inv.rails[0].n_gids, 1024);       /* gids/x ignored */
+    bool noted = false;
+    for (size_t i = 0; i < inv.n_notes; i++)
+        noted |= strstr(inv.notes[i], "ignoring ports/") != NULL;
+    ck_assert(noted);
+    struct findings out = { 0 };
+    checks_run(&inv, &p, &out);
+    ck_assert_int_eq(sev(&(struct scan){ .findings = out }, "port.state", "rxe0/1"), SEVERITY_UNKNOWN);
+    findings_done(&out);
+    inventory_done(&inv);
+    policy_done(&p);
+
+    char *text = NULL;
+    snprintf(path, sizeof(path), "%s/policy.yaml", tmp);
+    ck_assert_int_eq(read_file_full(path, 65536, &text, NULL), -EINVAL);
+    int64_t v = 0;
+    ck_assert_int_eq(sysfs_read_int(tmp, &v, "numa"), 0);
+    ck_assert_int_eq(v, 10);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(test_no_gpus)
 {
     struct scan s;
@@ -508,6 +552,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_gpu_node);
     tcase_add_test(tc, test_no_gpus);
     tcase_add_test(tc, test_memlock_sources);
+    tcase_add_test(tc, test_hostile_tree);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -22,7 +22,7 @@
 int limits_file_memlock(const char *path, uint64_t *ret)
 {
     char line[256];
-    _cleanup_fclose_ FILE *f = fopen(path, "re");
+    _cleanup_fclose_ FILE *f = fopen_regular(path);
     if (!f)
         return -errno;
     while (fgets(line, sizeof(line), f)) {
@@ -71,7 +71,7 @@ static bool scan_limits_file(const char *path, const char *shown, uint64_t *ret,
     char line[512];
     bool found = false;
     unsigned n = 0;
-    _cleanup_fclose_ FILE *f = fopen(path, "re");
+    _cleanup_fclose_ FILE *f = fopen_regular(path);
     while (f && fgets(line, sizeof(line), f)) {
         n++;
         if (parse_limits_line(line, ret)) {
@@ -123,7 +123,7 @@ static int find_slurmd(const char *procroot, long *ret_pid)
         if (*end || pid <= 0)
             continue;
         snprintf(path, sizeof(path), "%s/%ld/comm", procroot, pid);
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        _cleanup_fclose_ FILE *f = fopen_regular(path);
         if (f && fgets(comm, sizeof(comm), f) && streq(comm, "slurmd\n")) {
             *ret_pid = pid;
             r = 0;
@@ -137,7 +137,7 @@ static bool pid1_is_systemd(const char *procroot)
 {
     char path[PATH_MAX], comm[32] = "";
     snprintf(path, sizeof(path), "%s/1/comm", procroot);
-    _cleanup_fclose_ FILE *f = fopen(path, "re");
+    _cleanup_fclose_ FILE *f = fopen_regular(path);
     return f && fgets(comm, sizeof(comm), f) && streq(comm, "systemd\n");
 }
 

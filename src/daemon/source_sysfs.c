@@ -4,6 +4,8 @@
  * ports/N/{state,phys_state,rate,link_layer,gids/I,gid_attrs/types/I,gid_attrs/ndevs/I}. */
 #include "config.h"
 
+#include <ctype.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,21 @@ static void read_numbered(const char *root, int *ret, char *name, size_t len, co
     strscpy(name, colon ? colon + 1 + (colon[1] == ' ') : buf, len);
 }
 
+/* A directory name that is a decimal index in [min, max] ("ports/1", "gids/3"); anything
+ * else in a (captured, or hostile) tree is not one, and is skipped. */
+static bool parse_index(const char *s, unsigned long min, unsigned long max, unsigned long *ret)
+{
+    char *end;
+    if (!isdigit((unsigned char)s[0]))
+        return false;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return false;
+    *ret = v;
+    return true;
+}
+
 static int read_gids(const char *root, struct rail *r)
 {
     char **names = NULL;
@@ -38,11 +55,10 @@ static int read_gids(const char *root, struct rail *r)
         return err;
 
     uint32_t len = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned long idx = strtoul(names[i], NULL, 10);
-        if (idx < 65536 && idx + 1 > len)
+    unsigned long idx;
+    for (size_t i = 0; i < n; i++)
+        if (parse_index(names[i], 0, 65535, &idx) && idx + 1 > len)
             len = (uint32_t)idx + 1;
-    }
     r->gids = calloc(len ? len : 1, sizeof(*r->gids));
     if (!r->gids) {
         strv_free(names);
@@ -51,8 +67,7 @@ static int read_gids(const char *root, struct rail *r)
     r->n_gids = len;
     for (size_t i = 0; i < n; i++) {
         char buf[64];
-        unsigned long idx = strtoul(names[i], NULL, 10);
-        if (idx >= len)
+        if (!parse_index(names[i], 0, len ? len - 1 : 0, &idx) || idx >= len)
             continue;
         struct gid_entry *g = &r->gids[idx];
         if (sysfs_read_line(root, buf, sizeof(buf), IB "/%s/ports/%u/gids/%lu",
@@ -80,7 +95,8 @@ static void find_netdev(const char *root, struct rail *r)
         }
     char **names = NULL;
     size_t n = 0;
-    if (sysfs_list(root, &names, &n, IB "/%s/device/net", r->device) == 0 && n >= r->port)
+    if (sysfs_list(root, &names, &n, IB "/%s/device/net", r->device) == 0 && r->port >= 1 &&
+        n >= r->port)
         strscpy(r->netdev.name, names[n == 1 ? 0 : r->port - 1], sizeof(r->netdev.name));
     strv_free(names);
 }
@@ -178,8 +194,13 @@ static int scan_device(const char *root, const struct policy *p, struct inventor
         return err == -ENOENT ? 0 : err;
     for (char **pp = ports; *pp && err >= 0; pp++) {
         char ll[16] = "";
-        uint32_t port = (uint32_t)strtoul(*pp, NULL, 10);
+        unsigned long num;
         size_t pos;
+        if (!parse_index(*pp, 1, 255, &num)) {      /* ports are u8, from 1 */
+            inventory_note(inv, "%s: ignoring ports/%.32s: not a port number", dev, *pp);
+            continue;
+        }
+        uint32_t port = (uint32_t)num;
         (void)sysfs_read_line(root, ll, sizeof(ll), IB "/%s/ports/%u/link_layer", dev, port);
         inv->n_ports_seen++;
         bool take = p->rails.select == RAIL_SELECT_LIST ? listed(p, dev, port, &pos)

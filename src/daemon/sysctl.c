@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "macro.h"
+#include "strutil.h"
 #include "tuning.h"
 
 static int key_path(const char *root, const char *key, char *buf, size_t len)
@@ -29,9 +30,9 @@ int sysctl_read(const char *root, const char *key, char *buf, size_t len)
     int r = key_path(root, key, path, sizeof(path));
     if (r < 0)
         return r;
-    _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+    _cleanup_close_ int fd = open_regular(path);
     if (fd < 0)
-        return -errno;
+        return fd;
     ssize_t k = read(fd, buf, len - 1);
     if (k < 0)
         return -errno;

@@ -63,7 +63,7 @@ static void normalize_key(char *k)
 static int scan_file(struct sysctl_writers *w, const char *path, const char *shown, int rank,
                      const char *section)
 {
-    _cleanup_fclose_ FILE *f = fopen(path, "re");
+    _cleanup_fclose_ FILE *f = fopen_regular(path);
     char line[1024], where[320];
     bool in_section = !section;
     if (!f)
@@ -150,7 +150,7 @@ static void scan_tuned_profile(struct sysctl_writers *w, const char *root, const
     static const char *const bases[] = { "/etc/tuned", "/usr/lib/tuned" };
     for (size_t b = 0; b < ARRAY_SIZE(bases) && depth < 5; b++) {
         snprintf(path, sizeof(path), "%s%s/%s/tuned.conf", root, bases[b], name);
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        _cleanup_fclose_ FILE *f = fopen_regular(path);
         if (!f)
             continue;
         snprintf(shown, sizeof(shown), "tuned profile '%s' (%s/%s/tuned.conf)", name, bases[b], name);
@@ -168,7 +168,7 @@ static void scan_tuned(struct sysctl_writers *w, const char *root)
 {
     char path[PATH_MAX], names[256] = "";
     snprintf(path, sizeof(path), "%s/etc/tuned/active_profile", root);
-    _cleanup_fclose_ FILE *f = fopen(path, "re");
+    _cleanup_fclose_ FILE *f = fopen_regular(path);
     if (!f || !fgets(names, sizeof(names), f))
         return;
     for (char *save = NULL, *n = strtok_r(names, " \t\n", &save); n; n = strtok_r(NULL, " \t\n", &save))

@@ -30,9 +30,9 @@ static int build_path(char *path, size_t len, const char *root, const char *fmt,
 
 static int read_line_at(const char *path, char *buf, size_t len)
 {
-    _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    _cleanup_close_ int fd = open_regular(path);
     if (fd < 0)
-        return -errno;
+        return fd;
     ssize_t k;
     do
         k = read(fd, buf, len - 1);
@@ -58,7 +58,7 @@ static int parse_int(const char *s, int64_t *ret)
 {
     char *end;
     errno = 0;
-    long long v = strtoll(s, &end, 0);
+    long long v = strtoll(s, &end, 10);     /* "010" is ten, as the kernel writes it */
     if (errno || end == s)
         return -EINVAL;
     while (isspace((unsigned char)*end))

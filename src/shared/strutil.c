@@ -64,11 +64,39 @@ const char *str_closest(const char *s, const char *const *candidates, size_t n)
     return best_d <= limit ? best : NULL;
 }
 
-int read_file_full(const char *path, size_t max, char **ret, size_t *ret_len)
+int open_regular(const char *path)
 {
-    _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    /* O_NONBLOCK: opening a FIFO with no writer must not block either. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    struct stat st;
     if (fd < 0)
         return -errno;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        int err = errno && !S_ISREG(st.st_mode) ? EINVAL : errno;
+        close(fd);
+        return -(err ? err : EINVAL);
+    }
+    return fd;
+}
+
+FILE *fopen_regular(const char *path)
+{
+    int fd = open_regular(path);
+    if (fd < 0) {
+        errno = -fd;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "r");
+    if (!f)
+        close(fd);
+    return f;
+}
+
+int read_file_full(const char *path, size_t max, char **ret, size_t *ret_len)
+{
+    _cleanup_close_ int fd = open_regular(path);
+    if (fd < 0)
+        return fd;
 
     _cleanup_free_ char *buf = NULL;
     size_t len = 0, cap = 0;

@@ -2,12 +2,19 @@
 /* String helpers: edit distance for "did you mean", file reading. */
 #pragma once
 
+#include <stdio.h>
+
 #include <stddef.h>
 
 size_t str_edit_distance(const char *a, const char *b);
 /* The candidate closest to s, or NULL if none is close enough to be a likely typo. */
 const char *str_closest(const char *s, const char *const *candidates, size_t n);
-/* Reads a whole file, at most max bytes (-EFBIG beyond), NUL-terminated. */
+/* Opens path for reading only if it is a regular file: a FIFO, socket or device in place of
+ * a sysfs, procfs, state or policy file would block its reader forever. -EINVAL for those;
+ * fopen_regular() sets errno and returns NULL instead. */
+int open_regular(const char *path);
+FILE *fopen_regular(const char *path);
+/* Reads a whole regular file, at most max bytes (-EFBIG beyond), NUL-terminated. */
 int read_file_full(const char *path, size_t max, char **ret, size_t *ret_len);
 /* Writes data to path atomically: temp file in the same dir, fsync, rename, fsync dir.
  * A symlink at path is followed: the file at its end is replaced, the link kept. */
