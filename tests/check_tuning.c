@@ -206,10 +206,11 @@ START_TEST(test_write_failure)
     struct tuning t;
     char path[400];
     /* A key the kernel refuses to write (a container's read-only /proc/sys). Root ignores
-     * mode bits, so the file is /dev/full: it reads, and every write fails (ENOSPC). */
+     * mode bits, so the file is /proc/version: a regular procfs file that reads, and whose
+     * every write fails (EIO). */
     snprintf(path, sizeof(path), "%s/sys/vm/zone_reclaim_mode", proc);
     ck_assert_int_eq(unlink(path), 0);
-    ck_assert_int_eq(symlink("/dev/full", path), 0);
+    ck_assert_int_eq(symlink("/proc/version", path), 0);
     tuning_init(&t, proc, state, dir);
     ck_assert_int_lt(tuning_apply(&t, &p), 0);
     ck_assert_int_eq(key(&t, "vm.zone_reclaim_mode")->state, TUNING_STATE_FAILED);

@@ -71,10 +71,11 @@ int open_regular(const char *path)
     struct stat st;
     if (fd < 0)
         return -errno;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        int err = errno && !S_ISREG(st.st_mode) ? EINVAL : errno;
+    int err = fstat(fd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR
+                                         : !S_ISREG(st.st_mode) ? EINVAL : 0;
+    if (err) {
         close(fd);
-        return -(err ? err : EINVAL);
+        return -err;
     }
     return fd;
 }

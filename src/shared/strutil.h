@@ -10,7 +10,8 @@ size_t str_edit_distance(const char *a, const char *b);
 /* The candidate closest to s, or NULL if none is close enough to be a likely typo. */
 const char *str_closest(const char *s, const char *const *candidates, size_t n);
 /* Opens path for reading only if it is a regular file: a FIFO, socket or device in place of
- * a sysfs, procfs, state or policy file would block its reader forever. -EINVAL for those;
+ * a sysfs, procfs, state or policy file would block its reader forever. -EISDIR for a
+ * directory, -EINVAL for the others;
  * fopen_regular() sets errno and returns NULL instead. */
 int open_regular(const char *path);
 FILE *fopen_regular(const char *path);
