@@ -177,6 +177,45 @@ START_TEST(test_persistence_and_findings)
 }
 END_TEST
 
+/* A baselines file is outside data: 1000 learned runs of a baseline not yet ready (once a
+ * write past the array), and 1e300 or -1 where counts and latencies go (once undefined
+ * behaviour in the double-to-integer conversion) load as harmless values. */
+START_TEST(test_hostile_baselines_file)
+{
+    char dir[] = "/tmp/check_probes.XXXXXX", path[128], many[64 * 1024];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    size_t n = 0;
+    n += (size_t)snprintf(many + n, sizeof(many) - n, "[");
+    for (int i = 0; i < 1000; i++)
+        n += (size_t)snprintf(many + n, sizeof(many) - n, "%s1.5", i ? "," : "");
+    snprintf(many + n, sizeof(many) - n, "]");
+    snprintf(path, sizeof(path), "%s/probe-baselines.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "{\"rxe0/1 rdma 8\": {\"ready\": false, \"learned_p50\": %s, \"learned_p99\": %s},\n"
+               " \"lo tcp 64\": {\"ready\": true, \"p50\": 1e300, \"p99\": -1, \"bad_streak\": 1e300,"
+               " \"good_streak\": -5}}\n", many, many);
+    fclose(f);
+
+    struct baselines all;
+    ck_assert_int_eq(baselines_load(dir, &all), 0);
+    struct baseline *b = baselines_get(&all, "rxe0/1 rdma 8");
+    ck_assert_uint_eq(b->n_learned, BASELINE_MAX_RUNS);
+    struct stats s = { .p50 = 2, .p99 = 3 };
+    baseline_update(b, &s, 10, 1.5, 3);           /* learning completes, no overflow */
+    ck_assert(b->ready);
+    ck_assert_uint_eq(b->n_learned, BASELINE_MAX_RUNS);
+    struct baseline *l = baselines_get(&all, "lo tcp 64");
+    ck_assert_uint_eq(l->bad_streak, 0);
+    ck_assert_uint_eq(l->good_streak, 0);
+    ck_assert(!l->ready);                          /* no usable baseline: learn it again */
+    baselines_done(&all);
+    char cmd[64];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(test_limits)
 {
     struct policy p;
@@ -211,6 +250,7 @@ int main(void)
     tcase_add_test(tc, test_slow_drift);
     tcase_add_test(tc, test_recovery);
     tcase_add_test(tc, test_persistence_and_findings);
+    tcase_add_test(tc, test_hostile_baselines_file);
     tcase_add_test(tc, test_limits);
     suite_add_tcase(s, tc);
     return check_run(s);

@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <math.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +35,13 @@ bool baseline_update(struct baseline *b, const struct stats *s, uint32_t runs, d
     b->last_p50 = s->p50;
     b->last_p99 = s->p99;
     if (!b->ready) {
-        b->learned_p50[b->n_learned] = s->p50;
-        b->learned_p99[b->n_learned] = s->p99;
-        if (++b->n_learned >= runs) {
+        /* n_learned comes from a state file too: never past the array. */
+        if (b->n_learned < BASELINE_MAX_RUNS) {
+            b->learned_p50[b->n_learned] = s->p50;
+            b->learned_p99[b->n_learned] = s->p99;
+            b->n_learned++;
+        }
+        if (b->n_learned >= runs) {
             /* Medians: one noisy learning run cannot skew the baseline. */
             b->p50 = median(b->learned_p50, b->n_learned);
             b->p99 = median(b->learned_p99, b->n_learned);
@@ -98,10 +104,13 @@ void baselines_done(struct baselines *all)
     memset(all, 0, sizeof(*all));
 }
 
-static double get_d(json_object *o, const char *k)
+/* A number from the state file, finite and within [0, max]; 0 otherwise. The file is
+ * outside data: 1e300 must not reach a double-to-integer conversion. */
+static double get_d(json_object *o, const char *k, double max)
 {
     json_object *v;
-    return json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : 0;
+    double d = json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : 0;
+    return isfinite(d) && d >= 0 && d <= max ? d : 0;
 }
 
 static int load_entry(struct baselines *all, const char *key, json_object *o)
@@ -112,19 +121,23 @@ static int load_entry(struct baselines *all, const char *key, json_object *o)
         return -ENOMEM;
     b->ready = json_object_object_get_ex(o, "ready", &v) && json_object_get_boolean(v);
     b->degraded = json_object_object_get_ex(o, "degraded", &v) && json_object_get_boolean(v);
-    b->p50 = get_d(o, "p50");
-    b->p99 = get_d(o, "p99");
-    b->bad_streak = (uint32_t)get_d(o, "bad_streak");
-    b->good_streak = (uint32_t)get_d(o, "good_streak");
-    b->last_p50 = get_d(o, "last_p50");
-    b->last_p99 = get_d(o, "last_p99");
+    b->p50 = get_d(o, "p50", 1e12);
+    b->p99 = get_d(o, "p99", 1e12);
+    b->bad_streak = (uint32_t)get_d(o, "bad_streak", UINT32_MAX);
+    b->good_streak = (uint32_t)get_d(o, "good_streak", UINT32_MAX);
+    b->last_p50 = get_d(o, "last_p50", 1e12);
+    b->last_p99 = get_d(o, "last_p99", 1e12);
+    if (b->ready && (b->p50 <= 0 || b->p99 <= 0))
+        b->ready = false;       /* no usable baseline: learn it again */
     if (json_object_object_get_ex(o, "learned_p50", &l50) &&
         json_object_object_get_ex(o, "learned_p99", &l99) &&
         json_object_is_type(l50, json_type_array) && json_object_is_type(l99, json_type_array)) {
         size_t n = json_object_array_length(l50);
         for (size_t i = 0; i < n && i < json_object_array_length(l99) && i < BASELINE_MAX_RUNS; i++) {
-            b->learned_p50[i] = json_object_get_double(json_object_array_get_idx(l50, i));
-            b->learned_p99[i] = json_object_get_double(json_object_array_get_idx(l99, i));
+            double x = json_object_get_double(json_object_array_get_idx(l50, i));
+            double y = json_object_get_double(json_object_array_get_idx(l99, i));
+            b->learned_p50[i] = isfinite(x) && x > 0 ? x : 0;
+            b->learned_p99[i] = isfinite(y) && y > 0 ? y : 0;
             b->n_learned = (uint32_t)i + 1;
         }
     }
