@@ -12,6 +12,7 @@
 #include "check_run.h"
 #include "macro.h"
 #include "policy.h"
+#include "tuning.h"
 #include "policy_cases.h"
 #include "strutil.h"
 
@@ -300,6 +301,43 @@ START_TEST(test_file_errors)
 }
 END_TEST
 
+/* One limit for sysctl keys and values, from the policy to the tuning state: the longest
+ * the policy accepts is applied whole, one character more is refused at load (before, a
+ * 256-character value was written truncated and reported "applied"). */
+START_TEST(test_sysctl_limits)
+{
+    char yaml[1024], key[POLICY_SYSCTL_KEY_MAX + 2], val[POLICY_SYSCTL_VALUE_MAX + 2];
+    struct policy p;
+    struct policy_errors errs = { 0 };
+    memset(val, '7', sizeof(val) - 1);
+    val[sizeof(val) - 1] = '\0';                        /* 256 characters */
+    snprintf(yaml, sizeof(yaml), "tuning:\n  sysctl:\n    net.core.x: \"%s\"\n", val);
+    policy_init_defaults(&p);
+    ck_assert_int_lt(policy_load_string(yaml, strlen(yaml), "t.yaml", &p, &errs), 0);
+    ck_assert_msg(strstr(errs.msgs[0], "1..255 characters"), "%s", errs.msgs[0]);
+    policy_errors_done(&errs);
+    policy_done(&p);
+
+    val[POLICY_SYSCTL_VALUE_MAX] = '\0';                /* 255: accepted, and it fits */
+    snprintf(yaml, sizeof(yaml), "tuning:\n  sysctl:\n    net.core.x: \"%s\"\n", val);
+    policy_init_defaults(&p);
+    ck_assert_int_eq(policy_load_string(yaml, strlen(yaml), "t.yaml", &p, &errs), 0);
+    ck_assert_uint_eq(strlen(p.tuning.sysctl[0].value), POLICY_SYSCTL_VALUE_MAX);
+    ck_assert_uint_le(strlen(p.tuning.sysctl[0].value) + 1, sizeof(((struct tuning_key *)0)->wanted));
+    policy_done(&p);
+
+    memset(key, 'a', sizeof(key) - 1);
+    memcpy(key, "net.", 4);
+    key[sizeof(key) - 1] = '\0';                        /* 128 characters */
+    snprintf(yaml, sizeof(yaml), "tuning:\n  sysctl:\n    %s: 1\n", key);
+    policy_init_defaults(&p);
+    ck_assert_int_lt(policy_load_string(yaml, strlen(yaml), "t.yaml", &p, &errs), 0);
+    ck_assert_msg(strstr(errs.msgs[0], "at most 127 characters"), "%s", errs.msgs[0]);
+    policy_errors_done(&errs);
+    policy_done(&p);
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
     Suite *s = suite_create("policy");
@@ -319,6 +357,7 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_alias_bomb);
     tcase_add_test(tc, test_sysctl_allowlist);
     tcase_add_test(tc, test_file_errors);
+    tcase_add_test(tc, test_sysctl_limits);
     suite_add_tcase(s, tc);
     return s;
 }

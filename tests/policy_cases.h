@@ -138,9 +138,10 @@ static const struct bad_policy bad_policies[] = {
       "(allowed prefixes: net., vm., kernel.numa_balancing)" },
     { "sysctl slash form", "tuning:\n  sysctl:\n    net/core/rmem_max: 1\n",
       "3:5: invalid sysctl key 'net/core/rmem_max' in tuning.sysctl "
-      "(write it dotted, e.g. net.core.rmem_max)" },
+      "(dotted, at most 127 characters, e.g. net.core.rmem_max)" },
     { "sysctl bare prefix", "tuning:\n  sysctl:\n    net.: 1\n",
-      "3:5: invalid sysctl key 'net.' in tuning.sysctl (write it dotted, e.g. net.core.rmem_max)" },
+      "3:5: invalid sysctl key 'net.' in tuning.sysctl "
+      "(dotted, at most 127 characters, e.g. net.core.rmem_max)" },
     { "sysctl value null", "tuning:\n  sysctl:\n    net.core.rmem_max:\n",
       "3:23: expected a value for sysctl key 'net.core.rmem_max', got null" },
     { "sysctl value mapping", "tuning:\n  sysctl:\n    vm.swappiness: {a: 1}\n",

@@ -13,6 +13,10 @@
 #define POLICY_NAME_MAX 64
 #define POLICY_MAX_RAILS 64
 #define POLICY_MAX_SYSCTLS 128
+/* One limit for a sysctl's key and value, from the policy to the tuning state and its
+ * snapshot (characters, without the terminating NUL). */
+#define POLICY_SYSCTL_KEY_MAX 127
+#define POLICY_SYSCTL_VALUE_MAX 255
 #define POLICY_MAX_ERRORS 16
 #define POLICY_MAX_FILE_SIZE (1024 * 1024)
 #define POLICY_GID_INDEX_AUTO (-1)

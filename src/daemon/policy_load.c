@@ -17,7 +17,6 @@
 
 #define PATH_LEN 128
 #define MAX_CHILDREN 16
-#define SYSCTL_VALUE_MAX 256
 
 struct loader {
     yaml_document_t doc;
@@ -482,7 +481,7 @@ static void load_rail_select(struct loader *l, const struct policy_field *f,
 static bool valid_sysctl_key(const char *k)
 {
     size_t len = strlen(k);
-    return len > 0 && len < 256 && k[0] != '.' && k[len - 1] != '.' && !strstr(k, "..") &&
+    return len > 0 && len <= POLICY_SYSCTL_KEY_MAX && k[0] != '.' && k[len - 1] != '.' && !strstr(k, "..") &&
            strspn(k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") == len;
 }
 
@@ -494,8 +493,8 @@ static void load_sysctl_pair(struct loader *l, const yaml_node_t *k, const yaml_
     if (!key)
         return;
     if (!valid_sysctl_key(key)) {
-        error_at(l, k, "invalid sysctl key '%.60s' in %s (write it dotted, e.g. "
-                 "net.core.rmem_max)", key, path);
+        error_at(l, k, "invalid sysctl key '%.60s' in %s (dotted, at most %d characters, "
+                 "e.g. net.core.rmem_max)", key, path, POLICY_SYSCTL_KEY_MAX);
         return;
     }
     if (!policy_sysctl_key_allowed(key)) {
@@ -516,9 +515,9 @@ static void load_sysctl_pair(struct loader *l, const yaml_node_t *k, const yaml_
     const char *val = scalar_of(l, v, path, "a value");
     if (!val)
         return;
-    if (!*val || strlen(val) > SYSCTL_VALUE_MAX || strpbrk(val, "\n\r")) {
+    if (!*val || strlen(val) > POLICY_SYSCTL_VALUE_MAX || strpbrk(val, "\n\r")) {
         error_at(l, v, "invalid value for sysctl key '%.60s' (one line, 1..%d characters)",
-                 key, SYSCTL_VALUE_MAX);
+                 key, POLICY_SYSCTL_VALUE_MAX);
         return;
     }
     if (p->tuning.n_sysctl >= POLICY_MAX_SYSCTLS) {

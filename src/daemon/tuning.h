@@ -7,7 +7,7 @@
 
 #include "policy.h"
 
-#define TUNING_VALUE_MAX 256
+#define TUNING_VALUE_MAX (POLICY_SYSCTL_VALUE_MAX + 1)
 #define TUNING_SNAPSHOT_FILE "sysctl-originals.json"
 
 enum tuning_state {
@@ -20,7 +20,7 @@ enum tuning_state {
 };
 
 struct tuning_key {
-    char key[128];
+    char key[POLICY_SYSCTL_KEY_MAX + 1];
     char wanted[TUNING_VALUE_MAX];
     char live[TUNING_VALUE_MAX];
     bool live_known;

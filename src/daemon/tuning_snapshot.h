@@ -7,7 +7,7 @@
 #include "tuning.h"
 
 struct snapshot_entry {
-    char key[128];
+    char key[POLICY_SYSCTL_KEY_MAX + 1];
     char value[TUNING_VALUE_MAX];
 };
 
