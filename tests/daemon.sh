@@ -196,6 +196,16 @@ busy=$(grep -l '"code":"EBUSY"' "$tmp"/c* | wc -l)
 [ "$busy" -ge 1 ] && pass "$busy of 70 simultaneous clients told EBUSY (64 slots)" || fail "no client was told EBUSY"
 expect_rc 0 "$ctl" -s "$sock" health
 
+# One instance: a second daemon on the same state and runtime dirs, and a revert beside
+# the daemon, are refused with the holder's PID; the first keeps its socket and serves.
+expect_rc 75 "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" \
+    --state-dir "$tmp/state" --runtime-dir "$tmp/run" --log-target stderr
+expect_grep "Another fabtuned (pid $dpid) holds the state directory" "$LAST_ERR"
+expect_rc 75 "$fabtuned" --revert --procfs-root "$tmp/proc" --state-dir "$tmp/state" --log-target stderr
+expect_grep "Another fabtuned (pid $dpid)" "$LAST_ERR"
+[ -S "$sock" ] && pass "the first daemon's socket is still there" || fail "the socket is gone"
+expect_rc 0 "$ctl" -s "$sock" status
+
 # SIGTERM: a clean stop removes the socket.
 kill -TERM "$dpid"; wait "$dpid"; rc=$?
 [ "$rc" = 0 ] && pass "SIGTERM: exit 0" || fail "SIGTERM: exit $rc"

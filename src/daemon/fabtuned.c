@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fabtuned.h"
+#include "instance.h"
 #include "log.h"
 #include "manager.h"
 #include "macro.h"
@@ -37,6 +39,22 @@ static int dump_policy(const struct policy *p)
     return EXIT_SUCCESS;
 }
 
+/* Locks dir for this process's lifetime; says who holds it when another process does. */
+static int lock_dir(const char *dir, const char *what)
+{
+    int fd = -1;
+    pid_t holder = 0;
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+        return log_error_errno(-errno, "Cannot create the %s %s: %m", what, dir);
+    int r = instance_lock(dir, &fd, &holder);
+    if (r == -EBUSY)
+        log_error("Another fabtuned (pid %ld) holds the %s %s; not starting a second one",
+                  (long)holder, what, dir);
+    else if (r < 0)
+        log_error_errno(r, "Cannot lock the %s %s: %m", what, dir);
+    return r;   /* the fd stays open, and the lock held, until exit */
+}
+
 /* Restores the originals of the last apply; the policy is not needed for that. */
 static int revert(const struct options *o)
 {
@@ -61,6 +79,9 @@ static int revert(const struct options *o)
 static int run_daemon(const struct options *o)
 {
     struct manager *m;
+    if (lock_dir(o->state_dir, "state directory") < 0 ||
+        lock_dir(o->runtime_dir, "runtime directory") < 0)
+        return EXIT_LOCKED;
     int r = manager_new(o, &m);
     if (r == -EINVAL)
         return EXIT_BAD_CONFIG;
@@ -100,10 +121,12 @@ static int run(const struct options *o)
         r = dump_policy(&p);
         break;
     case ACTION_ONCE:
-        r = once_run(o, &p, source);
+        /* Writing the sysctls (and their originals) is the daemon's job while it runs. */
+        r = o->apply && lock_dir(o->state_dir, "state directory") < 0 ? EXIT_LOCKED
+                                                                       : once_run(o, &p, source);
         break;
     case ACTION_REVERT:
-        r = revert(o);
+        r = lock_dir(o->state_dir, "state directory") < 0 ? EXIT_LOCKED : revert(o);
         break;
     case ACTION_DAEMON:
         r = EXIT_SOFTWARE;  /* handled before: the manager loads its own policy */

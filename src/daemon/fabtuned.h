@@ -7,5 +7,6 @@
 #define EXIT_SOFTWARE 70
 #define EXIT_UNAVAILABLE 69
 #define EXIT_BAD_CONFIG 78
+#define EXIT_LOCKED 75        /* EX_TEMPFAIL: another fabtuned holds the state */
 
 int fabtuned_main(int argc, char **argv);
