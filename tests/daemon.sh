@@ -61,9 +61,9 @@ wait_for() {
 }
 wait_for .verdict READY 5 && pass "status: READY with the rail up" || fail "status: $(verdict .verdict)"
 verdict '.rails[0] | "\(.name) \(.netdev.name) \(.verdict)"' > "$tmp/r"
-expect_grep '^rxe0/1 v0 READY$' "$tmp/r"
+expect_match '^rxe0/1 v0 READY$' "$tmp/r"
 expect_rc 0 "$ctl" -s "$sock" health
-expect_grep '^fabtune: READY$' "$LAST_OUT"
+expect_match '^fabtune: READY$' "$LAST_OUT"
 [ -s "$tmp/run/nccl.env" ] && pass "nccl.env written" || fail "no nccl.env"
 expect_grep 'NCCL_IB_HCA==rxe0:1' "$tmp/run/nccl.env"
 
@@ -85,16 +85,16 @@ done
 t_alert=$(jq -r '.__REALTIME_TIMESTAMP' "$tmp/j" | head -1)
 [ -n "$t_alert" ] && echo "# carrier loss to the journal alert: $(( (t_alert - t0 / 1000) / 1000 )) ms"
 jq -r '"\(.FABTUNE_RAIL) \(.FABTUNE_EXPECTED) \(.FABTUNE_ACTUAL) \(.PRIORITY)"' "$tmp/j" | head -1 > "$tmp/f"
-expect_grep '^rxe0/1 1 0 3$' "$tmp/f"
+expect_match '^rxe0/1 1 0 3$' "$tmp/f"
 expect_rc 1 "$ctl" -s "$sock" health --format npd
 expect_rc 2 "$ctl" -s "$sock" health --format nagios
-expect_grep '^FABTUNE CRITICAL - NOT_READY: ' "$LAST_OUT"
+expect_match '^FABTUNE CRITICAL - NOT_READY: ' "$LAST_OUT"
 expect_rc 1 "$ctl" -s "$sock" health --format nhc
-expect_grep '^ERROR: fabtune: ' "$LAST_OUT"
+expect_match '^ERROR: fabtune: ' "$LAST_OUT"
 # --json is built by json-c, whatever the finding's message holds.
 expect_rc 1 "$ctl" -s "$sock" --json health
 jq -r '"\(.verdict) \(.first_failing | type)"' "$LAST_OUT" > "$tmp/hj" 2>&1
-expect_grep '^NOT_READY string$' "$tmp/hj"
+expect_match '^NOT_READY string$' "$tmp/hj"
 
 ip link set v1 up
 wait_for '.rails[0].verdict' READY 5 && pass "carrier back: rail READY" || fail "rail did not recover"
@@ -120,7 +120,7 @@ wait_for '.policy_error' null 5 && pass "a good reload clears the error" || fail
 # real v0, and the daemon's carrier history holds them.
 "$ctl" -s "$sock" --json checks | jq -r '.[] | select(.check == "netdev.flaps") | "\(.severity) \(.actual)"' > "$tmp/fl"
 cat "$tmp/fl"
-expect_grep '^ok 2 in [0-9]*s$' "$tmp/fl"
+expect_match '^ok 2 in [0-9]*s$' "$tmp/fl"
 # Counters: rxe's retry_exceeded_err jumps by 500 between two of the 1 s samples; the next
 # check cycle judges the peak rate of the last check interval: counters.loss warns, the
 # rail is DEGRADED, and another check seconds later (no new loss) still shows the burst.
@@ -130,11 +130,11 @@ expect_rc 0 "$ctl" -s "$sock" reload
 wait_for '.rails[0].verdict' DEGRADED 5 && pass "a burst of retries: rail DEGRADED" || fail "no DEGRADED after the burst"
 "$ctl" -s "$sock" --json checks | jq -r '.[] | select(.check == "counters.loss") | "\(.severity) \(.message)"' > "$tmp/loss"
 cat "$tmp/loss"
-expect_grep '^warning loss at .*retry_exceeded_err' "$tmp/loss"
+expect_match '^warning loss at .*retry_exceeded_err' "$tmp/loss"
 sleep 1.5
 expect_rc 0 "$ctl" -s "$sock" reload
 "$ctl" -s "$sock" --json checks | jq -r '.[] | select(.check == "counters.loss") | .severity' > "$tmp/loss"
-expect_grep '^warning$' "$tmp/loss"
+expect_match '^warning$' "$tmp/loss"
 # A policy that tolerates that rate makes the same burst ok.
 sed 's/counters: {interval: 1s}/counters: {interval: 1s, loss: 100000}/' "$tmp/good.yaml" > "$tmp/policy.yaml"
 cp "$tmp/policy.yaml" "$tmp/good.yaml"

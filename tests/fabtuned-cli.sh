@@ -16,8 +16,8 @@ expect_rc 0 "$fabtuned" --check-config -c "$top_srcdir/conf/examples/roce-8rail.
 printf 'version: 1\nrails:\n  qos:\n    pfc_prio: 3\n' > "$tmp/bad.yaml"
 expect_rc 1 "$fabtuned" --check-config -c "$tmp/bad.yaml"
 expect_grep "$tmp/bad.yaml:4:5: unknown key 'pfc_prio' in rails.qos (did you mean 'pfc_priority'?)" "$LAST_ERR"
-expect_grep "^    pfc_prio: 3\$" "$LAST_ERR"
-expect_grep "^    ^\$" "$LAST_ERR"
+expect_match "^    pfc_prio: 3\$" "$LAST_ERR"
+expect_match "^    ^\$" "$LAST_ERR"
 
 # An explicit -c that does not exist is an error, never the built-in policy.
 expect_rc 1 "$fabtuned" --check-config -c "$tmp/missing.yaml"
@@ -47,11 +47,11 @@ expect_rc 1 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/fx/mlx5_8ra
     -c "$top_srcdir/conf/examples/roce-8rail.yaml"
 expect_grep '"verdict":"NOT_READY"' "$(jq -c '{verdict}' "$LAST_OUT" > "$tmp/v.json"; echo "$tmp/v.json")"
 jq -c '[.rails[] | select(.verdict == "NOT_READY") | .name]' "$LAST_OUT" > "$tmp/bad.json"
-expect_grep '^\["mlx5_3/1"\]$' "$tmp/bad.json"
+expect_match '^\["mlx5_3/1"\]$' "$tmp/bad.json"
 jq -c '[.rails[].gid_index] | unique' "$LAST_OUT" > "$tmp/gids.json"
-expect_grep '^\[3\]$' "$tmp/gids.json"
+expect_match '^\[3\]$' "$tmp/gids.json"
 jq -r '.nccl.NCCL_IB_HCA' "$LAST_OUT" > "$tmp/hca"
-expect_grep '^=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1$' "$tmp/hca"
+expect_match '^=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1$' "$tmp/hca"
 unlimited_proc "$tmp/proc"
 expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$tmp/fx/soft_roce/sys" -c "$rails_only" \
     --procfs-root "$tmp/proc"
@@ -72,17 +72,17 @@ mkdir "$tmp/snap" && tar -C "$tmp/snap" -xf "$tmp/snap.tar"
 expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/snap/sys" \
     --procfs-root "$tmp/snap/proc" --state-dir "$tmp"
 jq -r '.tuning[] | select(.key == "net.core.somaxconn" or .key == "net.core.rmem_max") | .live' "$LAST_OUT" > "$tmp/live"
-expect_grep "^$(cat /proc/sys/net/core/rmem_max)\$" "$tmp/live"
+expect_match "^$(cat /proc/sys/net/core/rmem_max)\$" "$tmp/live"
 
 # A real GPU host's snapshot (an H200 VM): GPU discovery by PCI vendor and class.
 mkdir "$tmp/h200" && xz -dc "$top_srcdir/tests/fixtures/h200-vm-snapshot.tar.xz" | tar -C "$tmp/h200" -xf -
 expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/h200/sys" \
     --procfs-root "$tmp/h200/proc"
 jq -c '[.gpus[] | {pci_address, vendor}]' "$LAST_OUT" > "$tmp/gpus"
-expect_grep '^\[{"pci_address":"0000:00:06.0","vendor":"0x10de"}\]$' "$tmp/gpus"
+expect_match '^\[{"pci_address":"0000:00:06.0","vendor":"0x10de"}\]$' "$tmp/gpus"
 # No RDMA device on that host: the missing nvidia_peermem is reported, without degrading.
 jq -r '.findings[] | select(.check == "gpudirect.peermem") | "\(.severity) \(.actual)"' "$LAST_OUT" > "$tmp/pm"
-expect_grep '^unknown absent$' "$tmp/pm"
+expect_match '^unknown absent$' "$tmp/pm"
 
 # host.memlock judges what jobs get: a running slurmd's own limit (jobs inherit it), read
 # live from its /proc/PID/limits, not fabtuned's own. A real process named slurmd with a

@@ -32,9 +32,16 @@ expect_rc_in() {
     fail "exit $LAST_RC, wanted one of {$want}: $*"; sed 's/^/    /' "$LAST_ERR" | head -20
 }
 
+# expect_grep TEXT FILE: FILE holds TEXT, as a fixed string ("port.state" is no regex).
 expect_grep() {
-    if grep -qF -- "$1" "$2" 2>/dev/null || grep -q -- "$1" "$2" 2>/dev/null; then pass "found '$1'"
+    if grep -qF -- "$1" "$2" 2>/dev/null; then pass "found '$1'"
     else fail "'$1' not in $2:"; sed 's/^/    /' "$2" | head -20; fi
+}
+
+# expect_match REGEX FILE: a line of FILE matches the basic regular expression REGEX.
+expect_match() {
+    if grep -q -- "$1" "$2" 2>/dev/null; then pass "matched '$1'"
+    else fail "no line of $2 matches '$1':"; sed 's/^/    /' "$2" | head -20; fi
 }
 
 expect_same() {
@@ -49,8 +56,13 @@ unlimited_proc() {
     echo "Max locked memory         unlimited            unlimited            bytes" > "$1/self/limits"
 }
 
+# A test that asserted nothing has proven nothing: it fails.
 finish() {
     rm -rf "$_scratch"
+    if [ $((_passed + _failed)) -eq 0 ]; then
+        echo "FAIL: no assertion ran"
+        _failed=1
+    fi
     echo "$_passed passed, $_failed failed"
     [ "$_failed" -eq 0 ]
 }

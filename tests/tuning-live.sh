@@ -25,24 +25,24 @@ values > "$state/originals"
 # --once alone never writes.
 expect_rc 1 "$fabtuned" --once --json --no-probes -c "$policy" --state-dir "$state"
 values > "$state/now"; expect_same "$state/originals" "$state/now"
-jq -r '[.tuning[].state] | unique | join(",")' "$LAST_OUT" > "$state/s"; expect_grep '^drift$' "$state/s"
+jq -r '[.tuning[].state] | unique | join(",")' "$LAST_OUT" > "$state/s"; expect_match '^drift$' "$state/s"
 
 # --apply writes every key, reads it back, and snapshots the originals first.
 expect_rc_in "0 2" "$fabtuned" --once --json --no-probes --apply -c "$policy" --state-dir "$state"
-jq -r '[.tuning[].state] | unique | join(",")' "$LAST_OUT" > "$state/s"; expect_grep '^applied$' "$state/s"
+jq -r '[.tuning[].state] | unique | join(",")' "$LAST_OUT" > "$state/s"; expect_match '^applied$' "$state/s"
 for k in $keys; do
     want=$(awk -v k="$k:" '$1 == k { $1 = ""; gsub(/"/, ""); sub(/^ /, ""); print }' "$policy")
     got=$(tr -s '\t ' '  ' < "$(path "$k")")
     [ "$got" = "$want" ] && pass "$k = $want" || fail "$k is '$got', wanted '$want'"
 done
 jq -r '.originals."net.ipv4.tcp_rmem"' "$state/sysctl-originals.json" > "$state/o"
-expect_grep "^$(awk -F= '$1 == "net.ipv4.tcp_rmem" { print $2 }' "$state/originals")\$" "$state/o"
+expect_match "^$(awk -F= '$1 == "net.ipv4.tcp_rmem" { print $2 }' "$state/originals")\$" "$state/o"
 
 # Drift: another writer changes a key; fabtune sees it and names the value.
 echo 128 > "$(path net.core.somaxconn)"
 expect_rc 1 "$fabtuned" --once --json --no-probes -c "$policy" --state-dir "$state"
 jq -r '.tuning[] | select(.key == "net.core.somaxconn") | "\(.state) \(.live) \(.original)"' "$LAST_OUT" > "$state/d"
-expect_grep "^drift 128 4096\$" "$state/d"
+expect_match "^drift 128 4096\$" "$state/d"
 
 # Revert restores every original exactly and removes the snapshot.
 expect_rc 0 "$fabtuned" --revert --state-dir "$state"

@@ -25,7 +25,7 @@ wait_for() {
 }
 wait_for .verdict READY && pass "READY on live rxe0" || fail "not READY: $(st .verdict)"
 st '.rails[0] | "\(.name) \(.state) \(.gid_index) \(.roce_address)"' > "$tmp/r"
-expect_grep '^rxe0/1 ACTIVE 1 192.0.2.1$' "$tmp/r"
+expect_match '^rxe0/1 ACTIVE 1 192.0.2.1$' "$tmp/r"
 grep -q "watching rxe0's async events" "$tmp/log" && pass "watching rxe0's async fd" || fail "no async watch"
 
 ip link set "$peer" down

@@ -19,8 +19,8 @@ cp "$LAST_OUT" "$tmp/up.json"
 jq -c '.rails[0] | {name, link_layer, state, gid_index, roce_address, verdict}' "$tmp/up.json" > "$tmp/rail"
 cat "$tmp/rail"
 expect_grep '"name":"rxe0/1","link_layer":"Ethernet","state":"ACTIVE"' "$tmp/rail"
-expect_grep "\"roce_address\":\"$addr\",\"verdict\":\"READY\"" "$tmp/rail"
-jq -r .inventory "$tmp/up.json" > "$tmp/src"; expect_grep '^live$' "$tmp/src"
+expect_match "\"roce_address\":\"$addr\",\"verdict\":\"READY\"" "$tmp/rail"
+jq -r .inventory "$tmp/up.json" > "$tmp/src"; expect_match '^live$' "$tmp/src"
 # The real DCB netlink request on rxe0's veth gets the kernel's EOPNOTSUPP: every qos.*
 # check is unknown with that reason, none an error; ethtool has no pause parameters.
 # rxe's hw_counters were read: the loss class exists, and a first sample has no rate yet.
@@ -28,27 +28,27 @@ jq -r .inventory "$tmp/up.json" > "$tmp/src"; expect_grep '^live$' "$tmp/src"
 jq -r '.findings[] | select((.check | startswith("qos.")) or .check == "counters.loss") |
        "\(.check) \(.severity) \(.message)"' "$tmp/up.json" > "$tmp/qos"
 cat "$tmp/qos"
-expect_grep '^qos.pfc unknown .*dcbnl_ops' "$tmp/qos"
-expect_grep '^qos.global_pause unknown .*no pause parameters' "$tmp/qos"
+expect_match '^qos.pfc unknown .*dcbnl_ops' "$tmp/qos"
+expect_match '^qos.global_pause unknown .*no pause parameters' "$tmp/qos"
 grep '^qos\.' "$tmp/qos" | grep -v '^qos\.[a-z_]* unknown ' > "$tmp/qosbad"
 [ ! -s "$tmp/qosbad" ] && pass "no qos.* finding other than unknown" || fail "qos: $(cat "$tmp/qosbad")"
 cp "$tmp/qos" "$tmp/loss"
-expect_grep '^counters.loss unknown first sample' "$tmp/loss"
+expect_match '^counters.loss unknown first sample' "$tmp/loss"
 # Every live source answered and agreed with sysfs: no notes.
-jq -r '.notes | length' "$tmp/up.json" > "$tmp/notes"; expect_grep '^0$' "$tmp/notes"
+jq -r '.notes | length' "$tmp/up.json" > "$tmp/notes"; expect_match '^0$' "$tmp/notes"
 
 # The index fabtune chose holds that address in sysfs, as a RoCE v2 GID on the netdev.
 idx=$(jq -r '.rails[0].gid_index' "$tmp/up.json")
 v4hex=$(echo "$addr" | awk -F. '{ printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", $1, $2, $3, $4 }')
 echo "$(cat "$sysgid/gids/$idx") $(cat "$sysgid/gid_attrs/types/$idx") $(cat "$sysgid/gid_attrs/ndevs/$idx")" > "$tmp/sys"
-expect_grep "^$v4hex RoCE v2 $netdev\$" "$tmp/sys"
+expect_match "^$v4hex RoCE v2 $netdev\$" "$tmp/sys"
 # 'rdma link' agrees on the state and the netdev.
 rdma link show rxe0/1 > "$tmp/rdma"
-expect_grep "state ACTIVE physical_state LINK_UP netdev $netdev" "$tmp/rdma"
-jq -r '.rails[0].netdev.name' "$tmp/up.json" > "$tmp/nd"; expect_grep "^$netdev\$" "$tmp/nd"
+expect_match "state ACTIVE physical_state LINK_UP netdev $netdev" "$tmp/rdma"
+jq -r '.rails[0].netdev.name' "$tmp/up.json" > "$tmp/nd"; expect_match "^$netdev\$" "$tmp/nd"
 # Verbs supplies what sysfs cannot: the active MTU.
-jq -r '.rails[0].active_mtu_bytes' "$tmp/up.json" > "$tmp/mtu"; expect_grep '^1024$' "$tmp/mtu"
-jq -r '.nccl.NCCL_IB_GID_INDEX' "$tmp/up.json" > "$tmp/nccl"; expect_grep "^$idx\$" "$tmp/nccl"
+jq -r '.rails[0].active_mtu_bytes' "$tmp/up.json" > "$tmp/mtu"; expect_match '^1024$' "$tmp/mtu"
+jq -r '.nccl.NCCL_IB_GID_INDEX' "$tmp/up.json" > "$tmp/nccl"; expect_match "^$idx\$" "$tmp/nccl"
 
 # A snapshot of this node, analysed offline, gives the same rail (but no active MTU:
 # that only verbs knows).
@@ -58,8 +58,8 @@ expect_rc 0 $fabtuned --once --json --no-probes -c "$policy" --sysfs-root "$tmp/
     --procfs-root "$tmp/snap/proc"
 jq -c '.rails[0] | {name, state, gid_index, roce_address, netdev: .netdev.name, gid_table_size}' \
     "$LAST_OUT" > "$tmp/snap.json"
-expect_grep "{\"name\":\"rxe0/1\",\"state\":\"ACTIVE\",\"gid_index\":$idx,\"roce_address\":\"$addr\",\"netdev\":\"$netdev\",\"gid_table_size\":1024}" "$tmp/snap.json"
-jq -r .inventory "$LAST_OUT" > "$tmp/src"; expect_grep '^snapshot$' "$tmp/src"
+expect_match "{\"name\":\"rxe0/1\",\"state\":\"ACTIVE\",\"gid_index\":$idx,\"roce_address\":\"$addr\",\"netdev\":\"$netdev\",\"gid_table_size\":1024}" "$tmp/snap.json"
+jq -r .inventory "$LAST_OUT" > "$tmp/src"; expect_match '^snapshot$' "$tmp/src"
 
 ip link set "$peer" down
 for _ in $(seq 50); do grep -q DOWN "$sysgid/state" && break; sleep 0.1; done
@@ -67,7 +67,7 @@ expect_rc 1 $fabtuned --once --json --no-probes -c "$policy"
 jq -c '[.findings[] | select(.severity == "error") | .check]' "$LAST_OUT" > "$tmp/err"
 cat "$tmp/err"
 expect_grep '"port.state"' "$tmp/err"
-jq -r '.rails[0].verdict' "$LAST_OUT" > "$tmp/v"; expect_grep '^NOT_READY$' "$tmp/v"
+jq -r '.rails[0].verdict' "$LAST_OUT" > "$tmp/v"; expect_match '^NOT_READY$' "$tmp/v"
 ip link set "$peer" up
 for _ in $(seq 50); do grep -q ACTIVE "$sysgid/state" && break; sleep 0.1; done
 expect_rc 0 $fabtuned --once --json --no-probes -c "$policy"
@@ -77,8 +77,8 @@ expect_rc 0 $fabtuned --once --json --no-probes -c "$policy"
 jq -r '.findings[] | select(.check == "netdev.flaps" or .check == "counters.loss") |
        "\(.check) \(.severity) \(.actual)"' "$LAST_OUT" > "$tmp/flaps"
 cat "$tmp/flaps"
-expect_grep '^netdev.flaps ok 2 in [0-9]*s$' "$tmp/flaps"
-expect_grep '^counters.loss ok ' "$tmp/flaps"
+expect_match '^netdev.flaps ok 2 in [0-9]*s$' "$tmp/flaps"
+expect_match '^counters.loss ok ' "$tmp/flaps"
 
 rm -rf "$tmp"
 finish

@@ -11,6 +11,7 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 ulimit -l unlimited     # as on an RDMA node; host.memlock checks it
 results="$out/results"
 : > "$results"
+failed=0
 
 now() { cut -d' ' -f1 /proc/uptime; }
 
@@ -18,7 +19,7 @@ run_test() {
     name=$1; shift
     t0=$(now)
     echo "=== $name"
-    if timeout 120 "$@" > "$out/$name.log" 2>&1; then verdict=PASS; else verdict=FAIL; fi
+    if timeout 120 "$@" > "$out/$name.log" 2>&1; then verdict=PASS; else verdict=FAIL; failed=1; fi
     sed 's/^/    /' "$out/$name.log"
     echo "$verdict $name $(awk "BEGIN { printf \"%.1f\", $(now) - $t0 }")" | tee -a "$results"
 }
@@ -51,7 +52,7 @@ run_test probe_regression env top_srcdir="$srcdir" sh "$srcdir/tests/vm/probe-re
 # fabtune's RDMA probe and perftest's ib_write_lat on rxe0, interleaved five times in the
 # same guest run, same size and iteration count; bench/ divides the medians. On request
 # only (FABTUNE_VM_BENCH=1): it is a measurement, not a test.
-[ "$bench" = 1 ] || { echo "suite done"; exit 0; }
+[ "$bench" = 1 ] || { echo "suite done"; exit $failed; }
 : > "$out/bench.fabtune"; : > "$out/bench.perftest"
 for run in 1 2 3 4 5; do
     "$builddir/tests/vm/probe_rdma_guest" --bench rxe0 1 >> "$out/bench.fabtune" 2>&1
@@ -68,3 +69,4 @@ echo "BENCH rdma_latency_8B runs=5 fabtune_p50_us=$(median "$out/bench.fabtune")
      "clock_read_ns=$(awk '{ print $3 }' "$out/bench.fabtune" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')" \
      "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" | tee -a "$results"
 echo "suite done"
+exit $failed

@@ -14,6 +14,9 @@
 #   FABTUNE_SKIP_VM=1   skip this stage in a quick local run; refused when CI=true
 . "${top_srcdir:-.}/tests/lib.sh"
 
+# The in-guest tests (guest-suite.sh): each must report PASS, and the suite must exit 0.
+EXPECTED="rxe_port_events fabtuned_once daemon probe_rdma probe_regression"
+
 if [ "${FABTUNE_SKIP_VM:-0}" = 1 ]; then
     if [ "${CI:-}" = true ]; then
         fail "FABTUNE_SKIP_VM=1 is not allowed in CI"; finish; exit 1
@@ -75,13 +78,20 @@ if [ ! -s "$out/results" ]; then
     [ "$rc" = 124 ] && fail "the guest timed out" || fail "the guest did not boot or ran no test (qemu exit $rc)"
     finish; exit 1
 fi
-while read -r verdict name secs; do
-    case $verdict in
-        PASS) pass "guest: $name (${secs}s)" ;;
-        FAIL) fail "guest: $name (${secs}s)" ;;
-        BENCH) echo "bench: $name $secs" ;;
+for id in $EXPECTED; do
+    set -- $(grep -m1 -E "^(PASS|FAIL) $id " "$out/results")
+    case ${1:-} in
+        PASS) pass "guest: $id (${3}s)" ;;
+        FAIL) fail "guest: $id (${3}s)" ;;
+        *) fail "guest: $id did not report (the suite stopped before it?)" ;;
     esac
-done < "$out/results"
-grep -q "suite end" "$console" || fail "the guest suite did not finish (qemu exit $rc)"
+done
+grep '^BENCH ' "$out/results" | sed 's/^BENCH /bench: /'
+suite_rc=$(sed -n 's/.*@@FABTUNE-VM suite end rc=\([0-9]*\).*/\1/p' "$console" | head -1)
+case $suite_rc in
+    0) pass "the guest suite exited 0" ;;
+    '') fail "the guest suite did not finish (qemu exit $rc)" ;;
+    *) fail "the guest suite exited $suite_rc" ;;
+esac
 cp "$out/results" "$top_builddir/tests/vm/results.txt"
 finish
