@@ -307,34 +307,34 @@ END_TEST
 START_TEST(test_sysctl_limits)
 {
     char yaml[1024], key[POLICY_SYSCTL_KEY_MAX + 2], val[POLICY_SYSCTL_VALUE_MAX + 2];
-    struct policy p;
-    struct policy_errors errs = { 0 };
+    struct policy pol;
+    struct policy_errors perr = { 0 };
     memset(val, '7', sizeof(val) - 1);
     val[sizeof(val) - 1] = '\0';                        /* 256 characters */
     snprintf(yaml, sizeof(yaml), "tuning:\n  sysctl:\n    net.core.x: \"%s\"\n", val);
-    policy_init_defaults(&p);
-    ck_assert_int_lt(policy_load_string(yaml, strlen(yaml), "t.yaml", &p, &errs), 0);
-    ck_assert_msg(strstr(errs.msgs[0], "1..255 characters"), "%s", errs.msgs[0]);
-    policy_errors_done(&errs);
-    policy_done(&p);
+    policy_init_defaults(&pol);
+    ck_assert_int_lt(policy_load_string(yaml, strlen(yaml), "t.yaml", &pol, &perr), 0);
+    ck_assert_msg(strstr(perr.msgs[0], "1..255 characters"), "%s", perr.msgs[0]);
+    policy_errors_done(&perr);
+    policy_done(&pol);
 
     val[POLICY_SYSCTL_VALUE_MAX] = '\0';                /* 255: accepted, and it fits */
     snprintf(yaml, sizeof(yaml), "tuning:\n  sysctl:\n    net.core.x: \"%s\"\n", val);
-    policy_init_defaults(&p);
-    ck_assert_int_eq(policy_load_string(yaml, strlen(yaml), "t.yaml", &p, &errs), 0);
-    ck_assert_uint_eq(strlen(p.tuning.sysctl[0].value), POLICY_SYSCTL_VALUE_MAX);
-    ck_assert_uint_le(strlen(p.tuning.sysctl[0].value) + 1, sizeof(((struct tuning_key *)0)->wanted));
-    policy_done(&p);
+    policy_init_defaults(&pol);
+    ck_assert_int_eq(policy_load_string(yaml, strlen(yaml), "t.yaml", &pol, &perr), 0);
+    ck_assert_uint_eq(strlen(pol.tuning.sysctl[0].value), POLICY_SYSCTL_VALUE_MAX);
+    ck_assert_uint_le(strlen(pol.tuning.sysctl[0].value) + 1, sizeof(((struct tuning_key *)0)->wanted));
+    policy_done(&pol);
 
     memset(key, 'a', sizeof(key) - 1);
     memcpy(key, "net.", 4);
     key[sizeof(key) - 1] = '\0';                        /* 128 characters */
     snprintf(yaml, sizeof(yaml), "tuning:\n  sysctl:\n    %s: 1\n", key);
-    policy_init_defaults(&p);
-    ck_assert_int_lt(policy_load_string(yaml, strlen(yaml), "t.yaml", &p, &errs), 0);
-    ck_assert_msg(strstr(errs.msgs[0], "at most 127 characters"), "%s", errs.msgs[0]);
-    policy_errors_done(&errs);
-    policy_done(&p);
+    policy_init_defaults(&pol);
+    ck_assert_int_lt(policy_load_string(yaml, strlen(yaml), "t.yaml", &pol, &perr), 0);
+    ck_assert_msg(strstr(perr.msgs[0], "at most 127 characters"), "%s", perr.msgs[0]);
+    policy_errors_done(&perr);
+    policy_done(&pol);
 }
 END_TEST
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /* The control socket server. Each client is nonblocking, with a request size limit, an
- * idle timeout and a bounded output queue; too many clients are refused. A slow or
- * hostile client can only hurt itself. */
+ * idle timeout, a deadline for each request line, a bounded output queue (reading stops
+ * while it is full) and a few requests per loop iteration; slots are kept back for root,
+ * and one uid holds only a few. A slow or hostile client can only hurt itself. */
 #include "config.h"
 
 #include <errno.h>
@@ -20,15 +21,21 @@
 #include "macro.h"
 #include "manager.h"
 #include "protocol.h"
+#include "request.h"
+#include "strutil.h"
+#include "timeutil.h"
 
 struct client {
     struct control *c;
     int fd;
     struct peer peer;
+    bool privileged;            /* root: may take the slots kept back from everyone else */
+    bool eof;                   /* the client shut its writing side: answer, then close */
     char in[PROTOCOL_MAX_LINE + 1];
-    size_t in_len;
+    size_t in_pos, in_len;      /* unread request bytes are in[in_pos, in_len) */
+    usec_t line_start;          /* when the first byte of the pending partial line came */
     char *out;
-    size_t out_len, out_pos;
+    size_t out_len, out_pos, out_cap;
     sd_event_source *io, *timer;
 };
 
@@ -37,7 +44,8 @@ struct control {
     int fd;
     bool owned;                 /* we created it (not socket activation): unlink on exit */
     char path[108];
-    sd_event_source *src;
+    sd_event_source *src, *resume;
+    bool emfile_logged;
     struct client *clients[CONTROL_MAX_CLIENTS];
 };
 
@@ -54,22 +62,42 @@ static void client_free(struct client *cl)
     free(cl);
 }
 
+static size_t queued(const struct client *cl)
+{
+    return cl->out_len - cl->out_pos;
+}
+
+/* Appends one reply line. Strings from outside (a policy's bytes, a sysfs file) may hold
+ * invalid UTF-8: the line is made valid before it leaves. */
 static void queue_reply(struct client *cl, json_object *reply)
 {
+    size_t len;
     const char *text = json_object_to_json_string_ext(reply, JSON_C_TO_STRING_PLAIN |
                                                              JSON_C_TO_STRING_NOSLASHESCAPE);
-    size_t len = strlen(text);
-    char *n = realloc(cl->out, cl->out_len + len + 1);
-    if (!n) {
-        json_object_put(reply);
+    _cleanup_free_ char *clean = text ? utf8_sanitize(text, strlen(text), &len) : NULL;
+    json_object_put(reply);
+    if (!clean)
         return;
+    if (cl->out_pos == cl->out_len)
+        cl->out_pos = cl->out_len = 0;
+    if (cl->out_len + len + 1 > cl->out_cap) {
+        if (cl->out_pos > 0) {      /* reuse the space already sent */
+            memmove(cl->out, cl->out + cl->out_pos, cl->out_len - cl->out_pos);
+            cl->out_len -= cl->out_pos;
+            cl->out_pos = 0;
+        }
+        size_t cap = cl->out_cap ? cl->out_cap : 4096;
+        while (cap < cl->out_len + len + 1)
+            cap *= 2;
+        char *n = realloc(cl->out, cap);
+        if (!n)
+            return;
+        cl->out = n;
+        cl->out_cap = cap;
     }
-    cl->out = n;
-    memcpy(cl->out + cl->out_len, text, len);
+    memcpy(cl->out + cl->out_len, clean, len);
     cl->out[cl->out_len + len] = '\n';
     cl->out_len += len + 1;
-    json_object_put(reply);
-    sd_event_source_set_io_events(cl->io, EPOLLIN | EPOLLOUT);
 }
 
 static json_object *error_reply(const char *code, const char *msg)
@@ -83,25 +111,17 @@ static json_object *error_reply(const char *code, const char *msg)
     return o;
 }
 
-static void handle_line(struct client *cl, const char *line)
+static void handle_line(struct client *cl, const char *line, size_t len)
 {
-    json_object *req = json_tokener_parse(line), *v, *cmd, *args = NULL;
-    if (!req || !json_object_is_type(req, json_type_object) ||
-        !json_object_object_get_ex(req, "cmd", &cmd) || !json_object_is_type(cmd, json_type_string)) {
-        queue_reply(cl, error_reply("EINVAL", "malformed request: expected {\"v\":1,\"cmd\":\"...\"}"));
-        json_object_put(req);
-        return;
-    }
-    if (!json_object_object_get_ex(req, "v", &v) || json_object_get_int(v) != PROTOCOL_VERSION) {
-        queue_reply(cl, error_reply("EPROTO", "unsupported protocol version (this fabtuned speaks v1)"));
-        json_object_put(req);
-        return;
-    }
-    json_object_object_get_ex(req, "args", &args);
-    const char *code = NULL;
+    struct request req;
     char msg[512] = "";
-    json_object *data = commands_run(cl->c->m, json_object_get_string(cmd), args, &cl->peer,
-                                     &code, msg, sizeof(msg));
+    const char *code = request_parse(line, len, &req, msg, sizeof(msg));
+    if (code) {
+        queue_reply(cl, error_reply(code, msg));
+        return;
+    }
+    json_object *data = commands_run(cl->c->m, req.cmd, req.args, &cl->peer, &code, msg,
+                                     sizeof(msg));
     if (code) {
         queue_reply(cl, error_reply(code, msg));
     } else {
@@ -111,26 +131,47 @@ static void handle_line(struct client *cl, const char *line)
         json_object_object_add(o, "data", data);
         queue_reply(cl, o);
     }
-    json_object_put(req);
+    request_done(&req);
+}
+
+/* Answers at most CONTROL_MAX_REQUESTS_PER_WAKE complete lines, and none while the client
+ * leaves CONTROL_MAX_QUEUED bytes of replies unread: pipelining cannot stall the loop nor
+ * grow the queue without bound. Returns whether complete lines remain. */
+static bool handle_lines(struct client *cl)
+{
+    for (unsigned n = 0; n < CONTROL_MAX_REQUESTS_PER_WAKE && queued(cl) < CONTROL_MAX_QUEUED; n++) {
+        char *start = cl->in + cl->in_pos;
+        char *nl = memchr(start, '\n', cl->in_len - cl->in_pos);
+        if (!nl)
+            return false;
+        handle_line(cl, start, (size_t)(nl - start));
+        cl->in_pos = (size_t)(nl + 1 - cl->in);
+        cl->line_start = cl->in_pos < cl->in_len ? now_usec(CLOCK_MONOTONIC) : 0;
+    }
+    return memchr(cl->in + cl->in_pos, '\n', cl->in_len - cl->in_pos) != NULL;
 }
 
 static int client_read(struct client *cl)
 {
-    ssize_t k = read(cl->fd, cl->in + cl->in_len, sizeof(cl->in) - 1 - cl->in_len);
+    if (cl->in_pos > 0) {           /* keep only the unread bytes, once per read */
+        memmove(cl->in, cl->in + cl->in_pos, cl->in_len - cl->in_pos);
+        cl->in_len -= cl->in_pos;
+        cl->in_pos = 0;
+    }
+    size_t space = sizeof(cl->in) - 1 - cl->in_len;
+    if (space == 0)
+        return 0;           /* full of complete lines still to answer: read later */
+    ssize_t k = read(cl->fd, cl->in + cl->in_len, space);
     if (k < 0)
         return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-    if (k == 0)
-        return -ECONNRESET;
-    cl->in_len += (size_t)k;
-    char *nl;
-    while ((nl = memchr(cl->in, '\n', cl->in_len))) {
-        *nl = '\0';
-        handle_line(cl, cl->in);
-        size_t used = (size_t)(nl + 1 - cl->in);
-        memmove(cl->in, nl + 1, cl->in_len - used);
-        cl->in_len -= used;
+    if (k == 0) {
+        cl->eof = true;
+        return 0;
     }
-    if (cl->in_len >= sizeof(cl->in) - 1) {
+    if (cl->in_len == 0 || !cl->line_start)
+        cl->line_start = now_usec(CLOCK_MONOTONIC);
+    cl->in_len += (size_t)k;
+    if (cl->in_len >= sizeof(cl->in) - 1 && !memchr(cl->in, '\n', cl->in_len)) {
         queue_reply(cl, error_reply("E2BIG", "request larger than 64 KiB"));
         return -E2BIG;      /* answered; the connection closes after the reply */
     }
@@ -139,66 +180,136 @@ static int client_read(struct client *cl)
 
 static int client_write(struct client *cl)
 {
-    while (cl->out_pos < cl->out_len) {
-        ssize_t k = send(cl->fd, cl->out + cl->out_pos, cl->out_len - cl->out_pos, MSG_NOSIGNAL);
+    while (queued(cl) > 0) {
+        ssize_t k = send(cl->fd, cl->out + cl->out_pos, queued(cl), MSG_NOSIGNAL);
         if (k < 0)
             return errno == EAGAIN || errno == EINTR ? 0 : -errno;
         cl->out_pos += (size_t)k;
     }
-    cl->out_pos = cl->out_len = 0;
-    sd_event_source_set_io_events(cl->io, EPOLLIN);
-    return 1;
+    return 0;
+}
+
+/* The client's deadline: idle for CONTROL_CLIENT_TIMEOUT_USEC, or a request line that has
+ * taken CONTROL_REQUEST_DEADLINE_USEC since its first byte (a slow sender cannot keep its
+ * slot by trickling bytes). */
+static void rearm_timer(struct client *cl)
+{
+    usec_t now = now_usec(CLOCK_MONOTONIC), at = now + CONTROL_CLIENT_TIMEOUT_USEC;
+    if (cl->line_start && cl->line_start + CONTROL_REQUEST_DEADLINE_USEC < at)
+        at = cl->line_start + CONTROL_REQUEST_DEADLINE_USEC;
+    sd_event_source_set_time(cl->timer, at);
 }
 
 static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
     struct client *cl = userdata;
     int r = 0;
-    if (revents & EPOLLIN)
+    if ((revents & EPOLLIN) && !cl->eof && queued(cl) < CONTROL_MAX_QUEUED)
         r = client_read(cl);
-    if (cl->out_len) {
-        int w = client_write(cl);
-        if (w < 0)
-            r = w;
-    }
+    bool more = r >= 0 && handle_lines(cl);
+    int w = client_write(cl);
+    if (w < 0)
+        r = w;
     /* An oversized request was answered: hang up once the answer is out. */
-    if (r == -E2BIG && cl->out_len == 0)
+    if (r == -E2BIG && queued(cl) == 0)
         r = -ECONNRESET;
-    if ((r < 0 && r != -E2BIG) || (revents & (EPOLLHUP | EPOLLERR) && !(revents & EPOLLIN))) {
+    bool done = cl->eof && !more && queued(cl) == 0;
+    if ((r < 0 && r != -E2BIG) || done || (revents & EPOLLERR)) {
         client_free(cl);
         return 0;
     }
-    sd_event_source_set_time_relative(cl->timer, CONTROL_CLIENT_TIMEOUT_USEC);
+    /* Read while the replies are taken; write while some wait. Lines left unanswered mean
+     * replies are queued, so EPOLLOUT brings the client back on the next iteration. */
+    uint32_t events = (queued(cl) || more ? EPOLLOUT : 0) |
+                      (!cl->eof && r != -E2BIG && queued(cl) < CONTROL_MAX_QUEUED ? EPOLLIN : 0);
+    sd_event_source_set_io_events(cl->io, events);
+    rearm_timer(cl);
     return 0;
 }
 
 static int on_client_timeout(sd_event_source *s, uint64_t usec, void *userdata)
 {
     struct client *cl = userdata;
-    log_debug("control", "client pid %d idle; closing", (int)cl->peer.cred.pid);
+    log_debug("control", "client pid %d idle or too slow; closing", (int)cl->peer.cred.pid);
     client_free(cl);
     return 0;
+}
+
+static void refuse(int cfd, const char *code, const char *msg)
+{
+    char line[256];
+    int n = snprintf(line, sizeof(line), "{\"v\":1,\"ok\":false,\"error\":{\"code\":\"%s\","
+                     "\"message\":\"%s\"}}\n", code, msg);
+    if (send(cfd, line, (size_t)n, MSG_NOSIGNAL) < 0) { /* it goes either way */ }
+    close(cfd);
+}
+
+/* Slots: root may take any; everyone else leaves CONTROL_ROOT_SLOTS free, and one uid
+ * holds at most CONTROL_MAX_PER_UID. */
+static bool slot_allowed(const struct control *c, const struct peer *p)
+{
+    size_t used = 0, same = 0;
+    for (size_t i = 0; i < CONTROL_MAX_CLIENTS; i++)
+        if (c->clients[i]) {
+            used++;
+            same += c->clients[i]->peer.cred.uid == p->cred.uid;
+        }
+    if (p->cred.uid == 0)
+        return used < CONTROL_MAX_CLIENTS;
+    return used < CONTROL_MAX_CLIENTS - CONTROL_ROOT_SLOTS && same < CONTROL_MAX_PER_UID;
+}
+
+static int on_resume(sd_event_source *s, uint64_t usec, void *userdata)
+{
+    struct control *c = userdata;
+    c->resume = sd_event_source_unref(c->resume);
+    sd_event_source_set_enabled(c->src, SD_EVENT_ON);
+    return 0;
+}
+
+/* Out of file descriptors: accept() would fail again at once, so the listener rests for
+ * a moment instead of spinning the loop. */
+static void pause_listener(struct control *c, int err)
+{
+    if (!c->emfile_logged)
+        log_warning_errno(err, "Cannot accept control clients: %m; pausing the listener");
+    c->emfile_logged = true;
+    if (c->resume || sd_event_add_time_relative(c->m->event, &c->resume, CLOCK_MONOTONIC,
+                                                CONTROL_ACCEPT_PAUSE_USEC, 0, on_resume, c) < 0)
+        return;
+    sd_event_source_set_enabled(c->src, SD_EVENT_OFF);
 }
 
 static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
     struct control *c = userdata;
+    struct peer peer;
     int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (cfd < 0)
+    if (cfd < 0) {
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+            pause_listener(c, -errno);
         return 0;
+    }
+    c->emfile_logged = false;
+    if (peer_from_socket(cfd, &peer) < 0) {
+        close(cfd);
+        return 0;
+    }
+    if (!slot_allowed(c, &peer)) {
+        refuse(cfd, "EBUSY", "too many clients");
+        return 0;
+    }
     size_t slot = 0;
     while (slot < CONTROL_MAX_CLIENTS && c->clients[slot])
         slot++;
-    struct client *cl = slot < CONTROL_MAX_CLIENTS ? calloc(1, sizeof(*cl)) : NULL;
-    if (!cl || peer_from_socket(cfd, &cl->peer) < 0) {
-        static const char busy[] = "{\"v\":1,\"ok\":false,\"error\":{\"code\":\"EBUSY\",\"message\":\"too many clients\"}}\n";
-        if (send(cfd, busy, sizeof(busy) - 1, MSG_NOSIGNAL) < 0) { /* it goes either way */ }
-        close(cfd);
-        free(cl);
+    struct client *cl = calloc(1, sizeof(*cl));
+    if (!cl) {
+        refuse(cfd, "EBUSY", "out of memory");
         return 0;
     }
     cl->c = c;
     cl->fd = cfd;
+    cl->peer = peer;
     if (sd_event_add_io(c->m->event, &cl->io, cfd, EPOLLIN, on_client, cl) < 0 ||
         sd_event_add_time_relative(c->m->event, &cl->timer, CLOCK_MONOTONIC,
                                    CONTROL_CLIENT_TIMEOUT_USEC, 0, on_client_timeout, cl) < 0) {
@@ -281,6 +392,7 @@ void control_free(struct control *c)
         if (c->clients[i])
             client_free(c->clients[i]);
     sd_event_source_unref(c->src);
+    sd_event_source_unref(c->resume);
     if (c->fd >= 0)
         close(c->fd);
     if (c->owned)

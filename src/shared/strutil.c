@@ -211,3 +211,44 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
         (void)fsync(dfd);
     return 0;
 }
+
+/* The length of the valid UTF-8 sequence at s (at most n bytes), or 0 if there is none:
+ * no overlong forms, no surrogates, nothing past U+10FFFF. */
+static size_t utf8_valid_len(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (len == 0 || len > n || s[0] > 0xf4)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+        (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return len;
+}
+
+char *utf8_sanitize(const char *s, size_t len, size_t *ret_len)
+{
+    char *out = malloc(len * 3 + 1), *o = out;     /* each bad byte may become 3 */
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < len;) {
+        size_t k = utf8_valid_len((const unsigned char *)s + i, len - i);
+        if (k) {
+            memcpy(o, s + i, k);
+            o += k;
+            i += k;
+        } else {
+            memcpy(o, "\xef\xbf\xbd", 3);     /* U+FFFD REPLACEMENT CHARACTER */
+            o += 3;
+            i++;
+        }
+    }
+    *o = '\0';
+    if (ret_len)
+        *ret_len = (size_t)(o - out);
+    return out;
+}

@@ -21,6 +21,10 @@ int read_file_full(const char *path, size_t max, char **ret, size_t *ret_len);
  * A symlink at path is followed: the file at its end is replaced, the link kept. */
 int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode);
 
+/* A copy of s (len bytes) in which every invalid UTF-8 sequence is replaced by U+FFFD, so
+ * that outside bytes cannot make a reply invalid JSON or a line unreadable. NULL on ENOMEM. */
+char *utf8_sanitize(const char *s, size_t len, size_t *ret_len);
+
 /* Copies src into dst of size bytes, truncating, always NUL-terminated. */
 static inline void strscpy(char *dst, const char *src, size_t size)
 {
