@@ -3,7 +3,12 @@
  * first reply line, waiting at most 3 s. For garbage and oversized control requests.
  *   ctl_raw SOCKET [N]        (exit 0 if a reply came, 1 if not, 2 on usage)
  *   ctl_raw SOCKET --hangup   sends stdin and closes at once, reading nothing: the daemon's
- *                             replies then meet a closed socket (EPIPE) */
+ *                             replies then meet a closed socket (EPIPE)
+ *   ctl_raw SOCKET --all      sends stdin, shuts down its writing side, and prints every
+ *                             reply until the daemon closes (at most 20 s)
+ *   ctl_raw SOCKET --trickle N  sends a request one byte a second for N seconds; exit 0 if
+ *                             the daemon closed the connection first, printing after how
+ *                             many seconds, 1 if it let the trickle run to its end */
 #include "config.h"
 
 #include <poll.h>
@@ -14,6 +19,21 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+static int trickle(int fd, int seconds)
+{
+    static const char req[] = "{\"v\":1,\"cmd\":\"status\"}";
+    for (int i = 0; i < seconds; i++) {
+        struct pollfd q = { .fd = fd, .events = POLLIN };
+        char c;
+        if (send(fd, &req[(size_t)i % (sizeof(req) - 1)], 1, MSG_NOSIGNAL) < 0 ||
+            (poll(&q, 1, 1000) > 0 && read(fd, &c, 1) <= 0)) {
+            printf("%d\n", i + 1);
+            return 0;
+        }
+    }
+    return 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -26,7 +46,10 @@ int main(int argc, char **argv)
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
         return 1;
     bool hangup = argc > 2 && strcmp(argv[2], "--hangup") == 0;
-    if (argc > 2 && !hangup) {
+    bool all = argc > 2 && strcmp(argv[2], "--all") == 0;
+    if (argc > 3 && strcmp(argv[2], "--trickle") == 0)
+        return trickle(fd, atoi(argv[3]));
+    if (argc > 2 && !hangup && !all) {
         size_t n = strtoul(argv[2], NULL, 10);
         memset(buf, 'a', sizeof(buf));
         for (size_t sent = 0; sent < n;) {
@@ -41,6 +64,14 @@ int main(int argc, char **argv)
         while ((k = read(0, buf, sizeof(buf))) > 0)
             if (send(fd, buf, (size_t)k, MSG_NOSIGNAL) != k)
                 break;
+    }
+    if (all) {
+        shutdown(fd, SHUT_WR);
+        struct pollfd q = { .fd = fd, .events = POLLIN };
+        ssize_t k;
+        while (poll(&q, 1, 20000) > 0 && (k = read(fd, buf, sizeof(buf))) > 0)
+            fwrite(buf, 1, (size_t)k, stdout);
+        return 0;
     }
     if (hangup) {
         /* Vanish with the replies unread: the daemon still reads the requests, and its

@@ -196,6 +196,43 @@ busy=$(grep -l '"code":"EBUSY"' "$tmp"/c* | wc -l)
 [ "$busy" -ge 1 ] && pass "$busy of 70 simultaneous clients told EBUSY (64 slots)" || fail "no client was told EBUSY"
 expect_rc 0 "$ctl" -s "$sock" health
 
+# A client that half-closes after 400 pipelined requests gets all 400 replies, whole (they
+# outgrow the socket buffer: the rest must be flushed after the EOF, not dropped).
+yes '{"v":1,"cmd":"checks"}' | head -400 | "$raw" "$sock" --all > "$tmp/hc"
+n=$(jq -c .ok "$tmp/hc" 2>/dev/null | grep -c true)
+[ "$n" = 400 ] && pass "half-closed client: 400 of 400 replies ($(wc -c < "$tmp/hc") bytes), all valid JSON" ||
+    fail "half-closed client: $n of 400 replies"
+# A client that pipelines 20000 requests and never reads: reading from it stops at 1 MiB
+# of queued replies; the daemon stays small and answers others meanwhile.
+{ yes '{"v":1,"cmd":"checks"}' | head -30000; sleep 4; } | timeout 8 "$raw" "$sock" --hangup &
+flood=$!
+sleep 3
+t0=$(date +%s%N)
+expect_rc_in "0 1" "$ctl" -s "$sock" health
+t1=$(date +%s%N)
+rss=$(awk '/^VmRSS/ { print $2 }' /proc/$dpid/status)
+[ "$rss" -lt 51200 ] && pass "RSS ${rss} KiB under a pipelining client that never reads" ||
+    fail "RSS ${rss} KiB under a pipelining client (unbounded queue?)"
+echo "# health beside the flood: $(( (t1 - t0) / 1000000 )) ms"
+wait $flood 2>/dev/null
+# A request trickled one byte a second loses its slot (a 2 s deadline for a whole line);
+# 70 such clients of one uid (more than the 64 slots) hold at most 16, and root is served.
+"$raw" "$sock" --trickle 12 > "$tmp/tr"; rc=$?
+[ $rc = 0 ] && [ "$(cat "$tmp/tr")" -le 6 ] && pass "a trickling client was closed after $(cat "$tmp/tr") s" ||
+    fail "a trickling client kept its slot (rc $rc, $(cat "$tmp/tr") s)"
+slow=""
+i=0; while [ $i -lt 70 ]; do
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$raw" "$sock" --trickle 8 > /dev/null 2>&1 & slow="$slow $!"
+    i=$((i + 1))
+done
+sleep 1
+ok=0; i=0
+while [ $i -lt 20 ]; do "$ctl" -s "$sock" status > /dev/null 2>&1 && ok=$((ok + 1)); i=$((i + 1)); done
+[ $ok = 20 ] && pass "root: 20 of 20 status queries beside 70 slow clients of one uid" ||
+    fail "root: $ok of 20 status queries beside 70 slow clients"
+# shellcheck disable=SC2086
+wait $slow 2>/dev/null
+
 # One instance: a second daemon on the same state and runtime dirs, and a revert beside
 # the daemon, are refused with the holder's PID; the first keeps its socket and serves.
 expect_rc 75 "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" \
