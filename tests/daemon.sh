@@ -233,6 +233,21 @@ while [ $i -lt 20 ]; do "$ctl" -s "$sock" status > /dev/null 2>&1 && ok=$((ok + 
 # shellcheck disable=SC2086
 wait $slow 2>/dev/null
 
+# health is bounded even when the daemon cannot accept: stopped, its backlog full.
+kill -STOP "$dpid"
+stuck=""
+i=0; while [ $i -lt 40 ]; do timeout 20 "$raw" "$sock" 1 > /dev/null 2>&1 & stuck="$stuck $!"; i=$((i + 1)); done
+sleep 1
+t0=$(date +%s%N)
+expect_rc 2 timeout 10 "$ctl" -s "$sock" health
+t1=$(date +%s%N)
+kill -CONT "$dpid"
+[ $(( (t1 - t0) / 1000000 )) -lt 2000 ] && pass "health gave up in $(( (t1 - t0) / 1000000 )) ms with the backlog full" ||
+    fail "health took $(( (t1 - t0) / 1000000 )) ms with the backlog full"
+expect_grep "not answering" "$LAST_OUT"
+# shellcheck disable=SC2086
+wait $stuck 2>/dev/null
+
 # One instance: a second daemon on the same state and runtime dirs, and a revert beside
 # the daemon, are refused with the holder's PID; the first keeps its socket and serves.
 expect_rc 75 "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" \

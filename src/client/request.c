@@ -24,26 +24,51 @@ static long long now_ms(void)
     return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-static int connect_to(const char *path)
+/* A nonblocking connect within the request's deadline: with the daemon's backlog full, a
+ * Unix socket says EAGAIN at once, and a blocking connect would wait for as long as the
+ * daemon does not accept. */
+static int connect_to(const char *path, long long deadline)
 {
     struct sockaddr_un sa = { .sun_family = AF_UNIX };
     if (strlen(path) >= sizeof(sa.sun_path))
         return -ENAMETOOLONG;
     memcpy(sa.sun_path, path, strlen(path) + 1);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0)
         return -errno;
-    if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+    while (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
         int r = -errno;
+        if ((r == -EAGAIN || r == -EINTR) && now_ms() < deadline) {
+            nanosleep(&(struct timespec){ 0, 2 * 1000000L }, NULL);
+            continue;
+        }
         close(fd);
-        return r;
+        return r == -EAGAIN ? -ETIMEDOUT : r;
     }
     return fd;
 }
 
-static int read_reply(int fd, int timeout_ms, char **ret)
+static int send_all(int fd, const char *p, size_t len, long long deadline)
 {
-    long long deadline = now_ms() + timeout_ms;
+    while (len > 0) {
+        ssize_t k = send(fd, p, len, MSG_NOSIGNAL);
+        if (k < 0 && (errno == EAGAIN || errno == EINTR)) {
+            int left = (int)(deadline - now_ms());
+            struct pollfd q = { .fd = fd, .events = POLLOUT };
+            if (left <= 0 || poll(&q, 1, left) == 0)
+                return -ETIMEDOUT;
+            continue;
+        }
+        if (k < 0)
+            return -errno;
+        p += k;
+        len -= (size_t)k;
+    }
+    return 0;
+}
+
+static int read_reply(int fd, long long deadline, char **ret)
+{
     size_t len = 0, cap = 65536;
     _cleanup_free_ char *buf = malloc(cap);
     if (!buf)
@@ -80,7 +105,8 @@ static int read_reply(int fd, int timeout_ms, char **ret)
 int client_request(const char *path, const char *cmd, json_object *args, int timeout_ms,
                    json_object **ret)
 {
-    _cleanup_close_ int fd = connect_to(path);
+    long long deadline = now_ms() + timeout_ms;   /* connect, send and reply, together */
+    _cleanup_close_ int fd = connect_to(path, deadline);
     if (fd < 0)
         return fd;
     json_object *req = json_object_new_object();
@@ -98,10 +124,11 @@ int client_request(const char *path, const char *cmd, json_object *args, int tim
     memcpy(line, text, n);
     line[n] = '\n';
     json_object_put(req);
-    if (send(fd, line, n + 1, MSG_NOSIGNAL) != (ssize_t)(n + 1))
-        return -errno ? -errno : -EIO;
+    int r = send_all(fd, line, n + 1, deadline);
+    if (r < 0)
+        return r;
     _cleanup_free_ char *reply = NULL;
-    int r = read_reply(fd, timeout_ms, &reply);
+    r = read_reply(fd, deadline, &reply);
     if (r < 0)
         return r;
     json_object *o = json_tokener_parse(reply);
