@@ -517,6 +517,22 @@ START_TEST(test_hostile_tree)
 }
 END_TEST
 
+/* A finding that could not be added (no memory, or past FINDINGS_MAX) may be the error
+ * that keeps the node from READY: the verdict is UNKNOWN, never READY by omission. */
+START_TEST(test_lost_finding_is_unknown)
+{
+    struct findings fs = { 0 };
+    for (size_t i = 0; i < FINDINGS_MAX; i++)
+        ck_assert_int_eq(findings_add(&fs, "port.state", SEVERITY_OK, NULL, NULL, NULL, NULL, "ok"), 0);
+    ck_assert_int_eq(findings_verdict(&fs), VERDICT_READY);
+    ck_assert_int_eq(findings_add(&fs, "port.state", SEVERITY_ERROR, "mlx5_0/1", NULL, NULL, NULL,
+                                  "down"), -ENOBUFS);
+    ck_assert_int_eq(findings_verdict(&fs), VERDICT_UNKNOWN);
+    ck_assert_int_eq(findings_rail_verdict(&fs, "mlx5_0/1"), VERDICT_UNKNOWN);
+    findings_done(&fs);
+}
+END_TEST
+
 START_TEST(test_no_gpus)
 {
     struct scan s;
@@ -553,6 +569,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_no_gpus);
     tcase_add_test(tc, test_memlock_sources);
     tcase_add_test(tc, test_hostile_tree);
+    tcase_add_test(tc, test_lost_finding_is_unknown);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -36,11 +36,19 @@ int findings_add(struct findings *fs, const char *check, enum severity sev, cons
                  const char *expected, const char *actual, const char *hint,
                  const char *fmt, ...)
 {
+    /* A finding that cannot be recorded could be the error that keeps the node from
+     * READY: the verdict becomes UNKNOWN instead of trusting what is left. */
+    if (fs->n >= FINDINGS_MAX) {
+        fs->lost = true;
+        return -ENOBUFS;
+    }
     if (fs->n == fs->cap) {
         size_t cap = fs->cap ? fs->cap * 2 : 16;
         struct finding *n = realloc(fs->items, cap * sizeof(*n));
-        if (!n)
+        if (!n) {
+            fs->lost = true;
             return -ENOMEM;
+        }
         fs->items = n;
         fs->cap = cap;
     }
@@ -63,6 +71,7 @@ int findings_add(struct findings *fs, const char *check, enum severity sev, cons
     va_end(ap);
     if (failed) {
         finding_done(&f);
+        fs->lost = true;
         return -ENOMEM;
     }
     fs->items[fs->n++] = f;
@@ -81,6 +90,8 @@ static enum verdict verdict_over(const struct findings *fs, const char *rail)
 {
     enum severity worst = SEVERITY_OK;
     size_t n = 0;
+    if (fs->lost)
+        return VERDICT_UNKNOWN;
     for (size_t i = 0; i < fs->n; i++) {
         if (rail && (!fs->items[i].rail || !streq(fs->items[i].rail, rail)))
             continue;

@@ -2,6 +2,7 @@
 /* Findings: what the checks conclude, and the verdict that follows from them. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "verdict.h"
@@ -18,12 +19,16 @@ struct finding {
     char *hint;
 };
 
+#define FINDINGS_MAX 65536
+
 struct findings {
     struct finding *items;
     size_t n, cap;
+    bool lost;          /* a finding could not be added: every verdict is UNKNOWN */
 };
 
-/* Adds a finding; the strings are copied (NULL allowed except check and message). */
+/* Adds a finding; the strings are copied (NULL allowed except check and message). On
+ * -ENOMEM, or past FINDINGS_MAX (-ENOBUFS), the set is marked lost. */
 int findings_add(struct findings *fs, const char *check, enum severity sev, const char *rail,
                  const char *expected, const char *actual, const char *hint,
                  const char *fmt, ...) __attribute__((format(printf, 8, 9)));
