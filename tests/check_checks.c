@@ -533,6 +533,35 @@ START_TEST(test_lost_finding_is_unknown)
 }
 END_TEST
 
+/* NCCL_IB_HCA is never cut short: a list that does not fit withholds the contract, and
+ * says why (a cut list would steer NCCL off the rails it leaves out). */
+START_TEST(test_hca_list_never_cut)
+{
+    struct inventory inv = { 0 };
+    struct policy p;
+    struct nccl_contract c;
+    policy_init_defaults(&p);
+    for (int i = 0; i < 600; i++) {
+        char dev[32];
+        snprintf(dev, sizeof(dev), "mlx5_%d", i);
+        struct rail *r = inventory_add_rail(&inv, dev, 1);
+        ck_assert_ptr_nonnull(r);
+        strcpy(r->link_layer, "InfiniBand");
+        r->gid_index = -1;
+    }
+    nccl_contract_compute(&inv, &p, &c);
+    ck_assert_ptr_null(nccl_contract_get(&c, "NCCL_IB_HCA"));
+    ck_assert_msg(strstr(c.why_empty, "do not fit NCCL_IB_HCA"), "%s", c.why_empty);
+    inv.n_rails = 8;            /* eight fit, whole */
+    nccl_contract_compute(&inv, &p, &c);
+    ck_assert_str_eq(nccl_contract_get(&c, "NCCL_IB_HCA"),
+                     "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1");
+    inv.n_rails = 600;
+    inventory_done(&inv);
+    policy_done(&p);
+}
+END_TEST
+
 START_TEST(test_no_gpus)
 {
     struct scan s;
@@ -570,6 +599,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_memlock_sources);
     tcase_add_test(tc, test_hostile_tree);
     tcase_add_test(tc, test_lost_finding_is_unknown);
+    tcase_add_test(tc, test_hca_list_never_cut);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -26,12 +26,13 @@ static void set(struct nccl_contract *c, const char *name, const char *fmt, ...)
 }
 
 /* "=mlx5_0:1,mlx5_1:1": the leading '=' makes NCCL match names exactly, in rail order. */
-static void hca_list(const struct inventory *inv, char *buf, size_t len)
+static bool hca_list(const struct inventory *inv, char *buf, size_t len)
 {
     size_t n = (size_t)snprintf(buf, len, "=");
     for (size_t i = 0; i < inv->n_rails && n < len; i++)
         n += (size_t)snprintf(buf + n, len - n, "%s%s:%u", i ? "," : "", inv->rails[i].device,
                               inv->rails[i].port);
+    return n < len;
 }
 
 /* One index for every RoCE rail, or -1 (NCCL's own per-rail selection) if they differ. */
@@ -69,7 +70,7 @@ static bool gpudirect_ready(const struct inventory *inv, const struct policy *p)
 void nccl_contract_compute(const struct inventory *inv, const struct policy *p,
                            struct nccl_contract *c)
 {
-    char hca[512];
+    char hca[NCCL_VALUE_MAX];
     bool roce;
 
     memset(c, 0, sizeof(*c));
@@ -77,7 +78,12 @@ void nccl_contract_compute(const struct inventory *inv, const struct policy *p,
         snprintf(c->why_empty, sizeof(c->why_empty), "no rails");
         return;
     }
-    hca_list(inv, hca, sizeof(hca));
+    /* A cut list would steer NCCL off the rails it leaves out: no contract beats that. */
+    if (!hca_list(inv, hca, sizeof(hca))) {
+        snprintf(c->why_empty, sizeof(c->why_empty),
+                 "the %zu rails do not fit NCCL_IB_HCA (%d bytes)", inv->n_rails, NCCL_VALUE_MAX);
+        return;
+    }
     set(c, "NCCL_IB_HCA", "%s", hca);
     if (gpudirect_ready(inv, p))
         set(c, "NCCL_NET_GDR_LEVEL", "PXB");

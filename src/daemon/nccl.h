@@ -10,9 +10,11 @@
 
 #define NCCL_MAX_VARS 12
 
+#define NCCL_VALUE_MAX 4096      /* NCCL_IB_HCA of about 60 rails named like mlx5_NN */
+
 struct nccl_contract {
     size_t n;
-    struct { const char *name; char value[512]; } vars[NCCL_MAX_VARS];
+    struct { const char *name; char value[NCCL_VALUE_MAX]; } vars[NCCL_MAX_VARS];
     char why_empty[128];        /* set when there are no rails to describe */
 };
 
