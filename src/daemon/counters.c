@@ -89,8 +89,8 @@ void counter_sample_done(struct counter_sample *s)
 
 int counter_sample_add(struct counter_sample *s, const char *name, uint64_t value)
 {
-    if (strlen(name) >= COUNTER_NAME_MAX)
-        return 0;               /* no classified name is that long */
+    if (strlen(name) >= COUNTER_NAME_MAX || s->n >= COUNTER_MAX_VALUES)
+        return 0;               /* no classified name is that long; no HCA has that many */
     struct counter_value *n = realloc(s->values, (s->n + 1) * sizeof(*n));
     if (!n)
         return -ENOMEM;
@@ -261,9 +261,27 @@ void counters_done(struct counter_state *st)
     memset(st, 0, sizeof(*st));
 }
 
+/* Rails that are no longer in the inventory leave the state: it stays the size of the
+ * node, whatever an old or hostile state file held. */
+static void prune(struct counter_state *st, const struct inventory *inv)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < st->n; i++) {
+        bool present = false;
+        for (size_t j = 0; j < inv->n_rails && !present; j++)
+            present = streq(st->rails[i].rail, inv->rails[j].name);
+        if (present)
+            st->rails[kept++] = st->rails[i];
+        else
+            counter_sample_done(&st->rails[i].last);
+    }
+    st->n = kept;
+}
+
 int counters_fold_inventory(struct counter_state *st, const char *boot_id,
                             const struct inventory *inv, usec_t carrier_window)
 {
+    prune(st, inv);
     for (size_t i = 0; i < inv->n_rails; i++) {
         const struct rail *r = &inv->rails[i];
         int err = counters_fold(st, boot_id, r->name, &r->counters, r->netdev.has_carrier_changes,

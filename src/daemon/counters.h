@@ -59,6 +59,9 @@ struct rail_counters {
     size_t n_carrier;
 };
 
+#define COUNTER_MAX_VALUES 1024    /* per rail sample: more than any HCA exposes */
+#define COUNTER_MAX_RAILS 256      /* rails kept in the state file */
+
 struct counter_state {
     bool snapshot;              /* one sample of a --sysfs-root tree: no history */
     usec_t peak_hold;           /* how long a peak rate stays reported (0: the last rate) */

@@ -73,7 +73,8 @@ int counters_load(const char *state_dir, struct counter_state *st)
         return -EBADMSG;
     }
     strscpy(st->boot_id, json_object_get_string(boot), sizeof(st->boot_id));
-    for (size_t i = 0; r >= 0 && i < json_object_array_length(rails); i++)
+    /* A state file is outside data: at most COUNTER_MAX_RAILS rails are taken from it. */
+    for (size_t i = 0; r >= 0 && i < json_object_array_length(rails) && i < COUNTER_MAX_RAILS; i++)
         r = load_rail(st, json_object_array_get_idx(rails, i));
     json_object_put(root);
     if (r < 0)

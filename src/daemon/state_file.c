@@ -35,7 +35,8 @@ int state_file_load(const char *dir, const char *name, json_object **ret)
 int state_file_save(const char *dir, const char *name, json_object *root)
 {
     char path[512];
-    const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+    /* Compact: rewritten at every check, read by fabtuned alone (jq reads it fine). */
+    const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
     snprintf(path, sizeof(path), "%s/%s", dir, name);
     return write_file_atomic(path, text, strlen(text), 0644);
 }
