@@ -13,14 +13,13 @@ work=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
 
-mkdir -p "$work/sys" "$work/state"    # no rails: fabtune probes the loopback address
-printf 'version: 1\ntuning: {mode: off}\n' > "$work/policy"
+mkdir -p "$work/state"    # no rails (none is InfiniBand here): the loopback address
+printf 'version: 1\nrails: {link_layer: infiniband}\ntuning: {mode: off}\n' > "$work/policy"
 sockperf server -i 127.0.0.1 -p "$port" --tcp >/dev/null 2>&1 &
 server=$!
 sleep 1
 for run in $(seq "$runs"); do
-    "$fabtuned" --once --json -c "$work/policy" --sysfs-root "$work/sys" \
-        --state-dir "$work/state" > "$work/f.json" || true
+    "$fabtuned" --once --json -c "$work/policy" --state-dir "$work/state" > "$work/f.json" || true
     jq -r '.probes.targets[0].tcp_latency.latency_seconds.p50 * 1e6' "$work/f.json" >> "$work/fabtune"
     jq -r '.probes.cpu_seconds' "$work/f.json" >> "$work/cpu"
     sockperf ping-pong -i 127.0.0.1 -p "$port" --tcp -m 64 -t 1 2>&1 |

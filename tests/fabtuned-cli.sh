@@ -96,6 +96,18 @@ jq -r '.findings[] | select(.check == "host.memlock") | "\(.actual) \(.message)"
 expect_grep "65536 bytes jobs' locked memory is limited to 65536 bytes, from slurmd (pid $slurmd_pid)" "$tmp/memlock"
 kill "$slurmd_pid"; wait "$slurmd_pid" 2>/dev/null
 
+# Offline analysis is of the snapshot alone: no probe of this machine, no state written,
+# no limits or host name of the analysing host (none given: unknown).
+mkdir -p "$tmp/offline-state"
+expect_rc_in "0 1 2" "$fabtuned" --once --json --sysfs-root "$tmp/fx/mlx5_8rail/sys" \
+    --state-dir "$tmp/offline-state" -c "$top_srcdir/tests/rails-only.policy"
+jq -r '"\(.probes // "none") \(.hostname)"' "$LAST_OUT" > "$tmp/off"
+expect_grep "none unknown (a sysfs snapshot)" "$tmp/off"
+jq -r '.findings[] | select(.check == "host.memlock") | .severity' "$LAST_OUT" > "$tmp/off-ml"
+expect_grep "unknown" "$tmp/off-ml"
+[ -z "$(ls -A "$tmp/offline-state")" ] && pass "offline analysis wrote no state" ||
+    fail "offline analysis wrote: $(ls "$tmp/offline-state")"
+
 # Usage errors.
 expect_rc 64 "$fabtuned" --once --check-config
 expect_rc 64 "$fabtuned" --json

@@ -10,6 +10,7 @@
 
 #include "fabtuned.h"
 #include "log.h"
+#include "macro.h"
 #include "once.h"
 #include "pipeline.h"
 #include "report.h"
@@ -18,8 +19,9 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
 {
     struct report r;
 
-    /* The state dir holds the sysctl originals, the probe baselines and the counters. */
-    if (mkdir(o->state_dir, 0755) < 0 && errno != EEXIST)
+    /* The state dir holds the sysctl originals, the probe baselines and the counters; an
+     * offline analysis writes none of them. */
+    if (streq(o->sysfs_root, "/sys") && mkdir(o->state_dir, 0755) < 0 && errno != EEXIST)
         log_warning("Cannot create the state directory %s: %m", o->state_dir);
     /* --once writes nothing unless asked; the daemon applies by the policy's mode. */
     const struct pipeline_input in = {
@@ -27,6 +29,8 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
         .policy = p, .policy_source = policy_source,
         .tuning = o->apply ? TUNING_APPLY : TUNING_READ,
         .run_probes = !o->no_probes && p->probes.enabled,
+        .offline = !streq(o->sysfs_root, "/sys"),
+        .procfs_given = !streq(o->procfs_root, "/proc"),
     };
     int err = pipeline_run(&in, &r);
     if (err < 0) {

@@ -12,6 +12,7 @@
 #include "pipeline.h"
 #include "rails.h"
 #include "source_counters.h"
+#include "sysfs.h"
 
 /* Rates need the previous sample. A snapshot analysed once is one sample of another node
  * (or time), which neither reads nor writes this node's counter state; the daemon samples
@@ -25,7 +26,7 @@ static void counters_pass(const struct pipeline_input *in, struct report *r)
     int err;
     if (r->inventory.n_rails == 0)
         return;
-    if (!st && r->inventory.source == INVENTORY_OFFLINE) {
+    if (!st && (in->offline || r->inventory.source == INVENTORY_OFFLINE)) {
         memset(&own, 0, sizeof(own));
         own.snapshot = true;
         (void)counters_fold_inventory(&own, "snapshot", &r->inventory, p->checks.flaps.window);
@@ -52,7 +53,10 @@ static void counters_pass(const struct pipeline_input *in, struct report *r)
 
 static void tuning_pass(const struct pipeline_input *in, struct report *r)
 {
-    int err = tuning_run(&r->tuning, in->procfs_root, in->state_dir, in->policy, in->tuning);
+    if (in->offline && !in->procfs_given)
+        return;     /* no sysctls in a sysfs tree: this host's are not the node's */
+    enum tuning_action a = in->offline ? TUNING_READ : in->tuning;
+    int err = tuning_run(&r->tuning, in->procfs_root, in->state_dir, in->policy, a);
     if (err == -ECANCELED) {
         log_warning("tuning.mode is off in the policy: nothing is applied");
         tuning_done(&r->tuning);
@@ -93,6 +97,8 @@ static void probe_in_worker(const struct pipeline_input *in, struct report *r)
 
 static void probes_pass(const struct pipeline_input *in, struct report *r)
 {
+    if (in->offline)
+        return;     /* this machine's probes say nothing of the node the tree comes from */
     if (in->run_probes) {
         probe_in_worker(in, r);
         return;
@@ -105,10 +111,25 @@ static void probes_pass(const struct pipeline_input *in, struct report *r)
         check_regressions(in->baselines, in->policy, &r->findings);
 }
 
+/* The analysed node's name and kernel: this host's live, the tree's own offline. */
+static void identify(const struct pipeline_input *in, struct report *r)
+{
+    if (!in->offline)
+        return;
+    snprintf(r->hostname, sizeof(r->hostname), "unknown (a sysfs snapshot)");
+    snprintf(r->kernel, sizeof(r->kernel), "unknown");
+    if (!in->procfs_given)
+        return;
+    (void)sysfs_read_line(in->procfs_root, r->hostname, sizeof(r->hostname), "sys/kernel/hostname");
+    (void)sysfs_read_line(in->procfs_root, r->kernel, sizeof(r->kernel), "sys/kernel/osrelease");
+}
+
 int pipeline_run(const struct pipeline_input *in, struct report *r)
 {
     report_init(r, in->policy, in->policy_source);
-    int err = rails_scan(in->sysfs_root, in->procfs_root, in->policy, &r->inventory);
+    identify(in, r);
+    int err = rails_scan(in->sysfs_root, in->offline && !in->procfs_given ? NULL : in->procfs_root,
+                         in->policy, &r->inventory);
     if (err < 0)
         return err;
     checks_run(&r->inventory, in->policy, &r->findings);

@@ -27,6 +27,11 @@ struct pipeline_input {
     const struct probe_run *probes;
     const struct baselines *baselines;
     bool run_probes;
+    /* Offline analysis of another node's tree (--once --sysfs-root): never probe, never
+     * write state, and take host, kernel and limits from the tree alone; procfs_given
+     * says whether procfs_root is the snapshot's (else this host's /proc is not read). */
+    bool offline;
+    bool procfs_given;
 };
 
 /* Fills ret (initialised here; report_done() frees it). Returns 0, or -errno when no

@@ -35,7 +35,8 @@ int rails_scan(const char *sysroot, const char *procroot, const struct policy *p
     if (err < 0)
         return err;
     source_pci_scan(sysroot, inv);
-    source_limits_scan(procroot, "", inv->source == INVENTORY_LIVE, inv);
+    if (procroot)       /* NULL: a snapshot without its procfs; limits stay unknown */
+        source_limits_scan(procroot, "", inv->source == INVENTORY_LIVE, inv);
     if (inv->source == INVENTORY_OFFLINE) {
         for (size_t i = 0; i < inv->n_rails; i++)
             source_sysfs_netdev(sysroot, &inv->rails[i].netdev);

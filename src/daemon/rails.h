@@ -5,7 +5,8 @@
 #include "inventory.h"
 #include "policy.h"
 
-/* Live when sysroot is "/sys": sysfs for the port list and GID attributes, RDMA netlink
+/* procroot may be NULL (a snapshot without its procfs): the process limits stay unknown.
+ * Live when sysroot is "/sys": sysfs for the port list and GID attributes, RDMA netlink
  * for port->netdev, verbs for port attributes and GIDs, rtnetlink for netdevs. Offline,
  * sysfs alone. */
 int rails_scan(const char *sysroot, const char *procroot, const struct policy *p,

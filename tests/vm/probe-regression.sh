@@ -11,17 +11,19 @@
 . "$(dirname "$0")/../lib.sh"
 fabtuned="$1/src/daemon/fabtuned"
 tmp=$(mktemp -d)
+# No rails (rxe0 is Ethernet): the loopback probe, on the live node.
 cat > "$tmp/policy" <<EOP
 version: 1
+rails: {link_layer: infiniband}
 tuning: {mode: off}
 probes:
   tcp: {iterations: 10, size: 64, bandwidth: {duration: 10ms}}
   regression: {baseline_runs: 3, ratio: 20, consecutive: 2}
 EOP
-mkdir -p "$tmp/sys" "$tmp/state"      # no rails: the loopback probe
+mkdir -p "$tmp/state"
 # Sets s to the probe.regression severity (no subshell: LAST_RC must survive).
 once() {
-    run "$fabtuned" --once --json -c "$tmp/policy" --sysfs-root "$tmp/sys" --state-dir "$tmp/state"
+    run "$fabtuned" --once --json -c "$tmp/policy" --state-dir "$tmp/state"
     s=$(jq -r '[.findings[] | select(.check == "probe.regression") | .severity][0]' "$LAST_OUT")
 }
 p50() { jq -r '.probes.targets[0].tcp_latency.latency_seconds.p50 * 1e6 | floor' "$LAST_OUT"; }
