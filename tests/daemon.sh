@@ -112,6 +112,21 @@ wait_for '.policy_error != null' true 5 && pass "a broken policy shows in status
 verdict .policy_error > "$tmp/pe"
 expect_grep "policy.yaml:2:23: expected an integer for rails.expect_count, got 'many'" "$tmp/pe"
 wait_for .verdict READY 2 && pass "still serving, old policy in force" || fail "not serving"
+# A policy of raw bytes (invalid UTF-8, echoed in the error's source line): the reply stays
+# valid UTF-8. A key holding an escape sequence: the terminal never gets the ESC byte.
+printf '\377\376 version: 1\n' > "$tmp/policy.yaml"
+kill -HUP "$dpid"
+wait_for '.policy_error != null' true 5
+"$ctl" -s "$sock" --json status > "$tmp/bin.json"
+iconv -f UTF-8 -t UTF-8 "$tmp/bin.json" > /dev/null 2>&1 && pass "the reply to a binary policy is valid UTF-8" ||
+    fail "the reply carries invalid UTF-8"
+printf 'version: 1\n"\\e[31mzzz": 1\n' > "$tmp/policy.yaml"
+kill -HUP "$dpid"
+sleep 1
+"$ctl" -s "$sock" status > "$tmp/bin.txt"
+! grep -q "$(printf '\033')" "$tmp/bin.txt" && grep -qF "unknown key '?[31mzzz'" "$tmp/bin.txt" &&
+    pass "the human status shows the key with '?' for its escape byte" ||
+    { fail "control bytes reached the terminal"; cat -A "$tmp/bin.txt" | head -5; }
 cp "$tmp/good.yaml" "$tmp/policy.yaml"
 expect_rc 0 "$ctl" -s "$sock" reload
 wait_for '.policy_error' null 5 && pass "a good reload clears the error" || fail "error stays"

@@ -7,12 +7,29 @@
 
 #include "client.h"
 
+/* A field for the terminal. Its text may come from outside (a netdev or device name, a
+ * sysfs file, a policy's bytes): control characters, C0 and C1 (an escape sequence would
+ * reach the terminal), are shown as '?'. A few rotating buffers serve one printf call. */
 static const char *str(json_object *o, const char *key)
 {
+    static char ring[8][4096];
+    static unsigned next;
     json_object *v;
     if (!o || !json_object_object_get_ex(o, key, &v) || !v)
         return "-";
-    return json_object_get_string(v);
+    const unsigned char *in = (const unsigned char *)json_object_get_string(v);
+    char *out = ring[next++ % 8];
+    size_t n = 0;
+    for (; *in && n < sizeof(ring[0]) - 1; in++) {
+        if (in[0] == 0xc2 && in[1] >= 0x80 && in[1] <= 0x9f) {    /* U+0080..U+009F */
+            in++;
+            out[n++] = '?';
+        } else {
+            out[n++] = (*in < 0x20 && *in != '\t' && *in != '\n') || *in == 0x7f ? '?' : (char)*in;
+        }
+    }
+    out[n] = '\0';
+    return out;
 }
 
 static double num(json_object *o, const char *key)
