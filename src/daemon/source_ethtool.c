@@ -54,37 +54,75 @@ static int stats_count(int fd, struct ifreq *ifr)
     return info.hdr.sset_mask ? (int)info.len : 0;
 }
 
+/* GSTRINGS and GSTATS write as many entries as the driver counts at that moment, not as
+ * many as asked for: the set can grow between calls (ethtool -L adds per-queue stats).
+ * So each call gets a buffer for twice the count read just before it, plus slack, and a
+ * count beyond that starts over. */
+static size_t capacity_for(int n)
+{
+    return 2 * (size_t)n + 64;
+}
+
+static int read_names(int fd, struct ifreq *ifr, struct ethtool_gstrings **ret, size_t *ret_cap)
+{
+    for (int attempt = 0; attempt < 3; attempt++) {
+        int n = stats_count(fd, ifr);
+        if (n <= 0 || n > 65536)
+            return n <= 0 ? n : -E2BIG;
+        size_t cap = capacity_for(n);
+        struct ethtool_gstrings *names = calloc(1, sizeof(*names) + cap * ETH_GSTRING_LEN);
+        if (!names)
+            return -ENOMEM;
+        names->cmd = ETHTOOL_GSTRINGS;
+        names->string_set = ETH_SS_STATS;
+        names->len = (uint32_t)n;
+        ifr->ifr_data = (void *)names;
+        if (ioctl(fd, SIOCETHTOOL, ifr) < 0) {
+            int r = -errno;
+            free(names);
+            return r;
+        }
+        if (names->len <= cap) {
+            *ret = names;
+            *ret_cap = cap;
+            return 0;
+        }
+        free(names);
+    }
+    return -EAGAIN;
+}
+
 int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
                          struct counter_sample *s)
 {
     struct ifreq ifr = { 0 };
+    size_t cap;
     _cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -errno;
     snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+    _cleanup_free_ struct ethtool_gstrings *names = NULL;
+    int r = read_names(fd, &ifr, &names, &cap);
+    if (r < 0 || !names)
+        return r;
+    /* The count again, right before GSTATS: a set grown past the buffer is not read. */
     int n = stats_count(fd, &ifr);
-    if (n <= 0)
+    if (n < 0)
         return n;
-    if (n > 65536)
-        return -E2BIG;
-    _cleanup_free_ struct ethtool_gstrings *names =
-        calloc(1, sizeof(*names) + (size_t)n * ETH_GSTRING_LEN);
-    _cleanup_free_ struct ethtool_stats *stats = calloc(1, sizeof(*stats) + (size_t)n * sizeof(uint64_t));
-    if (!names || !stats)
+    if ((size_t)n > cap)
+        return -EAGAIN;
+    _cleanup_free_ struct ethtool_stats *stats = calloc(1, sizeof(*stats) + cap * sizeof(uint64_t));
+    if (!stats)
         return -ENOMEM;
-    names->cmd = ETHTOOL_GSTRINGS;
-    names->string_set = ETH_SS_STATS;
-    names->len = (uint32_t)n;
-    ifr.ifr_data = (void *)names;
-    if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
-        return -errno;
     stats->cmd = ETHTOOL_GSTATS;
     stats->n_stats = (uint32_t)n;
     ifr.ifr_data = (void *)stats;
     if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
         return -errno;
-    /* The set can shrink between the calls (a queue removed): trust the smaller count. */
+    /* The set can shrink or grow between the calls: only entries both calls cover. */
     uint32_t count = stats->n_stats < names->len ? stats->n_stats : names->len;
+    if (count > cap)
+        count = (uint32_t)cap;
     for (uint32_t i = 0; i < count; i++) {
         char name[ETH_GSTRING_LEN + 1], key[ETH_GSTRING_LEN + 16];
         memcpy(name, names->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
@@ -92,7 +130,7 @@ int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
         if (want && !want(name))
             continue;
         snprintf(key, sizeof(key), "ethtool:%s", name);
-        int r = counter_sample_add(s, key, stats->data[i]);
+        r = counter_sample_add(s, key, stats->data[i]);
         if (r < 0)
             return r;
     }
