@@ -103,17 +103,19 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     fuzzdir="$top/$builddir-fuzz"
     mkdir -p "$fuzzdir"
     (cd "$fuzzdir" && CC=clang "$top/configure" --enable-fuzzing --enable-sanitizers >/dev/null &&
-        make -j"$(nproc)" tests/fuzz_policy tests/fuzz_sysfs tests/fuzz_dcb tests/fuzz_request)
+        make -j"$(nproc)" tests/fuzz_policy tests/fuzz_sysfs tests/fuzz_dcb tests/fuzz_request tests/fuzz_state)
     # All at once: each gets its full time, the wall time is one target's.
     run_fuzzer fuzz_policy policy-corpus & p1=$!
     run_fuzzer fuzz_sysfs sysfs-corpus & p2=$!
     run_fuzzer fuzz_dcb dcb-corpus & p3=$!
     run_fuzzer fuzz_request request-corpus & p4=$!
+    run_fuzzer fuzz_state state-corpus & p5=$!
     crashed=0
     wait $p1 || crashed=1
     wait $p2 || crashed=1
     wait $p3 || crashed=1
     wait $p4 || crashed=1
+    wait $p5 || crashed=1
     [ $crashed = 0 ] || exit 1
 fi
 

@@ -25,8 +25,10 @@ static int load_rail(struct counter_state *st, json_object *o)
 {
     json_object *name, *values, *carrier;
     if (!json_object_object_get_ex(o, "rail", &name) || !json_object_is_type(name, json_type_string) ||
-        !json_object_object_get_ex(o, "values", &values) || !json_object_is_type(values, json_type_object))
-        return -EBADMSG;
+        !json_object_object_get_ex(o, "values", &values) || !json_object_is_type(values, json_type_object) ||
+        (size_t)json_object_get_string_len(name) >= sizeof(((struct rail_counters *)0)->rail) ||
+        strlen(json_object_get_string(name)) != (size_t)json_object_get_string_len(name))
+        return -EBADMSG;    /* a name no rail has (found by fuzz_state: a NULL deref below) */
     struct counter_sample s = { .taken = get_u64(o, "taken_usec"),
                                 .pfc_en = (uint8_t)get_u64(o, "pfc_en") };
     json_object *pk;
@@ -43,6 +45,8 @@ static int load_rail(struct counter_state *st, json_object *o)
     if (r < 0)
         return r;
     struct rail_counters *rc = counters_find(st, json_object_get_string(name));
+    if (!rc)
+        return -EBADMSG;
     rc->note[0] = '\0';
     if (json_object_object_get_ex(o, "carrier", &carrier) && json_object_is_type(carrier, json_type_array)) {
         size_t n = json_object_array_length(carrier);
