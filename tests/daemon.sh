@@ -132,7 +132,13 @@ sleep 1
     { fail "control bytes reached the terminal"; cat -A "$tmp/bin.txt" | head -5; }
 cp "$tmp/good.yaml" "$tmp/policy.yaml"
 expect_rc 0 "$ctl" -s "$sock" reload
+expect_match '^policy reloaded from .*policy.yaml; verdict [A-Z_]*$' "$LAST_OUT"
 wait_for '.policy_error' null 5 && pass "a good reload clears the error" || fail "error stays"
+# -j is --json; a --timeout that is not a positive number is a usage error, never "forever".
+expect_rc 0 "$ctl" -s "$sock" -j status
+jq -e .verdict "$LAST_OUT" > /dev/null && pass "-j gives JSON" || fail "-j is not JSON"
+expect_rc 64 timeout 5 "$ctl" -s "$sock" wait-ready --timeout abc
+expect_rc 64 timeout 5 "$ctl" -s "$sock" wait-ready --timeout -5
 
 # Link flaps: v1 went down and up once above; the kernel counted two carrier changes on the
 # real v0, and the daemon's carrier history holds them.

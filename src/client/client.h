@@ -19,5 +19,7 @@ void render_status(json_object *data);
 void render_checks(json_object *data);
 void render_probes(json_object *data);
 void render_tuning(json_object *data);
+void render_reload(json_object *data);
+void render_probe_now(json_object *data);
 /* Captures the sysfs and procfs files fabtune reads into a tarball; 0 or 1. */
 int snapshot_take(const char *tarball);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,7 @@ static void help(void)
            "  reload, probe-now, apply, revert  (root only)\n"
            "  snapshot FILE.tar          capture what fabtune reads, for another machine\n\n"
            "  -s, --socket PATH   the daemon's socket (default %s)\n"
-           "      --json          machine output\n"
+           "  -j, --json          machine output\n"
            "  -h, --help          this help\n"
            "  -V, --version       print the version\n", PROTOCOL_DEFAULT_SOCKET);
 }
@@ -200,8 +201,10 @@ static int dispatch(struct ctl *c, const char *cmd)
         return health(c);
     if (streq(cmd, "wait-ready"))
         return wait_ready(c);
-    if (streq(cmd, "reload") || streq(cmd, "probe-now"))
-        return simple(c, cmd, NULL, NULL);
+    if (streq(cmd, "reload"))
+        return simple(c, cmd, NULL, render_reload);
+    if (streq(cmd, "probe-now"))
+        return simple(c, cmd, NULL, render_probe_now);
     if (streq(cmd, "apply") || streq(cmd, "revert"))
         return simple(c, cmd, NULL, render_tuning);
     fprintf(stderr, "fabtunectl: unknown command '%s'; see 'fabtunectl --help'\n", cmd);
@@ -224,14 +227,24 @@ int main(int argc, char **argv)
     };
     struct ctl c = { .socket = PROTOCOL_DEFAULT_SOCKET, .format = "npd" };
     int o;
-    while ((o = getopt_long(argc, argv, "s:hV", longopts, NULL)) != -1) {
+    char *end;
+    while ((o = getopt_long(argc, argv, "s:jhV", longopts, NULL)) != -1) {
         switch (o) {
         case 's': c.socket = optarg; break;
+        case 'j':
         case OPT_JSON: c.json = true; break;
         case OPT_FAILED: c.failed = true; break;
         case OPT_CONF: c.conf = true; break;
         case OPT_FORMAT: c.format = optarg; break;
-        case OPT_TIMEOUT: c.wait_timeout = atof(optarg); break;
+        case OPT_TIMEOUT:
+            /* A number of seconds, > 0: "abc" or "-5" must not mean "wait forever". */
+            c.wait_timeout = strtod(optarg, &end);
+            if (end == optarg || *end || !isfinite(c.wait_timeout) || c.wait_timeout <= 0) {
+                fprintf(stderr, "fabtunectl: --timeout wants seconds greater than 0, not '%s'\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case 'h': help(); return 0;
         case 'V': printf("fabtunectl %s\n", PACKAGE_VERSION); return 0;
         default: return EXIT_USAGE;

@@ -159,3 +159,14 @@ void render_tuning(json_object *d)
                str(k, "live"), str(k, "original"), str(k, "state"), str(k, "writer"));
     }
 }
+
+void render_reload(json_object *d)
+{
+    printf("policy reloaded from %s; verdict %s\n", str(d, "policy"), str(d, "verdict"));
+}
+
+void render_probe_now(json_object *d)
+{
+    (void)d;
+    printf("probe run started; 'fabtunectl probes' shows it when done\n");
+}

@@ -161,7 +161,12 @@ static json_object *cmd_reload(struct manager *m, json_object *args, const char 
         snprintf(msg, len, "the policy is invalid; the old one stays:\n%s", m->reload_error);
         return NULL;
     }
-    return json_object_new_object();
+    /* What happened, for a person: the policy now in force and the first check under it. */
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "policy", json_object_new_string(m->policy_source));
+    json_object_object_add(o, "verdict", json_object_new_string(
+        m->report ? verdict_to_string(m->report->verdict) : "UNKNOWN"));
+    return o;
 }
 
 static json_object *cmd_probe_now(struct manager *m, json_object *args, const char **code,

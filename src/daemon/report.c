@@ -139,7 +139,7 @@ static void print_probes(const struct report *r, FILE *out)
     fprintf(out, "probes: %.2f s, %.3f s CPU (latency one-way, us)\n", run->wall_seconds,
             run->cpu_seconds);
     fprintf(out, "  %-24s %-5s %9s %9s %9s %8s %10s\n", "TARGET", "PROBE", "MIN", "P50", "P99",
-            "P99/P50", "GB/S");
+            "P99/P50", "Gbit/s");
     for (size_t i = 0; i < run->n; i++) {
         const struct probe_target *t = &run->targets[i];
         print_probe_row(t->name, "rdma", &t->rdma_lat, &t->rdma_bw, out);
