@@ -73,6 +73,9 @@ expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/sn
     --procfs-root "$tmp/snap/proc" --state-dir "$tmp"
 jq -r '.tuning[] | select(.key == "net.core.somaxconn" or .key == "net.core.rmem_max") | .live' "$LAST_OUT" > "$tmp/live"
 expect_match "^$(cat /proc/sys/net/core/rmem_max)\$" "$tmp/live"
+# The report names the snapshot's host and kernel, read from the snapshot.
+jq -r '"\(.hostname) \(.kernel)"' "$LAST_OUT" > "$tmp/snap-id"
+expect_grep "$(cat /proc/sys/kernel/hostname) $(uname -r)" "$tmp/snap-id"
 
 # A real GPU host's snapshot (an H200 VM): GPU discovery by PCI vendor and class.
 mkdir "$tmp/h200" && xz -dc "$top_srcdir/tests/fixtures/h200-vm-snapshot.tar.xz" | tar -C "$tmp/h200" -xf -

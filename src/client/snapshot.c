@@ -222,7 +222,11 @@ static void copy_gpus(const char *out)
 static void copy_proc(const char *out)
 {
     static const char *const dirs[] = { "sys/net/core", "sys/net/ipv4", "sys/vm" };
-    static const char *const files[] = { "sys/kernel/numa_balancing", "sys/kernel/random/boot_id" };
+    /* The host's name and kernel name the snapshot in fabtuned's report; self/limits is
+     * this process's own, reported as such. */
+    static const char *const files[] = { "sys/kernel/numa_balancing", "sys/kernel/random/boot_id",
+                                         "sys/kernel/hostname", "sys/kernel/osrelease",
+                                         "self/limits" };
     char s[PATH_MAX], t[PATH_MAX];
     for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
         snprintf(s, sizeof(s), "/proc/%s", dirs[i]);

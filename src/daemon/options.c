@@ -45,7 +45,7 @@ static void help(void)
            "      --procfs-root DIR   read a captured tree instead of /proc\n"
            "      --state-dir DIR     persistent state (default %s)\n"
            "      --runtime-dir DIR   socket and runtime files (default %s)\n"
-           "  -v                      more logging; twice for debug\n"
+           "  -v                      debug logging for every category\n"
            "  -d, --debug LIST        debug categories: all, or e.g. policy,tuning\n"
            "      --log-target T      journal, stderr or auto (default)\n"
            "  -h, --help              this help\n"
