@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alerts.h"
 #include "checks.h"
 #include "check_run.h"
 #include "macro.h"
@@ -331,6 +332,26 @@ START_TEST(test_apply_mode_off)
 }
 END_TEST
 
+/* Steady drift of one key beside one that holds: one alert, raised once, not a shared
+ * alert toggled raised and cleared every cycle ("56 transitions suppressed" in 20 min). */
+START_TEST(test_drift_alerts_per_key)
+{
+    struct alerts a = { 0 };
+    struct findings fs = { 0 };
+    findings_add(&fs, "tuning.drift", SEVERITY_WARNING, NULL, "134217728", "212992", NULL,
+                 "net.core.rmem_max is 212992");
+    findings_set_subject(&fs, "net.core.rmem_max");
+    findings_add(&fs, "tuning.drift", SEVERITY_OK, NULL, "134217728", "134217728", NULL,
+                 "net.core.wmem_max = 134217728");
+    findings_set_subject(&fs, "net.core.wmem_max");
+    ck_assert_uint_eq(alerts_update(&a, &fs, 1000000, 0), 1);     /* rmem raised */
+    for (usec_t t = 2; t < 10; t++)
+        ck_assert_uint_eq(alerts_update(&a, &fs, t * 1000000, 0), 0);
+    findings_done(&fs);
+    alerts_done(&a);
+}
+END_TEST
+
 /* An output path that is a symlink (/etc/nccl.conf -> /run/fabtune/nccl.conf) is written
  * at its end, atomically, and the link stays: under ProtectSystem=strict, /etc is read-only
  * and a temporary file beside the link could not be made. */
@@ -393,6 +414,7 @@ int main(void)
     tcase_add_test(tc, test_write_through_symlink);
     tcase_add_test(tc, test_revert_refuses_tampered_snapshot);
     tcase_add_test(tc, test_apply_mode_off);
+    tcase_add_test(tc, test_drift_alerts_per_key);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

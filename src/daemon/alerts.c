@@ -38,9 +38,10 @@ const char *alerts_message_id(const char *check)
 
 static struct alert_key *find_key(struct alerts *a, const struct finding *f)
 {
-    const char *rail = f->rail ? f->rail : "";
+    const char *rail = f->rail ? f->rail : "", *subject = f->subject ? f->subject : "";
     for (size_t i = 0; i < a->n; i++)
-        if (streq(a->keys[i].check, f->check) && streq(a->keys[i].rail, rail))
+        if (streq(a->keys[i].check, f->check) && streq(a->keys[i].rail, rail) &&
+            streq(a->keys[i].subject, subject))
             return &a->keys[i];
     struct alert_key *n = realloc(a->keys, (a->n + 1) * sizeof(*n));
     if (!n)
@@ -50,6 +51,7 @@ static struct alert_key *find_key(struct alerts *a, const struct finding *f)
     memset(k, 0, sizeof(*k));
     strscpy(k->check, f->check, sizeof(k->check));
     strscpy(k->rail, rail, sizeof(k->rail));
+    strscpy(k->subject, subject, sizeof(k->subject));
     k->severity = SEVERITY_OK;
     return k;
 }
@@ -68,6 +70,7 @@ static void send_alert(const struct finding *f, bool raised, unsigned suppressed
         { "MESSAGE_ID", alerts_message_id(f->check) },
         { "FABTUNE_CHECK", f->check },
         { "FABTUNE_RAIL", f->rail ? f->rail : "" },
+        { "FABTUNE_SUBJECT", f->subject ? f->subject : "" },
         { "FABTUNE_SEVERITY", severity_to_string(f->severity) },
         { "FABTUNE_EXPECTED", f->expected ? f->expected : "" },
         { "FABTUNE_ACTUAL", f->actual ? f->actual : "" },

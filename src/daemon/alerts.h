@@ -13,6 +13,7 @@
 struct alert_key {
     char check[48];
     char rail[200];
+    char subject[128];
     enum severity severity;         /* the last one seen */
     usec_t window_start;
     unsigned in_window, suppressed;

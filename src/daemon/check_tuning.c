@@ -42,7 +42,10 @@ void check_tuning(const struct tuning *t, const struct policy *p, struct finding
                          "%s: %s", k->key, k->error);
             break;
         case TUNING_STATE_UNMANAGED:
-            break;
+            continue;
         }
+        /* One alert per sysctl key: a key that drifts beside one that holds must not
+         * toggle a shared alert raised and cleared every cycle. */
+        (void)findings_set_subject(out, k->key);
     }
 }

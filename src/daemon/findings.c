@@ -30,6 +30,7 @@ static void finding_done(struct finding *f)
     free(f->expected);
     free(f->actual);
     free(f->hint);
+    free(f->subject);
 }
 
 int findings_add(struct findings *fs, const char *check, enum severity sev, const char *rail,
@@ -75,6 +76,20 @@ int findings_add(struct findings *fs, const char *check, enum severity sev, cons
         return -ENOMEM;
     }
     fs->items[fs->n++] = f;
+    return 0;
+}
+
+int findings_set_subject(struct findings *fs, const char *subject)
+{
+    if (fs->n == 0)
+        return -EINVAL;
+    struct finding *f = &fs->items[fs->n - 1];
+    free(f->subject);
+    f->subject = strdup(subject);
+    if (!f->subject) {
+        fs->lost = true;
+        return -ENOMEM;
+    }
     return 0;
 }
 

@@ -17,6 +17,8 @@ struct finding {
     char *expected;
     char *actual;
     char *hint;
+    char *subject;      /* what the check judged within the rail or node, when there are
+                         * several (the sysctl key of tuning.drift); NULL otherwise */
 };
 
 #define FINDINGS_MAX 65536
@@ -32,6 +34,8 @@ struct findings {
 int findings_add(struct findings *fs, const char *check, enum severity sev, const char *rail,
                  const char *expected, const char *actual, const char *hint,
                  const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+/* Names what the last added finding is about (copied); alerts are keyed by it too. */
+int findings_set_subject(struct findings *fs, const char *subject);
 void findings_done(struct findings *fs);
 
 /* The node's verdict: errors make it NOT_READY, warnings DEGRADED; 'unknown' findings
