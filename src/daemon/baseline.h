@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "policy.h"
-#include "probes.h"
+#include "probe_run.h"
 #include "stats.h"
 
 #define BASELINE_FILE "probe-baselines.json"

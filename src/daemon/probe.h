@@ -27,6 +27,12 @@ struct probe_params {
     usec_t timeout;             /* hard bound on the whole probe */
 };
 
+struct rdma_endpoint {
+    char device[64];
+    uint8_t port;
+    int gid_index;              /* RoCE: the rail's GID; -1 on InfiniBand (LID routing) */
+};
+
 /* strerror() for the probe worker threads: strerrordesc_np() is thread-safe. */
 static inline const char *probe_strerror(int err)
 {

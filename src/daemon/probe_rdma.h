@@ -4,12 +4,6 @@
 
 #include "probe.h"
 
-struct rdma_endpoint {
-    char device[64];
-    uint8_t port;
-    int gid_index;              /* RoCE: the rail's GID; -1 on InfiniBand (LID routing) */
-};
-
 /* Connects a QP on a to a QP on b (the same port for a loopback, two rails for a
  * cross-rail pair) and measures. Releases every verbs resource on every path. */
 void probe_rdma_run(const struct rdma_endpoint *a, const struct rdma_endpoint *b,

@@ -16,6 +16,7 @@
 #include "macro.h"
 #include "nccl_gid.h"
 #include "probe_tcp.h"
+#include "probe_rdma.h"
 #include "probes.h"
 #include "strutil.h"
 #include "sysfs.h"

@@ -6,35 +6,7 @@
 
 #include "inventory.h"
 #include "policy.h"
-#include "probe.h"
-#include "probe_rdma.h"
-
-struct probe_target {
-    char name[72];              /* the rail ("mlx5_0/1"), or "loopback" without rails */
-    bool rdma;                  /* an RDMA loopback runs on it */
-    struct rdma_endpoint ep;
-    int numa_node;              /* the HCA's node, to pin the probe to; -1 if unknown */
-    double port_rate;           /* bytes per second, for the bandwidth fraction */
-    bool has_addr;              /* an address to run the TCP probe on */
-    int family;
-    uint8_t addr[16];
-    struct probe_result rdma_lat, rdma_bw, tcp_lat, tcp_bw;
-};
-
-struct probe_cross {
-    char name[160];             /* "mlx5_0/1<>mlx5_1/1" */
-    struct rdma_endpoint a, b;
-    struct probe_result lat, bw;
-};
-
-struct probe_run {
-    struct probe_params rdma, tcp;
-    struct probe_target *targets;
-    size_t n;
-    struct probe_cross *cross;
-    size_t n_cross;
-    double wall_seconds, cpu_seconds;
-};
+#include "probe_run.h"
 
 /* What to probe: each rail (RDMA on its port and GID, TCP on its address), neighbouring
  * rails as cross-rail pairs, or the loopback address when there are no rails. */

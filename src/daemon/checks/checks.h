@@ -7,7 +7,7 @@
 #include "inventory.h"
 #include "policy.h"
 #include "baseline.h"
-#include "probes.h"
+#include "probe_run.h"
 #include "tuning.h"
 
 void checks_run(const struct inventory *inv, const struct policy *p, struct findings *out);
