@@ -273,6 +273,23 @@ expect_grep "not answering" "$LAST_OUT"
 # shellcheck disable=SC2086
 wait $stuck 2>/dev/null
 
+# Out of descriptors: accept() fails with EMFILE while connections wait in the backlog. The
+# listener pauses instead of spinning the loop, and the daemon serves again afterwards.
+prlimit --pid "$dpid" --nofile=48:48
+held=""
+i=0; while [ $i -lt 60 ]; do sleep 4 | "$raw" "$sock" > /dev/null 2>&1 & held="$held $!"; i=$((i + 1)); done
+sleep 1
+cpu() { awk '{ print $14 + $15 }' /proc/$dpid/stat; }
+echo "# daemon fds: $(ls /proc/$dpid/fd | wc -l), $(grep 'open files' /proc/$dpid/limits)"
+c0=$(cpu); sleep 2; c1=$(cpu)
+[ $((c1 - c0)) -lt 100 ] && pass "EMFILE: the daemon used $((c1 - c0)) ticks of CPU in 2 s (no spin)" ||
+    fail "EMFILE: the daemon used $((c1 - c0)) ticks of CPU in 2 s: the listener spins"
+# shellcheck disable=SC2086
+wait $held 2>/dev/null
+prlimit --pid "$dpid" --nofile=1024:1024
+sleep 1
+expect_rc 0 "$ctl" -s "$sock" status
+
 # One instance: a second daemon on the same state and runtime dirs, and a revert beside
 # the daemon, are refused with the holder's PID; the first keeps its socket and serves.
 expect_rc 75 "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" \
