@@ -36,6 +36,12 @@ once; [ "$s" = warning ] && pass "2 slow runs (K=2): DEGRADED" || fail "2 slow r
 tc qdisc del dev lo root
 once; [ "$s" = warning ] && pass "1 good run (p50 $(p50) us): still degraded" || fail "1 good run: '$s'"
 once; [ "$s" = ok ] && pass "2 good runs: recovered" || fail "2 good runs: '$s'"
-[ "$LAST_RC" = 0 ] && pass "the node is READY again (exit 0)" || fail "exit $LAST_RC after recovery"
+# The node's verdict also needs the bandwidth baseline back, whose 10 ms stream is noisier
+# under a loaded host's TCG: a bounded number of further runs, never a tight window.
+extra=0
+while [ "$LAST_RC" != 0 ] && [ $extra -lt 4 ]; do once; extra=$((extra + 1)); done
+[ "$LAST_RC" = 0 ] && pass "the node is READY again (exit 0; $extra more runs)" || {
+    fail "exit $LAST_RC after recovery and $extra more runs"
+    jq -r '.findings[] | select(.severity == "warning" or .severity == "error") | "    \(.check) \(.message)"' "$LAST_OUT"; }
 rm -rf "$tmp"
 finish
