@@ -36,8 +36,9 @@ once; [ "$s" = warning ] && pass "2 slow runs (K=2): DEGRADED" || fail "2 slow r
 tc qdisc del dev lo root
 once; [ "$s" = warning ] && pass "1 good run (p50 $(p50) us): still degraded" || fail "1 good run: '$s'"
 once; [ "$s" = ok ] && pass "2 good runs: recovered" || fail "2 good runs: '$s'"
-# The node's verdict also needs the bandwidth baseline back, whose 10 ms stream is noisier
-# under a loaded host's TCG: a bounded number of further runs, never a tight window.
+# The node's verdict also needs every other probe finding of the run to be fine, which a
+# loaded host's TCG can spoil for a run (CI's ASan pass once had the regression cleared on
+# time and exit 1): a bounded number of further runs, never a tight window.
 extra=0
 while [ "$LAST_RC" != 0 ] && [ $extra -lt 4 ]; do once; extra=$((extra + 1)); done
 [ "$LAST_RC" = 0 ] && pass "the node is READY again (exit 0; $extra more runs)" || {
