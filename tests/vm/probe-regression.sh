@@ -34,8 +34,30 @@ once; [ "$s" = ok ] && pass "1 slow run (p50 $(p50) us): not yet degraded" || fa
 once; [ "$s" = warning ] && pass "2 slow runs (K=2): DEGRADED" || fail "2 slow runs: '$s'"
 [ "$LAST_RC" = 1 ] && pass "the node's verdict is DEGRADED (exit 1)" || fail "exit $LAST_RC while degraded"
 tc qdisc del dev lo root
-once; [ "$s" = warning ] && pass "1 good run (p50 $(p50) us): still degraded" || fail "1 good run: '$s'"
-once; [ "$s" = ok ] && pass "2 good runs: recovered" || fail "2 good runs: '$s'"
+# Without the delay a run is good when its p50 and p99 are within the ratio of the baseline
+# (the state file's, in seconds). Under TCG on a loaded host a run without the delay can
+# still be 20x the quiet baseline (CI once saw 3.5 ms against 152 us), so the test judges
+# each run itself from the figures the run reported, and asserts the state machine's answer
+# to that: warning until 2 consecutive good runs, ok from the second. A bounded number of
+# runs (8), never a tight window.
+b50=$(jq -r '[.[] | .p50][0]' "$tmp/state/probe-baselines.json")
+b99=$(jq -r '[.[] | .p99][0]' "$tmp/state/probe-baselines.json")
+streak=0 runs=0 wrong=0
+while [ $runs -lt 8 ]; do
+    once; runs=$((runs + 1))
+    good=$(jq -r --argjson b50 "$b50" --argjson b99 "$b99" \
+        '.probes.targets[0].tcp_latency.latency_seconds | (.p50 <= $b50 * 20 and .p99 <= $b99 * 20)' "$LAST_OUT")
+    [ "$good" = true ] && streak=$((streak + 1)) || streak=0
+    [ $streak -ge 2 ] && want=ok || want=warning
+    echo "    run $runs without delay: p50 $(p50) us, good=$good, want $want, got $s"
+    [ "$s" = "$want" ] || wrong=$((wrong + 1))
+    [ $runs -eq 1 ] && { [ "$s" = warning ] && pass "1 run after the delay: still degraded" || fail "1 run after the delay: '$s'"; }
+    [ "$want" = ok ] && break
+done
+[ $wrong -eq 0 ] && pass "each of $runs runs judged as its figures say (warning until 2 good in a row)" ||
+    fail "$wrong of $runs runs judged otherwise than their figures say"
+[ "$s" = ok ] && [ $streak -ge 2 ] && pass "2 good runs in a row: recovered" ||
+    fail "not recovered in $runs runs without the delay (last '$s', good streak $streak)"
 # The node's verdict also needs every other probe finding of the run to be fine, which a
 # loaded host's TCG can spoil for a run (CI's ASan pass once had the regression cleared on
 # time and exit 1): a bounded number of further runs, never a tight window.
