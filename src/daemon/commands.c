@@ -17,6 +17,7 @@
 #include "manager.h"
 #include "metrics.h"
 #include "nccl.h"
+#include "strutil.h"
 
 typedef json_object *(*command_fn)(struct manager *m, json_object *args, const char **code,
                                    char *msg, size_t len);
@@ -185,7 +186,7 @@ static json_object *cmd_probe_now(struct manager *m, json_object *args, const ch
     }
     if (r < 0) {
         *code = "EIO";
-        snprintf(msg, len, "cannot start the probes: %s", strerror(-r));
+        snprintf(msg, len, "cannot start the probes: %s", errno_text(-r));
         return NULL;
     }
     return json_object_new_object();
@@ -207,7 +208,7 @@ static json_object *cmd_apply(struct manager *m, json_object *args, const char *
     if (r < 0) {
         *code = "EIO";
         snprintf(msg, len, "the profile was not fully applied: %s (see 'fabtunectl tuning')",
-                 strerror(-r));
+                 errno_text(-r));
         return NULL;
     }
     return cmd_tuning(m, args, code, msg, len);
@@ -233,7 +234,7 @@ static json_object *cmd_revert(struct manager *m, json_object *args, const char 
     if (r < 0 && r != -ENOENT) {
         json_object_put(a);
         *code = "EIO";
-        snprintf(msg, len, "revert incomplete: %s; the snapshot stays", strerror(-r));
+        snprintf(msg, len, "revert incomplete: %s; the snapshot stays", errno_text(-r));
         return NULL;
     }
     return a;

@@ -33,13 +33,6 @@ struct rdma_endpoint {
     int gid_index;              /* RoCE: the rail's GID; -1 on InfiniBand (LID routing) */
 };
 
-/* strerror() for the probe worker threads: strerrordesc_np() is thread-safe. */
-static inline const char *probe_strerror(int err)
-{
-    const char *s = strerrordesc_np(err);
-    return s ? s : "unknown error";
-}
-
 void probe_fail(struct probe_result *r, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 double probe_now(void);        /* CLOCK_MONOTONIC seconds */

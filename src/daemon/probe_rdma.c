@@ -16,6 +16,7 @@
 #include "macro.h"
 #include "probe_rdma.h"
 #include "source_verbs.h"
+#include "strutil.h"
 
 #define SQ_DEPTH 128
 #define STREAM_DEPTH 64
@@ -94,7 +95,7 @@ static int side_open(struct side *s, const struct rdma_endpoint *e, size_t size,
     }
     if ((err = ibv_query_port(s->ctx, s->port, &pa))) {
         probe_fail(r, -err, "ibv_query_port(%s, %u) failed: %s", e->device, s->port,
-                   probe_strerror(err));
+                   errno_text(err));
         return -EIO;
     }
     if (pa.state != IBV_PORT_ACTIVE) {
@@ -114,7 +115,7 @@ static int side_open(struct side *s, const struct rdma_endpoint *e, size_t size,
         !(s->mr = ibv_reg_mr(s->pd, s->buf, 2 * size, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||
         !(s->cq = ibv_create_cq(s->ctx, SQ_DEPTH * 2, NULL, NULL, 0)) || (err = create_qp(s)) < 0) {
         err = err ? err : (errno ? -errno : -ENOMEM);
-        probe_fail(r, err, "cannot set up verbs resources on %s: %s", e->device, probe_strerror(-err));
+        probe_fail(r, err, "cannot set up verbs resources on %s: %s", e->device, errno_text(-err));
         return err;
     }
     memset(s->buf, 0, 2 * size);
@@ -316,7 +317,7 @@ static void ping_pong(struct side *a, struct side *b, const struct probe_params 
             if (!lat->error)
                 probe_fail(lat, err, "RDMA WRITE ping-pong %s after %u round trips",
                            err == -ETIMEDOUT ? "timed out" : resp.result.error ?
-                           resp.result.error_text : probe_strerror(-err), i);
+                           resp.result.error_text : errno_text(-err), i);
             free(samples);
             free(posted);
             return;
@@ -349,7 +350,7 @@ static void stream(struct side *a, struct side *b, const struct probe_params *p,
         while (posting && outstanding < STREAM_DEPTH) {
             int err = post_write(a, b, p->bw_size, true);
             if (err < 0) {
-                probe_fail(bw, err, "ibv_post_send: %s", probe_strerror(-err));
+                probe_fail(bw, err, "ibv_post_send: %s", errno_text(-err));
                 return;
             }
             outstanding++;
@@ -380,7 +381,7 @@ void probe_rdma_run(const struct rdma_endpoint *ea, const struct rdma_endpoint *
     if (err == 0)
         err = side_connect(&b, &a);
     if (err < 0) {
-        probe_fail(lat, err, "cannot connect the QPs: %s", probe_strerror(-err));
+        probe_fail(lat, err, "cannot connect the QPs: %s", errno_text(-err));
         goto out;
     }
     /* The ping-pong uses the first p->size bytes of each buffer. */

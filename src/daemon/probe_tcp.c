@@ -15,6 +15,7 @@
 
 #include "macro.h"
 #include "probe_tcp.h"
+#include "strutil.h"
 
 #define STREAM_CHUNK (64 * 1024)
 
@@ -199,7 +200,7 @@ static void ping_pong(int fd, const struct probe_params *p, double deadline, cha
         double t1 = probe_now();
         if (r < 0 || t1 > deadline) {
             probe_fail(lat, r < 0 ? r : -ETIMEDOUT, "TCP ping-pong %s after %u round trips",
-                       r < 0 ? probe_strerror(-r) : "ran past its time bound", i);
+                       r < 0 ? errno_text(-r) : "ran past its time bound", i);
             free(samples);
             return;
         }
@@ -243,7 +244,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
     memset(buf, 0x5a, p->size > STREAM_CHUNK ? p->size : STREAM_CHUNK);
     s.listen_fd = open_listener(family, addr, &port);
     if (s.listen_fd < 0) {
-        probe_fail(lat, s.listen_fd, "cannot listen on the address: %s", probe_strerror(-s.listen_fd));
+        probe_fail(lat, s.listen_fd, "cannot listen on the address: %s", errno_text(-s.listen_fd));
         return;
     }
     if (pthread_create(&th, NULL, server_main, &s) != 0) {
@@ -254,7 +255,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
 
     int fd = connect_to(family, addr, port, deadline);
     if (fd < 0) {
-        probe_fail(lat, fd, "cannot connect: %s", probe_strerror(-fd));
+        probe_fail(lat, fd, "cannot connect: %s", errno_text(-fd));
     } else {
         ping_pong(fd, p, deadline, buf, lat);
         close(fd);
@@ -265,7 +266,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
         int r = stream(fd, p, deadline, buf);
         close(fd);
         if (r < 0)
-            probe_fail(bw, r, "TCP stream: %s", probe_strerror(-r));
+            probe_fail(bw, r, "TCP stream: %s", errno_text(-r));
     }
     /* A failed client leaves the server waiting in accept(); shut it down to end that. */
     shutdown(s.listen_fd, SHUT_RDWR);

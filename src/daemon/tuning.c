@@ -45,7 +45,7 @@ static int add_key(struct tuning *t, const char *key, const char *wanted)
 static void set_error(struct tuning_key *k, const char *what, int err)
 {
     k->state = TUNING_STATE_FAILED;
-    snprintf(k->error, sizeof(k->error), "%s: %s", what, strerror(-err));
+    snprintf(k->error, sizeof(k->error), "%s: %s", what, errno_text(-err));
 }
 
 static void read_live(struct tuning *t, struct tuning_key *k)

@@ -3,8 +3,17 @@
 #pragma once
 
 #include <stdio.h>
+#include <string.h>
 
 #include <stddef.h>
+
+/* strerror() for any thread: strerror() may use one static buffer, strerrordesc_np()
+ * returns a constant. The check pipeline and the probes run in worker threads. */
+static inline const char *errno_text(int err)
+{
+    const char *s = strerrordesc_np(err);
+    return s ? s : "unknown error";
+}
 
 size_t str_edit_distance(const char *a, const char *b);
 /* The candidate closest to s, or NULL if none is close enough to be a likely typo. */

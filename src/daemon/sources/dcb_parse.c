@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dcb_parse.h"
+#include "strutil.h"
 
 #ifndef DCB_ATTR_DCB_APP
 #define DCB_ATTR_DCB_APP 2      /* non-IEEE selectors (Linux 6.3); same struct dcb_app */
@@ -140,7 +141,7 @@ static int parse_error(const uint8_t *payload, size_t len, struct dcb_state *d)
     else if (err == ENODEV)
         snprintf(d->why, sizeof(d->why), "the netdev is gone");
     else
-        snprintf(d->why, sizeof(d->why), "the kernel refused DCB_CMD_IEEE_GET: %s", strerror(err));
+        snprintf(d->why, sizeof(d->why), "the kernel refused DCB_CMD_IEEE_GET: %s", errno_text(err));
     return -err;
 }
 

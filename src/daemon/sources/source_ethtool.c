@@ -17,6 +17,7 @@
 #include "macro.h"
 #include "source_counters.h"
 #include "source_qos.h"
+#include "strutil.h"
 
 void source_ethtool_pause(const char *ifname, struct qos_state *q)
 {
@@ -25,7 +26,7 @@ void source_ethtool_pause(const char *ifname, struct qos_state *q)
     _cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         snprintf(q->pause_why, sizeof(q->pause_why), "cannot open a socket for ethtool: %s",
-                 strerror(errno));
+                 errno_text(errno));
         return;
     }
     snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
@@ -33,7 +34,7 @@ void source_ethtool_pause(const char *ifname, struct qos_state *q)
     if (ioctl(fd, SIOCETHTOOL, &ifr) < 0) {
         snprintf(q->pause_why, sizeof(q->pause_why), "%s",
                  errno == EOPNOTSUPP ? "the driver reports no pause parameters"
-                                     : strerror(errno));
+                                     : errno_text(errno));
         return;
     }
     q->pause_autoneg = pp.autoneg != 0;

@@ -93,7 +93,7 @@ void source_rdmanl_fill(struct inventory *inv)
     int n = source_rdmanl_ports(&ports);
     if (n < 0) {
         if (inv->n_rails)
-            inventory_note(inv, "RDMA netlink unavailable (%s); netdevs from sysfs", strerror(-n));
+            inventory_note(inv, "RDMA netlink unavailable (%s); netdevs from sysfs", errno_text(-n));
         return;
     }
     for (size_t i = 0; i < inv->n_rails; i++) {

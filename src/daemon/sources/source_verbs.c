@@ -86,7 +86,7 @@ static void fill_gids(struct ibv_context *ctx, struct rail *r, struct inventory 
         return;
     ssize_t n = ibv_query_gid_table(ctx, e, max, 0);
     if (n < 0) {
-        inventory_note(inv, "%s: ibv_query_gid_table failed: %s", r->name, strerror((int)-n));
+        inventory_note(inv, "%s: ibv_query_gid_table failed: %s", r->name, errno_text((int)-n));
         return;
     }
     for (ssize_t i = 0; i < n; i++) {
