@@ -153,9 +153,16 @@ static int health(const struct ctl *c)
     return verdict_exit_code(v_, f);
 }
 
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
 static int wait_ready(const struct ctl *c)
 {
-    struct timespec start, now, pause = { 0, 250 * 1000000L };
+    struct timespec start, pause = { 0, 250 * 1000000L };
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
         json_object *reply = NULL, *data, *v;
@@ -166,14 +173,49 @@ static int wait_ready(const struct ctl *c)
         json_object_put(reply);
         if (ready)
             return 0;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        double elapsed = (double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9;
-        if (c->wait_timeout > 0 && elapsed >= c->wait_timeout) {
+        if (c->wait_timeout > 0 && seconds_since(&start) >= c->wait_timeout) {
             fprintf(stderr, "fabtunectl: the node is not READY after %g s\n", c->wait_timeout);
             return 1;
         }
         nanosleep(&pause, NULL);
     }
+}
+
+/* The daemon checks in a worker: "reload" answers at once with the number of the first
+ * check under the new policy, and this waits (--timeout, else 60 s) for status to show it
+ * done, to print that check's verdict. */
+static int reload(const struct ctl *c)
+{
+    json_object *reply, *data, *v;
+    struct timespec start, pause = { 0, 100 * 1000000L };
+    int r = call(c, "reload", NULL, TIMEOUT_MS, &reply, &data);
+    if (r)
+        return r;
+    int64_t first = json_object_object_get_ex(data, "first_check", &v) ? json_object_get_int64(v) : 0;
+    double limit = c->wait_timeout > 0 ? c->wait_timeout : 60;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        json_object *st = NULL, *sd, *done, *verdict;
+        bool finished = client_request(c->socket, "status", NULL, 2000, &st) == 0 &&
+                        json_object_object_get_ex(st, "data", &sd) &&
+                        json_object_object_get_ex(sd, "checks_done", &done) &&
+                        json_object_get_int64(done) >= first &&
+                        json_object_object_get_ex(sd, "verdict", &verdict);
+        if (finished)
+            json_object_object_add(data, "verdict", json_object_get(verdict));
+        json_object_put(st);
+        if (finished || seconds_since(&start) >= limit)
+            break;
+        nanosleep(&pause, NULL);
+    }
+    if (!json_object_object_get_ex(data, "verdict", &v))
+        json_object_object_add(data, "check_running_after_seconds", json_object_new_double(limit));
+    if (c->json)
+        puts(json_object_to_json_string_ext(data, JSON_C_TO_STRING_PLAIN));
+    else
+        render_reload(data);
+    json_object_put(reply);
+    return 0;
 }
 
 static int dispatch(struct ctl *c, const char *cmd)
@@ -202,7 +244,7 @@ static int dispatch(struct ctl *c, const char *cmd)
     if (streq(cmd, "wait-ready"))
         return wait_ready(c);
     if (streq(cmd, "reload"))
-        return simple(c, cmd, NULL, render_reload);
+        return reload(c);
     if (streq(cmd, "probe-now"))
         return simple(c, cmd, NULL, render_probe_now);
     if (streq(cmd, "apply") || streq(cmd, "revert"))

@@ -162,7 +162,12 @@ void render_tuning(json_object *d)
 
 void render_reload(json_object *d)
 {
-    printf("policy reloaded from %s; verdict %s\n", str(d, "policy"), str(d, "verdict"));
+    json_object *v;
+    if (json_object_object_get_ex(d, "verdict", &v))
+        printf("policy reloaded from %s; verdict %s\n", str(d, "policy"), str(d, "verdict"));
+    else
+        printf("policy reloaded from %s; its first check is still running after %s s\n",
+               str(d, "policy"), str(d, "check_running_after_seconds"));
 }
 
 void render_probe_now(json_object *d)

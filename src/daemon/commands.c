@@ -69,6 +69,7 @@ static json_object *cmd_status(struct manager *m, json_object *args, const char 
     json_object_object_add(o, "last_check_usec", json_object_new_int64((int64_t)m->last_check));
     json_object_object_add(o, "checks_done", json_object_new_int((int)m->checks_done));
     json_object_object_add(o, "probing", json_object_new_boolean(m->job != NULL));
+    json_object_object_add(o, "checking", json_object_new_boolean(m->check_job != NULL));
     return o;
 }
 
@@ -157,16 +158,17 @@ static json_object *cmd_health(struct manager *m, json_object *args, const char 
 static json_object *cmd_reload(struct manager *m, json_object *args, const char **code,
                                char *msg, size_t len)
 {
+    unsigned first = manager_next_check(m);
     if (manager_reload(m) < 0) {
         *code = "EINVAL";
         snprintf(msg, len, "the policy is invalid; the old one stays:\n%s", m->reload_error);
         return NULL;
     }
-    /* What happened, for a person: the policy now in force and the first check under it. */
+    /* The policy now in force, and which check is the first under it: its pass runs in the
+     * worker, so the client waits for checks_done to reach it (the reply does not). */
     json_object *o = json_object_new_object();
     json_object_object_add(o, "policy", json_object_new_string(m->policy_source));
-    json_object_object_add(o, "verdict", json_object_new_string(
-        m->report ? verdict_to_string(m->report->verdict) : "UNKNOWN"));
+    json_object_object_add(o, "first_check", json_object_new_int64(first));
     return o;
 }
 
@@ -196,29 +198,30 @@ static json_object *cmd_apply(struct manager *m, json_object *args, const char *
                               char *msg, size_t len)
 {
     struct tuning t;
-    int r = tuning_run(&t, m->opts->procfs_root, m->opts->state_dir, &m->policy, TUNING_APPLY);
+    int r = manager_tune(m, TUNING_APPLY, &t);
+    json_object *o = tuning_to_json(&t);
     tuning_done(&t);
     if (r == -ECANCELED) {
+        json_object_put(o);
         *code = "ENOTSUP";
         snprintf(msg, len, "tuning.mode is off in the policy: 'apply' writes nothing");
         return NULL;
     }
-    m->tuning_suspended = false;
-    (void)manager_check(m);
     if (r < 0) {
+        json_object_put(o);
         *code = "EIO";
         snprintf(msg, len, "the profile was not fully applied: %s (see 'fabtunectl tuning')",
                  errno_text(-r));
         return NULL;
     }
-    return cmd_tuning(m, args, code, msg, len);
+    return o;
 }
 
 static json_object *cmd_revert(struct manager *m, json_object *args, const char **code,
                                char *msg, size_t len)
 {
     struct tuning t;
-    int r = tuning_run(&t, m->opts->procfs_root, m->opts->state_dir, NULL, TUNING_REVERT);
+    int r = manager_tune(m, TUNING_REVERT, &t);
     json_object *a = json_object_new_array();
     for (size_t i = 0; i < t.n; i++) {
         json_object *j = json_object_new_object();
@@ -228,9 +231,6 @@ static json_object *cmd_revert(struct manager *m, json_object *args, const char 
         json_object_array_add(a, j);
     }
     tuning_done(&t);
-    /* Enforcement would put the values straight back: it waits for "apply" or a reload. */
-    m->tuning_suspended = true;
-    (void)manager_check(m);
     if (r < 0 && r != -ENOENT) {
         json_object_put(a);
         *code = "EIO";
@@ -269,10 +269,10 @@ json_object *commands_run(struct manager *m, const char *cmd, json_object *args,
             snprintf(msg, len, "'%s' changes the node: it needs root", cmd);
             return NULL;
         }
-        if (!commands[i].mutating && peer->cred.uid != 0 && !in_group(peer, m->policy.control.group)) {
+        if (!commands[i].mutating && peer->cred.uid != 0 && !in_group(peer, m->policy->control.group)) {
             *code = "EACCES";
             snprintf(msg, len, "'%s' needs root or membership of group '%s'", cmd,
-                     m->policy.control.group);
+                     m->policy->control.group);
             return NULL;
         }
         log_debug("control", "%s from uid %u pid %d", cmd, (unsigned)peer->cred.uid,

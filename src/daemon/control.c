@@ -363,12 +363,12 @@ int control_new(struct manager *m, struct control **ret)
     } else {
         /* --runtime-dir moves the socket with it unless the policy names another. */
         char path[108];
-        const char *p = m->policy.control.socket;
+        const char *p = m->policy->control.socket;
         if (streq(p, PROTOCOL_DEFAULT_SOCKET) && !streq(m->opts->runtime_dir, "/run/fabtune"))
             snprintf(path, sizeof(path), "%s/fabtuned.sock", m->opts->runtime_dir);
         else
             snprintf(path, sizeof(path), "%s", p);
-        c->fd = listen_on(c, path, m->policy.control.group);
+        c->fd = listen_on(c, path, m->policy->control.group);
         if (c->fd < 0) {
             int r = c->fd;
             free(c);

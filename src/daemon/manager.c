@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include "check_job.h"
 #include "checks.h"
 #include "control.h"
 #include "events.h"
@@ -26,6 +28,14 @@
 #include "source_counters.h"
 #include "sysfs.h"
 #include "strutil.h"
+
+static void policy_free(struct policy *p)
+{
+    if (!p)
+        return;
+    policy_done(p);
+    free(p);
+}
 
 static int load_policy(struct manager *m, struct policy *p, char *err, size_t len)
 {
@@ -69,7 +79,7 @@ static const char *runtime_path(const struct manager *m, const char *path, char 
 static void write_outputs(struct manager *m, const struct report *r)
 {
     char env_path[512], conf_path[512];
-    __typeof__(m->policy.outputs) *o = &m->policy.outputs;
+    __typeof__(m->policy->outputs) *o = &m->policy->outputs;
     _cleanup_free_ char *env = nccl_contract_render(&r->nccl, false);
     _cleanup_free_ char *conf = nccl_contract_render(&r->nccl, true);
     _cleanup_free_ char *metrics = o->prometheus_textfile ? metrics_render(r) : NULL;
@@ -118,7 +128,6 @@ static int on_counters_timer(sd_event_source *s, uint64_t usec, void *userdata)
     struct manager *m = userdata;
     const char *sysroot = m->opts->sysfs_root;
     bool live = m->report && m->report->inventory.source == INVENTORY_LIVE;
-    m->counters.peak_hold = m->policy.checks.interval;
     for (size_t i = 0; m->report && i < m->report->inventory.n_rails; i++) {
         const struct rail *r = &m->report->inventory.rails[i];
         struct counter_sample sample;
@@ -126,38 +135,39 @@ static int on_counters_timer(sd_event_source *s, uint64_t usec, void *userdata)
         bool has_changes = r->netdev.name[0] &&
             sysfs_read_u64(sysroot, &changes, "class/net/%s/carrier_changes", r->netdev.name) == 0;
         source_counters_sample(sysroot, live, r, &sample);
-        if (counters_fold(&m->counters, m->boot_id, r->name, &sample, has_changes, changes,
-                          m->policy.checks.flaps.window) < 0)
+        pthread_mutex_lock(&m->shared.lock);   /* a pass in the worker folds them too */
+        m->counters.peak_hold = m->policy->checks.interval;
+        int e = counters_fold(&m->counters, m->boot_id, r->name, &sample, has_changes, changes,
+                              m->policy->checks.flaps.window);
+        pthread_mutex_unlock(&m->shared.lock);
+        if (e < 0)
             log_warning("Cannot fold the counters: out of memory");
         counter_sample_done(&sample);
     }
-    sd_event_source_set_time(s, usec + m->policy.checks.counters.interval);
+    sd_event_source_set_time(s, usec + m->policy->checks.counters.interval);
     return 0;
 }
 
-int manager_check(struct manager *m)
+static void pipeline_input_of(struct manager *m, struct pipeline_input *in)
 {
-    struct report *r = calloc(1, sizeof(*r));
-    if (!r)
-        return -ENOMEM;
-    /* The counters judge the peak rates of the last check interval: a burst between two
-     * cycles is not averaged away, nor lost to an event-driven check right after. */
-    m->counters.peak_hold = m->policy.checks.interval;
-    const struct pipeline_input in = {
+    *in = (struct pipeline_input) {
         .sysfs_root = m->opts->sysfs_root, .procfs_root = m->opts->procfs_root,
-        .state_dir = m->opts->state_dir, .policy = &m->policy,
+        .state_dir = m->opts->state_dir, .policy = m->policy,
         .policy_source = m->policy_source,
-        .tuning = m->policy.tuning.mode == TUNING_ENFORCE && !m->tuning_suspended
-                  ? TUNING_APPLY : TUNING_READ,
-        .counters = &m->counters, .boot_id = m->boot_id,
+        .tuning = m->policy->tuning.mode == TUNING_ENFORCE ? TUNING_APPLY : TUNING_READ,
+        .counters = &m->counters, .boot_id = m->boot_id, .shared = &m->shared,
         .probes = m->have_probes ? &m->probes : NULL, .baselines = &m->baselines,
     };
-    int err = pipeline_run(&in, r);
-    if (err < 0) {
-        report_done(r);
-        free(r);
-        return log_error_errno(err, "Cannot take the inventory: %m");
-    }
+    /* The counters judge the peak rates of the last check interval: a burst between two
+     * passes is not averaged away, nor lost to an event-driven pass right after. */
+    pthread_mutex_lock(&m->shared.lock);
+    m->counters.peak_hold = m->policy->checks.interval;
+    pthread_mutex_unlock(&m->shared.lock);
+}
+
+/* Back on the loop: what a finished pass changes outside the report, then the swap. */
+static void check_finished(struct manager *m, struct report *r)
+{
     log_reapplied(&r->tuning);
     alerts_update(&m->alerts, &r->findings, now_usec(CLOCK_MONOTONIC), m->checks_done == 0);
     write_outputs(m, r);
@@ -171,7 +181,90 @@ int manager_check(struct manager *m)
     events_watch_devices(m->events, &r->inventory);
     notify_status(m);
     log_debug("manager", "check %u: %s", m->checks_done, verdict_to_string(r->verdict));
+}
+
+/* The first pass, before the loop runs: READY=1 follows it. */
+static int check_first(struct manager *m)
+{
+    struct pipeline_input in;
+    struct report *r = calloc(1, sizeof(*r));
+    if (!r)
+        return -ENOMEM;
+    pipeline_input_of(m, &in);
+    int err = pipeline_run(&in, r);
+    if (err < 0) {
+        report_done(r);
+        free(r);
+        return log_error_errno(err, "Cannot take the inventory: %m");
+    }
+    check_finished(m, r);
     return 0;
+}
+
+int manager_check(struct manager *m)
+{
+    struct pipeline_input in;
+    if (m->check_job) {
+        m->check_again = true;
+        return 0;
+    }
+    m->check_again = false;
+    pipeline_input_of(m, &in);
+    int r = check_job_start(&in, m->check_pipe[1], &m->check_job);
+    if (r < 0)
+        return log_error_errno(r, "Cannot start a check: %m");
+    return 0;
+}
+
+unsigned manager_next_check(const struct manager *m)
+{
+    return m->checks_done + (m->check_job ? 2 : 1);
+}
+
+/* Joins the pass in the worker, if one is going; its policy may go once it is joined. */
+static struct report *check_join(struct manager *m, int *err)
+{
+    *err = 0;
+    if (!m->check_job)
+        return NULL;
+    struct report *r = check_job_join(m->check_job, err);
+    m->check_job = NULL;
+    policy_free(m->retired_policy);
+    m->retired_policy = NULL;
+    return r;
+}
+
+static int on_check_done(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+    struct manager *m = userdata;
+    char buf[16];
+    int err;
+    while (read(fd, buf, sizeof(buf)) > 0)
+        ;
+    if (!m->check_job)
+        return 0;
+    struct report *r = check_join(m, &err);
+    if (r)
+        check_finished(m, r);
+    else
+        log_error_errno(err, "Cannot take the inventory: %m");
+    if (m->check_again)
+        (void)manager_check(m);
+    return 0;
+}
+
+int manager_tune(struct manager *m, enum tuning_action a, struct tuning *ret)
+{
+    pthread_mutex_lock(&m->shared.lock);
+    int r = tuning_run(ret, m->opts->procfs_root, m->opts->state_dir,
+                       a == TUNING_REVERT ? NULL : m->policy, a);
+    if (a == TUNING_APPLY && r != -ECANCELED)
+        m->shared.tuning_suspended = false;
+    else if (a == TUNING_REVERT)
+        m->shared.tuning_suspended = true;  /* enforcement would put the values straight back */
+    pthread_mutex_unlock(&m->shared.lock);
+    (void)manager_check(m);
+    return r;
 }
 
 static int on_debounce(sd_event_source *s, uint64_t usec, void *userdata)
@@ -195,13 +288,13 @@ static int on_check_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
     struct manager *m = userdata;
     (void)manager_check(m);
-    sd_event_source_set_time(s, usec + m->policy.checks.interval);
+    sd_event_source_set_time(s, usec + m->policy->checks.interval);
     return 0;
 }
 
 static void fold_baselines(struct manager *m, const struct probe_run *run)
 {
-    baselines_fold(&m->baselines, run, &m->policy);
+    baselines_fold(&m->baselines, run, m->policy);
     int r = baselines_save(m->opts->state_dir, &m->baselines);
     if (r < 0)
         log_warning_errno(r, "Cannot save the probe baselines: %m");
@@ -231,7 +324,7 @@ static int on_probe_done(sd_event_source *s, int fd, uint32_t revents, void *use
 
 int manager_probe_now(struct manager *m)
 {
-    if (!m->policy.probes.enabled)
+    if (!m->policy->probes.enabled)
         return -EOPNOTSUPP;
     if (m->job)
         return -EBUSY;
@@ -240,7 +333,7 @@ int manager_probe_now(struct manager *m)
     struct probe_run *run = calloc(1, sizeof(*run));
     if (!run)
         return -ENOMEM;
-    int r = probes_plan(&m->report->inventory, &m->policy, run);
+    int r = probes_plan(&m->report->inventory, m->policy, run);
     if (r == 0)
         r = probes_start(run, m->probe_pipe[1], &m->job);
     if (r < 0) {
@@ -260,27 +353,34 @@ static int on_probe_timer(sd_event_source *s, uint64_t usec, void *userdata)
         log_warning("The previous probe run is still going; skipping this one");
     if (r == -EOPNOTSUPP)
         log_debug("probe", "probes.enabled is false");
-    sd_event_source_set_time(s, usec + m->policy.probes.interval);
+    sd_event_source_set_time(s, usec + m->policy->probes.interval);
     return 0;
 }
 
 int manager_reload(struct manager *m)
 {
-    struct policy p;
+    struct policy *p = calloc(1, sizeof(*p));
     char err[2048] = "";
-    policy_init_defaults(&p);
-    if (load_policy(m, &p, err, sizeof(err)) < 0) {
-        policy_done(&p);
+    if (!p)
+        return -ENOMEM;
+    policy_init_defaults(p);
+    if (load_policy(m, p, err, sizeof(err)) < 0) {
+        policy_free(p);
         strscpy(m->reload_error, err[0] ? err : "cannot load the policy", sizeof(m->reload_error));
         log_error("Policy reload failed; keeping the old policy:\n%s", m->reload_error);
         if (m->report)
             notify_status(m);
         return -EINVAL;
     }
-    policy_done(&m->policy);
+    if (m->check_job && check_job_policy(m->check_job) == m->policy)
+        m->retired_policy = m->policy;
+    else
+        policy_free(m->policy);
     m->policy = p;
     m->reload_error[0] = '\0';
-    m->tuning_suspended = false;
+    pthread_mutex_lock(&m->shared.lock);
+    m->shared.tuning_suspended = false;
+    pthread_mutex_unlock(&m->shared.lock);
     log_info("Policy reloaded from %s", m->policy_source);
     (void)manager_check(m);
     return 0;
@@ -326,14 +426,18 @@ static int add_sources(struct manager *m)
         return -errno;
     if ((r = sd_event_add_io(m->event, &m->probe_io, m->probe_pipe[0], EPOLLIN, on_probe_done, m)) < 0)
         return r;
+    if (pipe2(m->check_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+        return -errno;
+    if ((r = sd_event_add_io(m->event, &m->check_io, m->check_pipe[0], EPOLLIN, on_check_done, m)) < 0)
+        return r;
     usec_t now;
     sd_event_now(m->event, CLOCK_MONOTONIC, &now);
     if ((r = sd_event_add_time(m->event, &m->check_timer, CLOCK_MONOTONIC,
-                               now + m->policy.checks.interval, 0, on_check_timer, m)) < 0 ||
+                               now + m->policy->checks.interval, 0, on_check_timer, m)) < 0 ||
         (r = sd_event_source_set_enabled(m->check_timer, SD_EVENT_ON)) < 0)
         return r;
     if ((r = sd_event_add_time(m->event, &m->counters_timer, CLOCK_MONOTONIC,
-                               now + m->policy.checks.counters.interval, 0, on_counters_timer, m)) < 0 ||
+                               now + m->policy->checks.counters.interval, 0, on_counters_timer, m)) < 0 ||
         (r = sd_event_source_set_enabled(m->counters_timer, SD_EVENT_ON)) < 0)
         return r;
     /* The first probe run starts right after the first check. */
@@ -353,8 +457,14 @@ int manager_new(const struct options *o, struct manager **ret)
         return -ENOMEM;
     m->opts = o;
     m->probe_pipe[0] = m->probe_pipe[1] = -1;
-    policy_init_defaults(&m->policy);
-    if (load_policy(m, &m->policy, err, sizeof(err)) < 0) {
+    m->check_pipe[0] = m->check_pipe[1] = -1;
+    pthread_mutex_init(&m->shared.lock, NULL);
+    if (!(m->policy = calloc(1, sizeof(*m->policy)))) {
+        free(m);
+        return -ENOMEM;
+    }
+    policy_init_defaults(m->policy);
+    if (load_policy(m, m->policy, err, sizeof(err)) < 0) {
         fprintf(stderr, "%s\n", err);
         manager_free(m);
         return -EINVAL;
@@ -385,13 +495,19 @@ int manager_run(struct manager *m)
 {
     /* READY=1 follows the first full check (policy loaded, socket listening, tuning
      * applied), whatever its verdict. */
-    int r = manager_check(m);
+    int r = check_first(m), e;
     if (r < 0)
         return r;
     r = sd_event_loop(m->event);
-    if (m->policy.tuning.revert_on_stop) {
+    /* A pass still going finishes (the sources' own timeouts bound it) before any revert. */
+    struct report *last = check_join(m, &e);
+    if (last) {
+        report_done(last);
+        free(last);
+    }
+    if (m->policy->tuning.revert_on_stop) {
         struct tuning t;
-        int e = tuning_run(&t, m->opts->procfs_root, m->opts->state_dir, NULL, TUNING_REVERT);
+        e = tuning_run(&t, m->opts->procfs_root, m->opts->state_dir, NULL, TUNING_REVERT);
         if (e < 0 && e != -ENOENT)
             log_error_errno(e, "Cannot restore the sysctl originals: %m");
         else if (e == 0)
@@ -406,13 +522,20 @@ void manager_free(struct manager *m)
     if (!m)
         return;
     if (m->job) {
-        probes_join(m->job);    /* the probes have a hard time bound */
+        probes_join(m->job);    /* each probe has its own time bound */
         probes_done(m->running);
         free(m->running);
+    }
+    int e;
+    struct report *last = check_join(m, &e);
+    if (last) {
+        report_done(last);
+        free(last);
     }
     control_free(m->control);
     events_free(m->events);
     sd_event_source_unref(m->probe_io);
+    sd_event_source_unref(m->check_io);
     sd_event_source_unref(m->check_timer);
     sd_event_source_unref(m->probe_timer);
     sd_event_source_unref(m->counters_timer);
@@ -422,6 +545,9 @@ void manager_free(struct manager *m)
         close(m->probe_pipe[0]);
     if (m->probe_pipe[1] >= 0)
         close(m->probe_pipe[1]);
+    for (size_t i = 0; i < ARRAY_SIZE(m->check_pipe); i++)
+        if (m->check_pipe[i] >= 0)
+            close(m->check_pipe[i]);
     if (m->report) {
         report_done(m->report);
         free(m->report);
@@ -430,6 +556,7 @@ void manager_free(struct manager *m)
     baselines_done(&m->baselines);
     counters_done(&m->counters);
     alerts_done(&m->alerts);
-    policy_done(&m->policy);
+    policy_free(m->policy);
+    pthread_mutex_destroy(&m->shared.lock);
     free(m);
 }

@@ -41,12 +41,16 @@ static void counters_pass(const struct pipeline_input *in, struct report *r)
                               in->state_dir);
         source_boot_id(in->procfs_root, boot_id, sizeof(boot_id));
     }
+    if (in->shared)
+        pthread_mutex_lock(&in->shared->lock);
     if ((err = counters_fold_inventory(st, st == &own ? boot_id : in->boot_id, &r->inventory,
                                        p->checks.flaps.window)) < 0)
         log_warning_errno(err, "Cannot fold the counters: %m");
     check_counters(&r->inventory, st, p, &r->findings);
     if ((err = counters_save(in->state_dir, st)) < 0)
         log_warning_errno(err, "Cannot save the counter state in %s: %m", in->state_dir);
+    if (in->shared)
+        pthread_mutex_unlock(&in->shared->lock);
     if (st == &own)
         counters_done(st);
 }
@@ -55,13 +59,18 @@ static void tuning_pass(const struct pipeline_input *in, struct report *r)
 {
     if (in->offline && !in->procfs_given)
         return;     /* no sysctls in a sysfs tree: this host's are not the node's */
-    enum tuning_action a = in->offline ? TUNING_READ : in->tuning;
+    if (in->shared)
+        pthread_mutex_lock(&in->shared->lock);
+    enum tuning_action a = in->offline || (in->shared && in->shared->tuning_suspended)
+                           ? TUNING_READ : in->tuning;
     int err = tuning_run(&r->tuning, in->procfs_root, in->state_dir, in->policy, a);
     if (err == -ECANCELED) {
         log_warning("tuning.mode is off in the policy: nothing is applied");
         tuning_done(&r->tuning);
         err = tuning_run(&r->tuning, in->procfs_root, in->state_dir, in->policy, TUNING_READ);
     }
+    if (in->shared)
+        pthread_mutex_unlock(&in->shared->lock);
     if (err < 0 && r->tuning.n == 0)
         log_warning_errno(err, "Cannot take the sysctl profile's state: %m");
     check_tuning(&r->tuning, in->policy, &r->findings);

@@ -4,6 +4,7 @@
  * -> verdict, into a report that everything after it only reads. */
 #pragma once
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "baseline.h"
@@ -12,6 +13,14 @@
 #include "probes.h"
 #include "report.h"
 #include "tuning.h"
+
+/* What the daemon's loop shares with a pass running in the worker (check_job.h): the lock is
+ * held around the counter state and around each tuning transaction, and tuning_suspended
+ * is read under it, so a revert on the loop is never undone by a pass already going. */
+struct pipeline_shared {
+    pthread_mutex_t lock;
+    bool tuning_suspended;      /* after "revert": enforcement waits for "apply" or a reload */
+};
 
 struct pipeline_input {
     const char *sysfs_root, *procfs_root, *state_dir;
@@ -22,6 +31,7 @@ struct pipeline_input {
      * loaded from and saved to state_dir (--once). A snapshot touches neither. */
     struct counter_state *counters;
     const char *boot_id;                /* with counters */
+    struct pipeline_shared *shared;     /* the daemon's; NULL for --once */
     /* Probe results: the daemon's last run with its baselines, or run now (--once, with
      * the baselines in state_dir). */
     const struct probe_run *probes;

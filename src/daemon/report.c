@@ -20,8 +20,8 @@ void report_init(struct report *r, const struct policy *p, const char *policy_so
         snprintf(r->hostname, sizeof(r->hostname), "unknown");
     if (uname(&u) == 0)
         strscpy(r->kernel, u.release, sizeof(r->kernel));
-    r->policy = p;
-    r->policy_source = policy_source;
+    strscpy(r->policy_source, policy_source ? policy_source : "", sizeof(r->policy_source));
+    r->tuning_mode = p->tuning.mode;
     r->verdict = VERDICT_UNKNOWN;
 }
 
@@ -95,7 +95,7 @@ static void print_rails(const struct report *r, FILE *out)
 static void print_tuning(const struct report *r, FILE *out)
 {
     const struct tuning *t = &r->tuning;
-    fprintf(out, "tuning: %s, %zu key%s\n", tuning_mode_to_string(r->policy->tuning.mode), t->n,
+    fprintf(out, "tuning: %s, %zu key%s\n", tuning_mode_to_string(r->tuning_mode), t->n,
             t->n == 1 ? "" : "s");
     if (t->n == 0) {
         fputc('\n', out);
@@ -166,7 +166,7 @@ void report_print_text(const struct report *r, FILE *out)
 {
     fprintf(out, "fabtune %s on %s (kernel %s)\n", PACKAGE_VERSION, r->hostname, r->kernel);
     fprintf(out, "policy: %s (tuning mode %s)\n\n", r->policy_source,
-            tuning_mode_to_string(r->policy->tuning.mode));
+            tuning_mode_to_string(r->tuning_mode));
     print_rails(r, out);
     if (r->inventory.n_gpus) {
         fprintf(out, "gpus: %zu (", r->inventory.n_gpus);
@@ -294,7 +294,7 @@ static json_object *rail_to_json(const struct report *r, const struct rail *rail
     return o;
 }
 
-static json_object *tuning_to_json(const struct tuning *t)
+json_object *tuning_to_json(const struct tuning *t)
 {
     json_object *a = json_object_new_array();
     for (size_t i = 0; i < t->n; i++) {

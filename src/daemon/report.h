@@ -15,8 +15,9 @@
 struct report {
     char hostname[256];
     char kernel[128];
-    const char *policy_source;  /* a path, or "<built-in>" */
-    const struct policy *policy;
+    /* Copies, not pointers: the report outlives a reload of the policy it was made with. */
+    char policy_source[512];    /* a path, or "<built-in>" */
+    enum tuning_mode tuning_mode;
     struct inventory inventory;
     struct findings findings;
     struct nccl_contract nccl;
@@ -34,4 +35,6 @@ void report_print_text(const struct report *r, FILE *f);
 json_object *report_to_json(const struct report *r);
 json_object *report_findings_json(const struct report *r, bool failing_only);
 json_object *report_tuning_json(const struct report *r);
+/* One tuning transaction's keys, as report_tuning_json() renders a report's. */
+json_object *tuning_to_json(const struct tuning *t);
 json_object *report_probes_json(const struct report *r);

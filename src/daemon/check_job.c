@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: ISC */
+/* The check pipeline off the event loop: one thread per pass, joined by the loop when its
+ * notification byte arrives. */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check_job.h"
+#include "log.h"
+#include "strutil.h"
+
+struct check_job {
+    pthread_t thread;
+    struct pipeline_input in;           /* pointing at the copies below */
+    char policy_source[512];
+    struct probe_run probes;
+    struct baselines baselines;
+    struct report *report;
+    int err;
+    int notify_fd;
+};
+
+/* FABTUNE_TEST_SLOW_CHECK_MS: each pass in the worker first sleeps this long. For tests
+ * only: it stands for a DCB netlink timeout, to show that a slow pass delays no reply. */
+static void test_slow_check(void)
+{
+    const char *v = getenv("FABTUNE_TEST_SLOW_CHECK_MS");
+    char *end;
+    if (!v || !*v)
+        return;
+    errno = 0;
+    unsigned long ms = strtoul(v, &end, 10);
+    if (errno || *end || ms == 0 || ms > 60000)
+        return;
+    struct timespec ts = { .tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+static void *job_main(void *arg)
+{
+    struct check_job *job = arg;
+    test_slow_check();
+    job->err = pipeline_run(&job->in, job->report);
+    if (job->notify_fd >= 0) {
+        char done = 1;
+        while (write(job->notify_fd, &done, 1) < 0 && errno == EINTR)
+            ;
+    }
+    return NULL;
+}
+
+static int copy_baselines(const struct baselines *from, struct baselines *to)
+{
+    memset(to, 0, sizeof(*to));
+    if (!from || !from->n)
+        return 0;
+    to->e = malloc(from->n * sizeof(*to->e));
+    if (!to->e)
+        return -ENOMEM;
+    memcpy(to->e, from->e, from->n * sizeof(*to->e));
+    to->n = from->n;
+    return 0;
+}
+
+static void job_free(struct check_job *job)
+{
+    probes_done(&job->probes);
+    baselines_done(&job->baselines);
+    free(job);
+}
+
+int check_job_start(const struct pipeline_input *in, int notify_fd, struct check_job **ret)
+{
+    struct check_job *job = calloc(1, sizeof(*job));
+    if (!job)
+        return -ENOMEM;
+    job->in = *in;
+    job->notify_fd = notify_fd;
+    strscpy(job->policy_source, in->policy_source ? in->policy_source : "", sizeof(job->policy_source));
+    job->in.policy_source = job->policy_source;
+    if ((in->probes && probes_copy(in->probes, &job->probes) < 0) ||
+        copy_baselines(in->baselines, &job->baselines) < 0 ||
+        !(job->report = calloc(1, sizeof(*job->report)))) {
+        job_free(job);
+        return -ENOMEM;
+    }
+    job->in.probes = in->probes ? &job->probes : NULL;
+    job->in.baselines = in->baselines ? &job->baselines : NULL;
+    int r = pthread_create(&job->thread, NULL, job_main, job);
+    if (r != 0) {
+        free(job->report);
+        job_free(job);
+        return -r;
+    }
+    *ret = job;
+    return 0;
+}
+
+struct report *check_job_join(struct check_job *job, int *err)
+{
+    pthread_join(job->thread, NULL);
+    struct report *r = job->report;
+    *err = job->err;
+    if (*err < 0) {
+        report_done(r);
+        free(r);
+        r = NULL;
+    }
+    job_free(job);
+    return r;
+}
+
+const struct policy *check_job_policy(const struct check_job *job)
+{
+    return job->in.policy;
+}
