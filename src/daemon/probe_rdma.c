@@ -259,39 +259,15 @@ static void *respond(void *arg)
     return NULL;
 }
 
-static void ping_pong(struct side *a, struct side *b, const struct probe_params *p,
-                      double deadline, struct probe_result *lat)
+/* The initiator's rounds: a write out, then the responder's mark back. One timestamp per
+ * post, as ib_write_lat takes them, once warm: a round trip is the time from one post to
+ * the next (reply seen, own completion reaped). Returns 0 or -errno; *done: the rounds. */
+static int initiate(struct side *a, struct side *b, uint32_t warmup, uint32_t n, double deadline,
+                    struct probe_result *lat, uint64_t *posted, uint32_t *done)
 {
-    uint32_t warmup = p->iterations / 10 > 10 ? p->iterations / 10 : 10;
-    /* One timestamp per post, as ib_write_lat takes them: a round trip is the time from
-     * one post to the next (reply seen, own completion reaped). Cycle counts, converted
-     * once the run's tick rate is known (probe.h). */
-    uint64_t *posted = malloc((p->iterations + 1) * sizeof(*posted));
-    double *samples = malloc(p->iterations * sizeof(*samples));
-    int out_a = 0;
-    pthread_t th;
-    struct responder resp = { .self = b, .peer = a, .rounds = warmup + p->iterations,
-                              .deadline = deadline };
-    if (!samples || !posted) {
-        free(samples);
-        free(posted);
-        probe_fail(lat, -ENOMEM, "out of memory");
-        return;
-    }
-    if (pthread_create(&th, NULL, respond, &resp) != 0) {
-        free(samples);
-        free(posted);
-        probe_fail(lat, -EAGAIN, "cannot start the responder thread");
-        return;
-    }
-    cpu_set_t before;
-    bool restore = sched_getaffinity(0, sizeof(before), &before) == 0;
-    spread_pollers(th);
-    int err = 0;
+    int out_a = 0, err = 0;
     uint32_t i;
-    struct probe_clock clock;
-    probe_clock_start(&clock);
-    for (i = 0; i < warmup + p->iterations && err == 0; i++) {
+    for (i = 0; i < warmup + n && err == 0; i++) {
         uint8_t mark = (uint8_t)(i % 255 + 1);
         if (i >= warmup)
             posted[i - warmup] = probe_ticks();
@@ -299,32 +275,72 @@ static void ping_pong(struct side *a, struct side *b, const struct probe_params 
         if (err == 0)
             err = wait_mark(a, mark, deadline);
     }
-    posted[p->iterations] = probe_ticks();
-    double per_tick = probe_clock_seconds_per_tick(&clock);
-    if (err == 0 && per_tick <= 0)
-        err = -EIO;             /* the cycle counter went backwards: no timing to trust */
-    for (uint32_t k = 0; err == 0 && k < p->iterations; k++)
+    posted[n] = probe_ticks();
+    *done = i;
+    return err;
+}
+
+/* Cycle counts between posts to one-way seconds, once the run's tick rate is known. */
+static int one_way_samples(const uint64_t *posted, uint32_t n, const struct probe_clock *clock,
+                           double *samples)
+{
+    double per_tick = probe_clock_seconds_per_tick(clock);
+    if (per_tick <= 0)
+        return -EIO;            /* the cycle counter went backwards: no timing to trust */
+    for (uint32_t k = 0; k < n; k++)
         samples[k] = (double)(posted[k + 1] - posted[k]) * per_tick / 2;
+    return 0;
+}
+
+/* Runs the rounds against a responder thread on b, each poller on its own CPU. */
+static int exchange(struct side *a, struct side *b, uint32_t n, double deadline,
+                    struct probe_result *lat, uint64_t *posted, double *samples, uint32_t *done)
+{
+    uint32_t warmup = n / 10 > 10 ? n / 10 : 10;
+    struct responder resp = { .self = b, .peer = a, .rounds = warmup + n, .deadline = deadline };
+    struct probe_clock clock;
+    cpu_set_t before;
+    pthread_t th;
+    if (pthread_create(&th, NULL, respond, &resp) != 0) {
+        probe_fail(lat, -EAGAIN, "cannot start the responder thread");
+        return -EAGAIN;
+    }
+    bool restore = sched_getaffinity(0, sizeof(before), &before) == 0;
+    spread_pollers(th);
+    probe_clock_start(&clock);
+    int err = initiate(a, b, warmup, n, deadline, lat, posted, done);
+    if (err == 0)
+        err = one_way_samples(posted, n, &clock, samples);
     /* The responder ends at its deadline if this side stopped early. */
     pthread_join(th, NULL);
     if (restore)
         sched_setaffinity(0, sizeof(before), &before);
     lat->cpu_seconds += resp.cpu;
-    if (err == 0 && resp.error)
+    if (err == 0 && resp.error) {
         err = resp.error;
-    {
-        if (err < 0) {
-            if (!lat->error)
-                probe_fail(lat, err, "RDMA WRITE ping-pong %s after %u round trips",
-                           err == -ETIMEDOUT ? "timed out" : resp.result.error ?
-                           resp.result.error_text : errno_text(-err), i);
-            free(samples);
-            free(posted);
-            return;
-        }
+        if (resp.result.error && !lat->error)
+            probe_fail(lat, err, "RDMA WRITE ping-pong: %s after %u round trips",
+                       resp.result.error_text, *done);
     }
-    stats_compute(samples, p->iterations, &lat->latency);
-    lat->ran = true;
+    return err;
+}
+
+static void ping_pong(struct side *a, struct side *b, const struct probe_params *p,
+                      double deadline, struct probe_result *lat)
+{
+    uint64_t *posted = malloc((p->iterations + 1) * sizeof(*posted));
+    double *samples = malloc(p->iterations * sizeof(*samples));
+    uint32_t done = 0;
+    int err;
+    if (!posted || !samples) {
+        probe_fail(lat, -ENOMEM, "out of memory");
+    } else if ((err = exchange(a, b, p->iterations, deadline, lat, posted, samples, &done)) == 0) {
+        stats_compute(samples, p->iterations, &lat->latency);
+        lat->ran = true;
+    } else if (!lat->error) {
+        probe_fail(lat, err, "RDMA WRITE ping-pong %s after %u round trips",
+                   err == -ETIMEDOUT ? "timed out" : errno_text(-err), done);
+    }
     free(samples);
     free(posted);
 }
