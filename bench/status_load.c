@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
-/* Status query latency under load: CLIENTS processes, each on its own connection, send
- * "status" at RATE requests per second for SECONDS and time each reply. Prints p50 and
- * p99 over all requests, in microseconds.
- *   status_load SOCKET CLIENTS RATE SECONDS */
+/* Query latency under load: CLIENTS processes, each on its own connection, send CMD
+ * ("status" by default) at RATE requests per second for SECONDS and time each reply.
+ * Prints p50 and p99 over all requests, in microseconds.
+ *   status_load SOCKET CLIENTS RATE SECONDS [CMD] */
 #include "config.h"
 
 #include <poll.h>
@@ -28,7 +28,7 @@ static int cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void client(const char *path, int rate, int seconds, int out)
+static void client(const char *path, const char *cmd, int rate, int seconds, int out)
 {
     struct sockaddr_un sa = { .sun_family = AF_UNIX };
     static char buf[1 << 20];
@@ -36,7 +36,8 @@ static void client(const char *path, int rate, int seconds, int out)
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
         _exit(1);
-    const char req[] = "{\"v\":1,\"cmd\":\"status\"}\n";
+    char req[128];
+    snprintf(req, sizeof(req), "{\"v\":1,\"cmd\":\"%s\"}\n", cmd);
     double start = now(), period = 1.0 / rate;
     for (int i = 0; i < rate * seconds; i++) {
         double due = start + i * period, t = now();
@@ -45,7 +46,7 @@ static void client(const char *path, int rate, int seconds, int out)
             nanosleep(&ts, NULL);
         }
         double t0 = now();
-        if (write(fd, req, sizeof(req) - 1) < 0)
+        if (write(fd, req, strlen(req)) < 0)
             _exit(1);
         size_t len = 0;
         while (!memchr(buf, '\n', len)) {
@@ -64,7 +65,7 @@ static void client(const char *path, int rate, int seconds, int out)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5)
+    if (argc != 5 && argc != 6)
         return 2;
     int clients = atoi(argv[2]), rate = atoi(argv[3]), seconds = atoi(argv[4]);
     int p[2];
@@ -73,7 +74,7 @@ int main(int argc, char **argv)
     for (int c = 0; c < clients; c++)
         if (fork() == 0) {
             close(p[0]);
-            client(argv[1], rate, seconds, p[1]);
+            client(argv[1], argc > 5 ? argv[5] : "status", rate, seconds, p[1]);
         }
     close(p[1]);
     size_t n = 0, cap = (size_t)(clients * rate * seconds) + 1;
