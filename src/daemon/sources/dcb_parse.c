@@ -3,13 +3,15 @@
  * dcbnl_ieee_fill() puts DCB_ATTR_IFNAME, then the DCB_ATTR_IEEE nest (ETS, MAXRATE, QCN,
  * PFC, DCB_BUFFER, the APP_TABLE nest of DCB_ATTR_IEEE_APP / DCB_ATTR_DCB_APP entries, the
  * peer attributes), then DCB_ATTR_DCBX when the driver has getdcbx. The structs are the
- * uapi ones of <linux/dcbnl.h>. Every length is checked against the buffer first. */
+ * uapi ones of <linux/dcbnl.h>; the attributes are walked with libnl (nla_parse,
+ * nla_for_each_nested) on the raw buffer, and every payload length is checked. */
 #include "config.h"
 
 #include <errno.h>
 #include <linux/dcbnl.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <netlink/attr.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,32 +21,6 @@
 #ifndef DCB_ATTR_DCB_APP
 #define DCB_ATTR_DCB_APP 2      /* non-IEEE selectors (Linux 6.3); same struct dcb_app */
 #endif
-
-struct attr {
-    uint16_t type;
-    const uint8_t *data;
-    size_t len;
-};
-
-/* The next attribute of [*pos, end), or 0 at the end, or -EBADMSG for a bad length. */
-static int next_attr(const uint8_t **pos, const uint8_t *end, struct attr *a)
-{
-    size_t left = (size_t)(end - *pos);
-    if (left == 0)
-        return 0;
-    if (left < NLA_HDRLEN)
-        return -EBADMSG;
-    struct nlattr h;
-    memcpy(&h, *pos, sizeof(h));
-    if (h.nla_len < NLA_HDRLEN || h.nla_len > left)
-        return -EBADMSG;
-    a->type = h.nla_type & NLA_TYPE_MASK;
-    a->data = *pos + NLA_HDRLEN;
-    a->len = h.nla_len - NLA_HDRLEN;
-    size_t step = NLA_ALIGN(h.nla_len);
-    *pos += step < left ? step : left;
-    return 1;
-}
 
 static int bad(struct dcb_state *d, const char *what, size_t got, size_t want)
 {
@@ -59,69 +35,86 @@ static int bad_list(struct dcb_state *d, const char *what)
     return -EBADMSG;
 }
 
-static int parse_app_table(const struct attr *nest, struct dcb_state *d)
+/* The attributes of [head, head + len) into tb (as nla_parse() fills it), walked with
+ * libnl's nla_for_each_attr in order: the first attribute shorter than its minimum (min,
+ * indexed by type) is the error, and so are bytes left over that are no whole attribute,
+ * which nla_parse() would only log. */
+struct attr_min {
+    size_t len;
+    const char *name;
+};
+
+static int parse_attrs(struct nlattr **tb, int maxtype, const void *head, size_t len,
+                       const struct attr_min *min, struct dcb_state *d, const char *what)
 {
-    const uint8_t *pos = nest->data, *end = nest->data + nest->len;
-    struct attr a;
-    int r;
-    d->has_app_table = true;
-    while ((r = next_attr(&pos, end, &a)) > 0) {
-        if (a.type != DCB_ATTR_IEEE_APP && a.type != DCB_ATTR_DCB_APP)
+    struct nlattr *nla;
+    int rem;
+    memset(tb, 0, (size_t)(maxtype + 1) * sizeof(*tb));
+    nla_for_each_attr(nla, (struct nlattr *)head, (int)len, rem) {
+        int type = nla_type(nla);
+        if (type > maxtype)
             continue;
-        if (a.len < sizeof(struct dcb_app))
-            return bad(d, "an APP entry", a.len, sizeof(struct dcb_app));
+        if ((size_t)nla_len(nla) < min[type].len)
+            return bad(d, min[type].name, (size_t)nla_len(nla), min[type].len);
+        tb[type] = nla;
+    }
+    return rem > 0 ? bad_list(d, what) : 0;
+}
+
+static int parse_app_table(struct nlattr *nest, struct dcb_state *d)
+{
+    struct nlattr *a;
+    int rem;
+    d->has_app_table = true;
+    nla_for_each_nested(a, nest, rem) {
+        int type = nla_type(a);
+        if (type != DCB_ATTR_IEEE_APP && type != DCB_ATTR_DCB_APP)
+            continue;
+        if ((size_t)nla_len(a) < sizeof(struct dcb_app))
+            return bad(d, "an APP entry", (size_t)nla_len(a), sizeof(struct dcb_app));
         if (d->n_app == QOS_MAX_APPS) {
             d->app_truncated = true;
             continue;
         }
         struct dcb_app app;
-        memcpy(&app, a.data, sizeof(app));
+        memcpy(&app, nla_data(a), sizeof(app));
         d->app[d->n_app++] = (struct dcb_app_entry){ .selector = app.selector,
                                                      .priority = app.priority,
                                                      .protocol = app.protocol };
     }
-    return r < 0 ? bad_list(d, "DCB_ATTR_IEEE_APP_TABLE") : 0;
+    return rem > 0 ? bad_list(d, "DCB_ATTR_IEEE_APP_TABLE") : 0;
 }
 
-static int parse_ieee(const struct attr *nest, struct dcb_state *d)
+static int parse_ieee(struct nlattr *nest, struct dcb_state *d)
 {
-    const uint8_t *pos = nest->data, *end = nest->data + nest->len;
-    struct attr a;
-    int r;
-    while ((r = next_attr(&pos, end, &a)) > 0) {
-        switch (a.type) {
-        case DCB_ATTR_IEEE_PFC: {
-            struct ieee_pfc pfc;
-            if (a.len < sizeof(pfc))
-                return bad(d, "DCB_ATTR_IEEE_PFC", a.len, sizeof(pfc));
-            memcpy(&pfc, a.data, sizeof(pfc));
-            d->has_pfc = true;
-            d->pfc_cap = pfc.pfc_cap;
-            d->pfc_en = pfc.pfc_en;
-            memcpy(d->pfc_requests, pfc.requests, sizeof(d->pfc_requests));
-            memcpy(d->pfc_indications, pfc.indications, sizeof(d->pfc_indications));
-            break;
-        }
-        case DCB_ATTR_IEEE_ETS: {
-            struct ieee_ets ets;
-            if (a.len < sizeof(ets))
-                return bad(d, "DCB_ATTR_IEEE_ETS", a.len, sizeof(ets));
-            memcpy(&ets, a.data, sizeof(ets));
-            d->has_ets = true;
-            memcpy(d->ets_prio_tc, ets.prio_tc, QOS_PRIOS);
-            memcpy(d->ets_tc_tsa, ets.tc_tsa, QOS_PRIOS);
-            memcpy(d->ets_tc_tx_bw, ets.tc_tx_bw, QOS_PRIOS);
-            break;
-        }
-        case DCB_ATTR_IEEE_APP_TABLE:
-            if ((r = parse_app_table(&a, d)) < 0)
-                return r;
-            break;
-        default:                /* MAXRATE, QCN, DCB_BUFFER, the peer's view: not needed */
-            break;
-        }
+    static const struct attr_min min[DCB_ATTR_IEEE_MAX + 1] = {
+        [DCB_ATTR_IEEE_PFC] = { sizeof(struct ieee_pfc), "DCB_ATTR_IEEE_PFC" },
+        [DCB_ATTR_IEEE_ETS] = { sizeof(struct ieee_ets), "DCB_ATTR_IEEE_ETS" },
+    };
+    struct nlattr *tb[DCB_ATTR_IEEE_MAX + 1];
+    struct ieee_pfc pfc;
+    struct ieee_ets ets;
+    int r = parse_attrs(tb, DCB_ATTR_IEEE_MAX, nla_data(nest), (size_t)nla_len(nest), min, d,
+                        "DCB_ATTR_IEEE");
+    if (r < 0)
+        return r;
+    /* MAXRATE, QCN, DCB_BUFFER and the peer's view are not needed. */
+    if (tb[DCB_ATTR_IEEE_PFC]) {
+        memcpy(&pfc, nla_data(tb[DCB_ATTR_IEEE_PFC]), sizeof(pfc));
+        d->has_pfc = true;
+        d->pfc_cap = pfc.pfc_cap;
+        d->pfc_en = pfc.pfc_en;
+        memcpy(d->pfc_requests, pfc.requests, sizeof(d->pfc_requests));
+        memcpy(d->pfc_indications, pfc.indications, sizeof(d->pfc_indications));
     }
-    return r < 0 ? bad_list(d, "DCB_ATTR_IEEE") : 0;
+    if (tb[DCB_ATTR_IEEE_ETS]) {
+        memcpy(&ets, nla_data(tb[DCB_ATTR_IEEE_ETS]), sizeof(ets));
+        d->has_ets = true;
+        memcpy(d->ets_prio_tc, ets.prio_tc, QOS_PRIOS);
+        memcpy(d->ets_tc_tsa, ets.tc_tsa, QOS_PRIOS);
+        memcpy(d->ets_tc_tx_bw, ets.tc_tx_bw, QOS_PRIOS);
+    }
+    return tb[DCB_ATTR_IEEE_APP_TABLE] ? parse_app_table(tb[DCB_ATTR_IEEE_APP_TABLE], d) : 0;
 }
 
 static int parse_error(const uint8_t *payload, size_t len, struct dcb_state *d)
@@ -178,20 +171,16 @@ int dcb_parse_ieee_reply(const void *buf, size_t len, struct dcb_state *d)
                  dm.cmd);
         return -EBADMSG;
     }
-    const uint8_t *pos = payload + NLMSG_ALIGN(sizeof(dm));
-    struct attr a;
-    int r;
-    while ((r = next_attr(&pos, end, &a)) > 0) {
-        if (a.type == DCB_ATTR_IEEE && (r = parse_ieee(&a, d)) < 0)
-            return r;
-        if (a.type == DCB_ATTR_DCBX) {
-            if (a.len < 1)
-                return bad(d, "DCB_ATTR_DCBX", a.len, 1);
-            d->dcbx = a.data[0];
-        }
-    }
-    if (r < 0)
-        return bad_list(d, "the message");
+    static const struct attr_min min[DCB_ATTR_MAX + 1] = {
+        [DCB_ATTR_DCBX] = { 1, "DCB_ATTR_DCBX" },
+    };
+    struct nlattr *tb[DCB_ATTR_MAX + 1];
+    int r = parse_attrs(tb, DCB_ATTR_MAX, payload + NLMSG_ALIGN(sizeof(dm)),
+                        plen - NLMSG_ALIGN(sizeof(dm)), min, d, "the message");
+    if (r < 0 || (tb[DCB_ATTR_IEEE] && (r = parse_ieee(tb[DCB_ATTR_IEEE], d)) < 0))
+        return r;
+    if (tb[DCB_ATTR_DCBX])
+        d->dcbx = nla_get_u8(tb[DCB_ATTR_DCBX]);
     d->known = true;
     return 0;
 }
