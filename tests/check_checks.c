@@ -15,7 +15,7 @@
 #include "macro.h"
 #include "nccl.h"
 #include "nccl_gid.h"
-#include "rails.h"
+#include "inventory_take.h"
 #include "source_limits.h"
 #include "strutil.h"
 #include "sysfs.h"
@@ -40,7 +40,7 @@ static void scan(struct scan *s, const char *fixture, const char *policy_yaml)
                                             &s->policy, &errs), 0);
     snprintf(root, sizeof(root), "%s/%s/sys", fixtures, fixture);
     snprintf(proc, sizeof(proc), "%s/%s/proc", fixtures, fixture);
-    ck_assert_int_eq(rails_scan(root, proc, &s->policy, &s->inv), 0);
+    ck_assert_int_eq(inventory_take(root, proc, &s->policy, &s->inv), 0);
     ck_assert_int_eq(s->inv.source, INVENTORY_OFFLINE);
     checks_run(&s->inv, &s->policy, &s->findings);
     nccl_contract_compute(&s->inv, &s->policy, &s->nccl);
@@ -490,7 +490,7 @@ START_TEST(test_hostile_tree)
     struct policy p;
     struct inventory inv;
     policy_init_defaults(&p);
-    ck_assert_int_eq(rails_scan(sys, "/nonexistent", &p, &inv), 0);
+    ck_assert_int_eq(inventory_take(sys, "/nonexistent", &p, &inv), 0);
     ck_assert_uint_eq(inv.n_rails, 1);
     ck_assert_uint_eq(inv.rails[0].port, 1);
     ck_assert_int_eq(inv.rails[0].state, 0);            /* the FIFO: not read, unknown */

@@ -14,7 +14,7 @@
 #include "check_run.h"
 #include "counters.h"
 #include "macro.h"
-#include "rails.h"
+#include "inventory_take.h"
 
 static char fixtures[256], tree[320];
 
@@ -45,7 +45,7 @@ static void scan_at(struct run *r, double at)
 {
     memset(r, 0, sizeof(*r));
     policy_init_defaults(&r->policy);
-    ck_assert_int_eq(rails_scan(tree, tree, &r->policy, &r->inv), 0);
+    ck_assert_int_eq(inventory_take(tree, tree, &r->policy, &r->inv), 0);
     for (size_t i = 0; i < r->inv.n_rails; i++)
         r->inv.rails[i].counters.taken = (usec_t)(at * USEC_PER_SEC);
 }

@@ -66,12 +66,27 @@ START_TEST(test_utf8_sanitize)
 }
 END_TEST
 
+/* strscpy() tells the truth, as the kernel's does: the length, or -E2BIG when cut. */
+START_TEST(test_strscpy)
+{
+    char buf[4];
+    ck_assert_int_eq(strscpy(buf, "abc", sizeof(buf)), 3);
+    ck_assert_str_eq(buf, "abc");
+    ck_assert_int_eq(strscpy(buf, "abcd", sizeof(buf)), -E2BIG);
+    ck_assert_str_eq(buf, "abc");
+    ck_assert_int_eq(strscpy(buf, "", sizeof(buf)), 0);
+    ck_assert_str_eq(buf, "");
+    ck_assert_int_eq(strscpy(buf, "x", 0), -E2BIG);
+}
+END_TEST
+
 static Suite *request_suite(void)
 {
     Suite *s = suite_create("request");
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, test_strict_requests);
     tcase_add_test(tc, test_utf8_sanitize);
+    tcase_add_test(tc, test_strscpy);
     suite_add_tcase(s, tc);
     return s;
 }

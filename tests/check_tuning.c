@@ -17,6 +17,7 @@
 #include "check_run.h"
 #include "macro.h"
 #include "strutil.h"
+#include "sysctl.h"
 #include "sysctl_writers.h"
 #include "tuning.h"
 #include "tuning_snapshot.h"

@@ -15,7 +15,7 @@
 
 #include "checks.h"
 #include "nccl.h"
-#include "rails.h"
+#include "inventory_take.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct findings fs = { 0 };
     struct nccl_contract c;
     policy_init_defaults(&pol);
-    if (rails_scan(root, root, &pol, &inv) == 0) {
+    if (inventory_take(root, root, &pol, &inv) == 0) {
         checks_run(&inv, &pol, &fs);
         nccl_contract_compute(&inv, &pol, &c);
         free(nccl_contract_render(&c, false));

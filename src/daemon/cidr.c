@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "macro.h"
-#include "policy.h"
+#include "cidr.h"
 
 int cidr_parse(const char *s, struct cidr *ret)
 {

@@ -19,21 +19,8 @@
 #include "nccl.h"
 #include "strutil.h"
 
-typedef json_object *(*command_fn)(struct manager *m, json_object *args, const char **code,
-                                   char *msg, size_t len);
-
-int peer_from_socket(int fd, struct peer *ret)
-{
-    socklen_t len = sizeof(ret->cred);
-    memset(ret, 0, sizeof(*ret));
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &ret->cred, &len) < 0)
-        return -errno;
-    len = sizeof(ret->groups);
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, ret->groups, &len) < 0)
-        len = 0;    /* more than 64 groups (ERANGE): the primary group still counts */
-    ret->n_groups = len / sizeof(gid_t);
-    return 0;
-}
+typedef json_object *(*command_fn)(struct manager *m, const struct manager_view *view, json_object *args,
+                                   const char **code, char *msg, size_t len);
 
 static bool in_group(const struct peer *peer, const char *group)
 {
@@ -56,41 +43,41 @@ static json_object *no_report(void)
     return o;
 }
 
-static json_object *cmd_status(struct manager *m, json_object *args, const char **code,
-                               char *msg, size_t len)
+static json_object *cmd_status(struct manager *m, const struct manager_view *view, json_object *args,
+                               const char **code, char *msg, size_t len)
 {
-    if (!m->report)
+    if (!view->report)
         return no_report();
-    json_object *o = report_to_json(m->report);
+    json_object *o = report_to_json(view->report);
     json_object_object_del(o, "findings");      /* "checks" has them */
-    json_object_object_add(o, "failing", report_findings_json(m->report, true));
-    json_object_object_add(o, "policy_error", m->reload_error[0]
-                           ? json_object_new_string(m->reload_error) : NULL);
-    json_object_object_add(o, "last_check_usec", json_object_new_int64((int64_t)m->last_check));
-    json_object_object_add(o, "checks_done", json_object_new_int((int)m->checks_done));
-    json_object_object_add(o, "probing", json_object_new_boolean(m->job != NULL));
-    json_object_object_add(o, "checking", json_object_new_boolean(m->check_job != NULL));
+    json_object_object_add(o, "failing", report_findings_json(view->report, true));
+    json_object_object_add(o, "policy_error", view->reload_error[0]
+                           ? json_object_new_string(view->reload_error) : NULL);
+    json_object_object_add(o, "last_check_usec", json_object_new_int64((int64_t)view->last_check));
+    json_object_object_add(o, "checks_done", json_object_new_int((int)view->checks_done));
+    json_object_object_add(o, "probing", json_object_new_boolean(view->probing));
+    json_object_object_add(o, "checking", json_object_new_boolean(view->checking));
     return o;
 }
 
-static json_object *cmd_checks(struct manager *m, json_object *args, const char **code,
-                               char *msg, size_t len)
+static json_object *cmd_checks(struct manager *m, const struct manager_view *view, json_object *args,
+                               const char **code, char *msg, size_t len)
 {
     json_object *failed;
-    if (!m->report)
+    if (!view->report)
         return json_object_new_array();
     bool only = args && json_object_object_get_ex(args, "failed", &failed) &&
                 json_object_get_boolean(failed);
-    return report_findings_json(m->report, only);
+    return report_findings_json(view->report, only);
 }
 
-static json_object *cmd_probes(struct manager *m, json_object *args, const char **code,
-                               char *msg, size_t len)
+static json_object *cmd_probes(struct manager *m, const struct manager_view *view, json_object *args,
+                               const char **code, char *msg, size_t len)
 {
     json_object *o = json_object_new_object(), *b = json_object_new_array();
-    json_object_object_add(o, "last_run", m->report ? report_probes_json(m->report) : NULL);
-    for (size_t i = 0; i < m->baselines.n; i++) {
-        const struct baseline *x = &m->baselines.e[i];
+    json_object_object_add(o, "last_run", view->report ? report_probes_json(view->report) : NULL);
+    for (size_t i = 0; i < view->baselines->n; i++) {
+        const struct baseline *x = &view->baselines->e[i];
         json_object *j = json_object_new_object();
         json_object_object_add(j, "key", json_object_new_string(x->key));
         json_object_object_add(j, "ready", json_object_new_boolean(x->ready));
@@ -104,76 +91,80 @@ static json_object *cmd_probes(struct manager *m, json_object *args, const char 
         json_object_array_add(b, j);
     }
     json_object_object_add(o, "baselines", b);
-    json_object_object_add(o, "running", json_object_new_boolean(m->job != NULL));
+    json_object_object_add(o, "running", json_object_new_boolean(view->probing));
     return o;
 }
 
-static json_object *cmd_tuning(struct manager *m, json_object *args, const char **code,
-                               char *msg, size_t len)
+static json_object *cmd_tuning(struct manager *m, const struct manager_view *view, json_object *args,
+                               const char **code, char *msg, size_t len)
 {
-    return m->report ? report_tuning_json(m->report) : json_object_new_array();
+    return view->report ? report_tuning_json(view->report) : json_object_new_array();
 }
 
-static json_object *cmd_nccl_env(struct manager *m, json_object *args, const char **code,
-                                 char *msg, size_t len)
+static json_object *cmd_nccl_env(struct manager *m, const struct manager_view *view, json_object *args,
+                                 const char **code, char *msg, size_t len)
 {
     json_object *o = json_object_new_object();
-    if (!m->report)
+    if (!view->report)
         return o;
-    _cleanup_free_ char *env = nccl_contract_render(&m->report->nccl, false);
-    _cleanup_free_ char *conf = nccl_contract_render(&m->report->nccl, true);
+    _cleanup_free_ char *env = nccl_contract_render(&view->report->nccl, false);
+    _cleanup_free_ char *conf = nccl_contract_render(&view->report->nccl, true);
     json_object_object_add(o, "env", json_object_new_string(env ? env : ""));
     json_object_object_add(o, "conf", json_object_new_string(conf ? conf : ""));
     return o;
 }
 
-static json_object *cmd_metrics(struct manager *m, json_object *args, const char **code,
-                                char *msg, size_t len)
+static json_object *cmd_metrics(struct manager *m, const struct manager_view *view, json_object *args,
+                                const char **code, char *msg, size_t len)
 {
     json_object *o = json_object_new_object();
-    _cleanup_free_ char *text = m->report ? metrics_render(m->report) : NULL;
+    _cleanup_free_ char *text = view->report ? metrics_render(view->report) : NULL;
     json_object_object_add(o, "text", json_object_new_string(text ? text :
         "# HELP fabtune_node_verdict 1 for the node's current verdict.\n"
         "# TYPE fabtune_node_verdict gauge\nfabtune_node_verdict{verdict=\"UNKNOWN\"} 1\n"));
     return o;
 }
 
-static json_object *cmd_health(struct manager *m, json_object *args, const char **code,
-                               char *msg, size_t len)
+static json_object *cmd_health(struct manager *m, const struct manager_view *view, json_object *args,
+                               const char **code, char *msg, size_t len)
 {
     json_object *o = json_object_new_object();
-    enum verdict v = m->report ? m->report->verdict : VERDICT_UNKNOWN;
-    const struct finding *f = m->report ? findings_first_failing(&m->report->findings) : NULL;
+    enum verdict v = view->report ? view->report->verdict : VERDICT_UNKNOWN;
+    const struct finding *f = view->report ? findings_first_failing(&view->report->findings) : NULL;
     char first[512] = "";
     if (f)
         snprintf(first, sizeof(first), "%s%s%s: %s", f->check, f->rail ? " " : "",
                  f->rail ? f->rail : "", f->message);
-    else if (!m->report)
+    else if (!view->report)
         snprintf(first, sizeof(first), "no full check has finished yet");
     json_object_object_add(o, "verdict", json_object_new_string(verdict_to_string(v)));
     json_object_object_add(o, "first_failing", first[0] ? json_object_new_string(first) : NULL);
     return o;
 }
 
-static json_object *cmd_reload(struct manager *m, json_object *args, const char **code,
-                               char *msg, size_t len)
+static json_object *cmd_reload(struct manager *m, const struct manager_view *view, json_object *args,
+                               const char **code, char *msg, size_t len)
 {
     unsigned first = manager_next_check(m);
     if (manager_reload(m) < 0) {
         *code = "EINVAL";
-        snprintf(msg, len, "the policy is invalid; the old one stays:\n%s", m->reload_error);
+        struct manager_view now;
+        manager_view(m, &now);
+        snprintf(msg, len, "the policy is invalid; the old one stays:\n%s", now.reload_error);
         return NULL;
     }
     /* The policy now in force, and which check is the first under it: its pass runs in the
      * worker, so the client waits for checks_done to reach it (the reply does not). */
+    struct manager_view now;
+    manager_view(m, &now);
     json_object *o = json_object_new_object();
-    json_object_object_add(o, "policy", json_object_new_string(m->policy_source));
+    json_object_object_add(o, "policy", json_object_new_string(now.policy_source));
     json_object_object_add(o, "first_check", json_object_new_int64(first));
     return o;
 }
 
-static json_object *cmd_probe_now(struct manager *m, json_object *args, const char **code,
-                                  char *msg, size_t len)
+static json_object *cmd_probe_now(struct manager *m, const struct manager_view *view, json_object *args,
+                                  const char **code, char *msg, size_t len)
 {
     int r = manager_probe_now(m);
     if (r == -EBUSY) {
@@ -194,8 +185,8 @@ static json_object *cmd_probe_now(struct manager *m, json_object *args, const ch
     return json_object_new_object();
 }
 
-static json_object *cmd_apply(struct manager *m, json_object *args, const char **code,
-                              char *msg, size_t len)
+static json_object *cmd_apply(struct manager *m, const struct manager_view *view, json_object *args,
+                              const char **code, char *msg, size_t len)
 {
     struct tuning t;
     int r = manager_tune(m, TUNING_APPLY, &t);
@@ -217,8 +208,8 @@ static json_object *cmd_apply(struct manager *m, json_object *args, const char *
     return o;
 }
 
-static json_object *cmd_revert(struct manager *m, json_object *args, const char **code,
-                               char *msg, size_t len)
+static json_object *cmd_revert(struct manager *m, const struct manager_view *view, json_object *args,
+                               const char **code, char *msg, size_t len)
 {
     struct tuning t;
     int r = manager_tune(m, TUNING_REVERT, &t);
@@ -258,9 +249,12 @@ static const struct {
     { "revert", true, cmd_revert },
 };
 
-json_object *commands_run(struct manager *m, const char *cmd, json_object *args,
+json_object *commands_run(void *manager, const char *cmd, json_object *args,
                           const struct peer *peer, const char **code, char *msg, size_t len)
 {
+    struct manager *m = manager;
+    struct manager_view view;
+    manager_view(m, &view);
     for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
         if (!streq(commands[i].name, cmd))
             continue;
@@ -269,15 +263,15 @@ json_object *commands_run(struct manager *m, const char *cmd, json_object *args,
             snprintf(msg, len, "'%s' changes the node: it needs root", cmd);
             return NULL;
         }
-        if (!commands[i].mutating && peer->cred.uid != 0 && !in_group(peer, m->policy->control.group)) {
+        if (!commands[i].mutating && peer->cred.uid != 0 && !in_group(peer, view.control_group)) {
             *code = "EACCES";
             snprintf(msg, len, "'%s' needs root or membership of group '%s'", cmd,
-                     m->policy->control.group);
+                     view.control_group);
             return NULL;
         }
         log_debug("control", "%s from uid %u pid %d", cmd, (unsigned)peer->cred.uid,
                   (int)peer->cred.pid);
-        return commands[i].fn(m, args, code, msg, len);
+        return commands[i].fn(m, &view, args, code, msg, len);
     }
     *code = "ENOTSUP";
     snprintf(msg, len, "unknown command '%.64s'", cmd);

@@ -15,11 +15,9 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
-#include "commands.h"
 #include "control.h"
 #include "log.h"
 #include "macro.h"
-#include "manager.h"
 #include "protocol.h"
 #include "request.h"
 #include "strutil.h"
@@ -40,7 +38,9 @@ struct client {
 };
 
 struct control {
-    struct manager *m;
+    sd_event *event;
+    control_handler_fn handler;
+    void *userdata;
     int fd;
     bool owned;                 /* we created it (not socket activation): unlink on exit */
     char path[108];
@@ -48,6 +48,19 @@ struct control {
     bool emfile_logged;
     struct client *clients[CONTROL_MAX_CLIENTS];
 };
+
+int peer_from_socket(int fd, struct peer *ret)
+{
+    socklen_t len = sizeof(ret->cred);
+    memset(ret, 0, sizeof(*ret));
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &ret->cred, &len) < 0)
+        return -errno;
+    len = sizeof(ret->groups);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, ret->groups, &len) < 0)
+        len = 0;    /* more than 64 groups (ERANGE): the primary group still counts */
+    ret->n_groups = len / sizeof(gid_t);
+    return 0;
+}
 
 static void client_free(struct client *cl)
 {
@@ -120,7 +133,7 @@ static void handle_line(struct client *cl, const char *line, size_t len)
         queue_reply(cl, error_reply(code, msg));
         return;
     }
-    json_object *data = commands_run(cl->c->m, req.cmd, req.args, &cl->peer, &code, msg,
+    json_object *data = cl->c->handler(cl->c->userdata, req.cmd, req.args, &cl->peer, &code, msg,
                                      sizeof(msg));
     if (code) {
         queue_reply(cl, error_reply(code, msg));
@@ -274,7 +287,7 @@ static void pause_listener(struct control *c, int err)
     if (!c->emfile_logged)
         log_warning_errno(err, "Cannot accept control clients: %m; pausing the listener");
     c->emfile_logged = true;
-    if (c->resume || sd_event_add_time_relative(c->m->event, &c->resume, CLOCK_MONOTONIC,
+    if (c->resume || sd_event_add_time_relative(c->event, &c->resume, CLOCK_MONOTONIC,
                                                 CONTROL_ACCEPT_PAUSE_USEC, 0, on_resume, c) < 0)
         return;
     sd_event_source_set_enabled(c->src, SD_EVENT_OFF);
@@ -310,8 +323,8 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
     cl->c = c;
     cl->fd = cfd;
     cl->peer = peer;
-    if (sd_event_add_io(c->m->event, &cl->io, cfd, EPOLLIN, on_client, cl) < 0 ||
-        sd_event_add_time_relative(c->m->event, &cl->timer, CLOCK_MONOTONIC,
+    if (sd_event_add_io(c->event, &cl->io, cfd, EPOLLIN, on_client, cl) < 0 ||
+        sd_event_add_time_relative(c->event, &cl->timer, CLOCK_MONOTONIC,
                                    CONTROL_CLIENT_TIMEOUT_USEC, 0, on_client_timeout, cl) < 0) {
         sd_event_source_unref(cl->io);
         close(cfd);
@@ -350,32 +363,28 @@ static int listen_on(struct control *c, const char *path, const char *group)
     return fd;
 }
 
-int control_new(struct manager *m, struct control **ret)
+int control_new(sd_event *event, const char *path, const char *group, control_handler_fn handler,
+                void *userdata, struct control **ret)
 {
     struct control *c = calloc(1, sizeof(*c));
     if (!c)
         return -ENOMEM;
-    c->m = m;
+    c->event = event;
+    c->handler = handler;
+    c->userdata = userdata;
     int n = sd_listen_fds(true);
     if (n > 0) {
         c->fd = SD_LISTEN_FDS_START;
         log_info("Control socket from systemd (socket activation)");
     } else {
-        /* --runtime-dir moves the socket with it unless the policy names another. */
-        char path[108];
-        const char *p = m->policy->control.socket;
-        if (streq(p, PROTOCOL_DEFAULT_SOCKET) && !streq(m->opts->runtime_dir, "/run/fabtune"))
-            snprintf(path, sizeof(path), "%s/fabtuned.sock", m->opts->runtime_dir);
-        else
-            snprintf(path, sizeof(path), "%s", p);
-        c->fd = listen_on(c, path, m->policy->control.group);
+        c->fd = listen_on(c, path, group);
         if (c->fd < 0) {
             int r = c->fd;
             free(c);
-            return log_error_errno(r, "Cannot listen on %s: %m", path);
+            return r;           /* the caller logs it, with the path */
         }
     }
-    int r = sd_event_add_io(m->event, &c->src, c->fd, EPOLLIN, on_accept, c);
+    int r = sd_event_add_io(event, &c->src, c->fd, EPOLLIN, on_accept, c);
     if (r < 0) {
         control_free(c);
         return r;

@@ -1,36 +1,18 @@
 /* SPDX-License-Identifier: ISC */
-/* The HCA counters: their classes, the samples the sources take, and the rates between
- * two samples. The previous sample persists with the boot id, so a reboot or a counter
- * reset never gives a negative rate. */
+/* The rates between two counter samples, their peaks and the carrier history: the state
+ * kept between passes. The previous sample persists with the boot id, so a reboot or a
+ * counter reset never gives a negative rate. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counter_sample.h"
+#include "inventory.h"
 #include "timeutil.h"
 
-enum counter_class {
-    COUNTER_LOSS, COUNTER_CONGESTION, COUNTER_MISCONFIG, COUNTER_STARVATION,
-    COUNTER_PFC_STORM, COUNTER_CLASSES, COUNTER_UNCLASSIFIED = COUNTER_CLASSES,
-};
-
-#define COUNTER_NAME_MAX 48
 #define CARRIER_HISTORY 64
-
-struct counter_value {
-    char name[COUNTER_NAME_MAX]; /* "out_of_sequence"; ethtool ones as "ethtool:rx_discards_phy" */
-    uint64_t value;
-};
-
-/* One rail's counters at one moment. */
-struct counter_sample {
-    struct counter_value *values;
-    size_t n;
-    usec_t taken;               /* CLOCK_BOOTTIME */
-    uint8_t pfc_en;             /* for the pause-without-PFC rule */
-    bool pfc_known;
-};
 
 struct class_rate {
     bool present;               /* the driver has counters of this class */
@@ -59,7 +41,6 @@ struct rail_counters {
     size_t n_carrier;
 };
 
-#define COUNTER_MAX_VALUES 1024    /* per rail sample: more than any HCA exposes */
 #define COUNTER_MAX_RAILS 256      /* rails kept in the state file */
 
 struct counter_state {
@@ -70,11 +51,6 @@ struct counter_state {
     size_t n;
 };
 
-enum counter_class counter_classify(const char *name, const struct counter_sample *s);
-const char *counter_class_name(enum counter_class c);    /* "loss" */
-
-void counter_sample_done(struct counter_sample *s);
-int counter_sample_add(struct counter_sample *s, const char *name, uint64_t value);
 
 /* Folds one rail's new sample (taken under BOOT_ID) into the state: rates against the
  * previous sample where there is one from this boot, peaks, the carrier history (kept to
@@ -89,7 +65,6 @@ const struct rail_counters *counters_find_const(const struct counter_state *st, 
 int64_t counters_carrier_changes(const struct rail_counters *rc, usec_t window, usec_t *span);
 void counters_done(struct counter_state *st);
 /* Folds every rail of INV (its counters and carrier_changes) under BOOT_ID. */
-struct inventory;
 int counters_fold_inventory(struct counter_state *st, const char *boot_id,
                             const struct inventory *inv, usec_t carrier_window);
 

@@ -16,7 +16,6 @@
 #include "events.h"
 #include "log.h"
 #include "macro.h"
-#include "manager.h"
 #include "source_verbs.h"
 #include "strutil.h"
 
@@ -33,7 +32,9 @@ struct device_watch {
 };
 
 struct events {
-    struct manager *m;
+    sd_event *event;
+    events_changed_fn changed;
+    void *userdata;
     struct nl_sock *rtnl;
     sd_event_source *rtnl_src;
     struct device_watch dev[MAX_WATCHED];
@@ -43,7 +44,7 @@ static int on_rtnl_msg(struct nl_msg *msg, void *arg)
 {
     struct events *ev = arg;
     log_debug("events", "rtnetlink event %u", nlmsg_hdr(msg)->nlmsg_type);
-    manager_schedule_check(ev->m);
+    ev->changed(ev->userdata);
     return NL_OK;
 }
 
@@ -67,7 +68,7 @@ static int rtnl_open(struct events *ev)
                                   RTNLGRP_IPV6_IFADDR, 0) < 0 ||
         nl_socket_set_nonblocking(ev->rtnl) < 0)
         return -EIO;
-    return sd_event_add_io(ev->m->event, &ev->rtnl_src, nl_socket_get_fd(ev->rtnl), EPOLLIN,
+    return sd_event_add_io(ev->event, &ev->rtnl_src, nl_socket_get_fd(ev->rtnl), EPOLLIN,
                            on_rtnl, ev);
 }
 
@@ -95,7 +96,7 @@ static int on_async(sd_event_source *s, int fd, uint32_t revents, void *userdata
         log_warning("%s: fatal device event", w->name);
         unwatch(w);
     }
-    manager_schedule_check(ev->m);
+    ev->changed(ev->userdata);
     return 0;
 }
 
@@ -108,7 +109,7 @@ static void watch(struct events *ev, struct device_watch *w, const char *name)
     }
     int flags = fcntl(w->ctx->async_fd, F_GETFL);
     if (fcntl(w->ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0 ||
-        sd_event_add_io(ev->m->event, &w->src, w->ctx->async_fd, EPOLLIN, on_async, w) < 0) {
+        sd_event_add_io(ev->event, &w->src, w->ctx->async_fd, EPOLLIN, on_async, w) < 0) {
         unwatch(w);
         return;
     }
@@ -144,12 +145,14 @@ void events_watch_devices(struct events *ev, const struct inventory *inv)
             unwatch(&ev->dev[i]);
 }
 
-int events_new(struct manager *m, struct events **ret)
+int events_new(sd_event *event, events_changed_fn changed, void *userdata, struct events **ret)
 {
     struct events *ev = calloc(1, sizeof(*ev));
     if (!ev)
         return -ENOMEM;
-    ev->m = m;
+    ev->event = event;
+    ev->changed = changed;
+    ev->userdata = userdata;
     int r = rtnl_open(ev);
     if (r < 0)
         log_warning_errno(r, "No rtnetlink events (%m): netdev changes wait for the timer");

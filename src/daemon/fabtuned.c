@@ -8,7 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "exit_status.h"
 #include "fabtuned.h"
+#include "commands.h"
 #include "instance.h"
 #include "log.h"
 #include "manager.h"
@@ -82,7 +84,7 @@ static int run_daemon(const struct options *o)
     if (lock_dir(o->state_dir, "state directory") < 0 ||
         lock_dir(o->runtime_dir, "runtime directory") < 0)
         return EXIT_LOCKED;
-    int r = manager_new(o, &m);
+    int r = manager_new(o, commands_run, &m);
     if (r == -EINVAL)
         return EXIT_BAD_CONFIG;
     if (r < 0)

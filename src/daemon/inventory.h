@@ -7,13 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "counters.h"
+#include "counter_sample.h"
+#include "gid.h"
 #include "qos.h"
 
 #define INV_NAME_MAX 64
 #define INV_MAX_ADDRS 16
 
-enum gid_type { GID_TYPE_UNREADABLE, GID_TYPE_IB_ROCE_V1, GID_TYPE_ROCE_V2, GID_TYPE_OTHER };
 enum inventory_source { INVENTORY_LIVE, INVENTORY_OFFLINE };
 
 struct gid_entry {
@@ -67,7 +67,7 @@ struct rail {
 
     char link_layer[16];        /* "Ethernet", "InfiniBand" */
     int gid_index;              /* the RoCE GID index the policy means, resolved once when
-                                 * the inventory is taken (rails_scan); -1: none or not RoCE */
+                                 * the inventory is taken (inventory_take); -1: none or not RoCE */
     int state;                  /* 4: ACTIVE; 0 when unknown */
     char state_name[16];
     int phys_state;             /* 5: LinkUp; 0 when unknown */
@@ -110,14 +110,3 @@ struct inventory {
 void inventory_done(struct inventory *inv);
 struct rail *inventory_add_rail(struct inventory *inv, const char *device, uint32_t port);
 void inventory_note(struct inventory *inv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-bool gid_is_zero(const uint8_t raw[16]);
-bool gid_is_link_local(const uint8_t raw[16]);
-bool gid_is_ipv4_mapped(const uint8_t raw[16]);
-/* AF_INET for an IPv4-mapped GID, else AF_INET6 (NCCL's getGidAddrFamily). */
-int gid_family(const uint8_t raw[16]);
-/* "::ffff:10.0.0.1" style text, or "10.0.0.1" for an IPv4-mapped GID with ip_form. */
-void gid_format(const uint8_t raw[16], bool ip_form, char *buf, size_t len);
-int gid_parse_sysfs(const char *text, uint8_t raw[16]);
-const char *gid_type_to_string(enum gid_type t);
-enum gid_type gid_type_parse(const char *text);

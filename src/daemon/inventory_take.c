@@ -6,7 +6,7 @@
 
 #include "macro.h"
 #include "nccl_gid.h"
-#include "rails.h"
+#include "inventory_take.h"
 #include "source_counters.h"
 #include "source_limits.h"
 #include "source_pci.h"
@@ -25,8 +25,8 @@ static void resolve_gid_indexes(struct inventory *inv, const struct policy *p)
     }
 }
 
-int rails_scan(const char *sysroot, const char *procroot, const struct policy *p,
-               struct inventory *inv)
+int inventory_take(const char *sysroot, const char *procroot, const struct policy *p,
+                   struct inventory *inv)
 {
     memset(inv, 0, sizeof(*inv));
     inv->source = streq(sysroot, "/sys") ? INVENTORY_LIVE : INVENTORY_OFFLINE;

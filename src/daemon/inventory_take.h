@@ -9,5 +9,5 @@
  * Live when sysroot is "/sys": sysfs for the port list and GID attributes, RDMA netlink
  * for port->netdev, verbs for port attributes and GIDs, rtnetlink for netdevs. Offline,
  * sysfs alone. */
-int rails_scan(const char *sysroot, const char *procroot, const struct policy *p,
-               struct inventory *inv);
+int inventory_take(const char *sysroot, const char *procroot, const struct policy *p,
+                   struct inventory *inv);

@@ -14,6 +14,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include "alerts.h"
 #include "check_job.h"
 #include "checks.h"
 #include "control.h"
@@ -24,10 +25,44 @@
 #include "metrics.h"
 #include "nccl.h"
 #include "pipeline.h"
-#include "rails.h"
+#include "probes.h"
+#include "protocol.h"
+#include "inventory_take.h"
 #include "source_counters.h"
 #include "sysfs.h"
 #include "strutil.h"
+
+struct manager {
+    sd_event *event;
+    const struct options *opts;
+    struct policy *policy;
+    /* The policy a reload replaced while the check pass in the worker still reads it:
+     * freed when that pass is joined. */
+    struct policy *retired_policy;
+    char policy_source[512];
+    char reload_error[2048];    /* the last failed reload: the old policy stays */
+    struct report *report;      /* the latest full check; NULL until the first */
+    usec_t last_check;          /* CLOCK_REALTIME */
+    unsigned checks_done;
+    bool ready_sent;
+    struct pipeline_shared shared;  /* the counter state and tuning, with the worker */
+    struct check_job *check_job;    /* the pass in the worker thread, if one is going */
+    bool check_again;           /* asked for while one was going: starts when it ends */
+    int check_pipe[2];
+    struct alerts alerts;
+    struct baselines baselines;
+    struct counter_state counters;  /* previous samples, rates, carrier history */
+    char boot_id[40];
+    struct probe_run probes;    /* the last completed probe run */
+    bool have_probes;
+    struct probe_run *running;  /* the run the worker thread owns */
+    struct probe_job *job;
+    int probe_pipe[2];
+    sd_event_source *check_io, *probe_io, *check_timer, *probe_timer, *debounce, *counters_timer;
+    struct events *events;
+    struct control *control;
+    int output_errors[3];       /* nccl_env, nccl_conf, textfile: the last write's result */
+};
 
 static void policy_free(struct policy *p)
 {
@@ -195,13 +230,16 @@ static int check_first(struct manager *m)
     if (err < 0) {
         report_done(r);
         free(r);
-        return log_error_errno(err, "Cannot take the inventory: %m");
+        return log_error_errno(err, "Cannot take the inventory of %s: %m", m->opts->sysfs_root);
     }
     check_finished(m, r);
     return 0;
 }
 
-int manager_check(struct manager *m)
+/* A full check: inventory, checks, tuning, the contract, then (back on the loop) alerts
+ * and outputs. The pass runs in the worker; queries are answered from the last finished
+ * report meanwhile. With a pass going, one more starts when it ends. */
+static int manager_check(struct manager *m)
 {
     struct pipeline_input in;
     if (m->check_job) {
@@ -247,7 +285,7 @@ static int on_check_done(sd_event_source *s, int fd, uint32_t revents, void *use
     if (r)
         check_finished(m, r);
     else
-        log_error_errno(err, "Cannot take the inventory: %m");
+        log_error_errno(err, "Cannot take the inventory of %s: %m", m->opts->sysfs_root);
     if (m->check_again)
         (void)manager_check(m);
     return 0;
@@ -275,7 +313,8 @@ static int on_debounce(sd_event_source *s, uint64_t usec, void *userdata)
     return 0;
 }
 
-void manager_schedule_check(struct manager *m)
+/* A check in DEBOUNCE_USEC, folding bursts of events into one. */
+static void manager_schedule_check(struct manager *m)
 {
     if (m->debounce)
         return;     /* one is already due: this event folds into it */
@@ -403,6 +442,32 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
     return sd_event_exit(m->event, 0);
 }
 
+static void on_change(void *userdata)
+{
+    manager_schedule_check(userdata);
+}
+
+void manager_view(const struct manager *m, struct manager_view *ret)
+{
+    *ret = (struct manager_view) {
+        .report = m->report, .baselines = &m->baselines, .policy_source = m->policy_source,
+        .reload_error = m->reload_error, .control_group = m->policy->control.group,
+        .last_check = m->last_check, .checks_done = m->checks_done,
+        .checking = m->check_job != NULL, .probing = m->job != NULL,
+    };
+}
+
+/* The policy's socket; --runtime-dir moves the default one with it. */
+static const char *socket_path(const struct manager *m, char *buf, size_t len)
+{
+    const char *p = m->policy->control.socket;
+    if (streq(p, PROTOCOL_DEFAULT_SOCKET) && !streq(m->opts->runtime_dir, "/run/fabtune"))
+        snprintf(buf, len, "%s/fabtuned.sock", m->opts->runtime_dir);
+    else
+        snprintf(buf, len, "%s", p);
+    return buf;
+}
+
 static int add_sources(struct manager *m)
 {
     sigset_t mask;
@@ -448,8 +513,9 @@ static int add_sources(struct manager *m)
     return 0;
 }
 
-int manager_new(const struct options *o, struct manager **ret)
+int manager_new(const struct options *o, control_handler_fn answer, struct manager **ret)
 {
+    char sock[108];
     struct manager *m = calloc(1, sizeof(*m));
     char err[2048] = "";
     int r;
@@ -481,9 +547,14 @@ int manager_new(const struct options *o, struct manager **ret)
         log_warning_errno(r, "Cannot read the counter state (%m); starting anew");
     source_boot_id(o->procfs_root, m->boot_id, sizeof(m->boot_id));
     if ((r = sd_event_default(&m->event)) < 0 || (r = sd_event_set_watchdog(m->event, true)) < 0 ||
-        (r = add_sources(m)) < 0 || (r = events_new(m, &m->events)) < 0 ||
-        (r = control_new(m, &m->control)) < 0) {
+        (r = add_sources(m)) < 0 || (r = events_new(m->event, on_change, m, &m->events)) < 0) {
         log_error_errno(r, "Cannot set up the daemon: %m");
+        manager_free(m);
+        return r;
+    }
+    if ((r = control_new(m->event, socket_path(m, sock, sizeof(sock)), m->policy->control.group,
+                         answer, m, &m->control)) < 0) {
+        log_error_errno(r, "Cannot listen on the control socket %s: %m", sock);
         manager_free(m);
         return r;
     }

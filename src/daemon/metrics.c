@@ -10,10 +10,6 @@
 #include "macro.h"
 #include "metrics.h"
 
-struct out {
-    FILE *f;
-};
-
 static void help(FILE *f, const char *name, const char *type, const char *text)
 {
     fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);

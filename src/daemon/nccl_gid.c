@@ -57,15 +57,10 @@ int nccl_replay_gid_index(const struct rail *r, int family, uint32_t want_versio
     return (int)pick;
 }
 
-int policy_family(const struct policy *p)
-{
-    return p->rails.roce.address_family == ADDR_FAMILY_IPV4 ? AF_INET : AF_INET6;
-}
-
 int rail_gid_index(const struct rail *r, const struct policy *p)
 {
     if (p->rails.roce.gid_index != POLICY_GID_INDEX_AUTO)
         return p->rails.roce.gid_index;
-    return nccl_replay_gid_index(r, policy_family(p), p->rails.roce.version,
+    return nccl_replay_gid_index(r, policy_roce_family(p), p->rails.roce.version,
                                  &p->rails.roce.subnet);
 }

@@ -13,4 +13,3 @@ int nccl_replay_gid_index(const struct rail *r, int family, uint32_t roce_versio
 /* The GID index the policy means for this rail: its fixed gid_index, or with "auto" the
  * index NCCL picks under the policy's family, version and subnet. */
 int rail_gid_index(const struct rail *r, const struct policy *p);
-int policy_family(const struct policy *p);

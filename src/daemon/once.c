@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fabtuned.h"
+#include "exit_status.h"
 #include "log.h"
 #include "macro.h"
 #include "once.h"
@@ -34,7 +34,7 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
     };
     int err = pipeline_run(&in, &r);
     if (err < 0) {
-        log_error_errno(err, "Cannot take the inventory: %m");
+        log_error_errno(err, "Cannot take the inventory of %s: %m", in.sysfs_root);
         report_done(&r);
         return EXIT_SOFTWARE;
     }

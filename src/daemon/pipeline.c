@@ -10,7 +10,7 @@
 #include "log.h"
 #include "nccl.h"
 #include "pipeline.h"
-#include "rails.h"
+#include "inventory_take.h"
 #include "source_counters.h"
 #include "sysfs.h"
 
@@ -137,7 +137,7 @@ int pipeline_run(const struct pipeline_input *in, struct report *r)
 {
     report_init(r, in->policy, in->policy_source);
     identify(in, r);
-    int err = rails_scan(in->sysfs_root, in->offline && !in->procfs_given ? NULL : in->procfs_root,
+    int err = inventory_take(in->sysfs_root, in->offline && !in->procfs_given ? NULL : in->procfs_root,
                          in->policy, &r->inventory);
     if (err < 0)
         return err;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "macro.h"
 #include "policy.h"
@@ -208,4 +209,9 @@ void policy_errors_done(struct policy_errors *errs)
     for (size_t i = 0; i < errs->n; i++)
         free(errs->msgs[i]);
     memset(errs, 0, sizeof(*errs));
+}
+
+int policy_roce_family(const struct policy *p)
+{
+    return p->rails.roce.address_family == ADDR_FAMILY_IPV4 ? AF_INET : AF_INET6;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <netinet/in.h>
 
+#include "cidr.h"
 #include "timeutil.h"
 
 #define POLICY_NAME_MAX 64
@@ -31,13 +32,6 @@ enum tuning_mode { TUNING_ENFORCE, TUNING_VERIFY, TUNING_OFF };
 struct rail_ref {
     char device[POLICY_NAME_MAX];
     uint32_t port;
-};
-
-struct cidr {
-    bool set;
-    int family;                 /* AF_INET or AF_INET6 */
-    uint8_t addr[16];           /* network byte order, host bits cleared */
-    uint32_t prefix_len;
 };
 
 struct sysctl_setting {
@@ -117,6 +111,8 @@ extern const size_t policy_builtin_yaml_len;
 
 void policy_init_defaults(struct policy *p);
 void policy_done(struct policy *p);
+/* rails.roce.address_family as AF_INET or AF_INET6. */
+int policy_roce_family(const struct policy *p);
 /* Loads YAML text over the defaults. On error returns -EINVAL, fills errs, and leaves
  * *ret untouched, so a failed reload keeps the old policy. */
 int policy_load_string(const char *text, size_t len, const char *filename,
@@ -142,6 +138,3 @@ const char *policy_sysctl_get(const struct policy *p, const char *key);
 const char *link_layer_to_string(enum link_layer l);
 const char *requirement_to_string(enum requirement r);
 const char *tuning_mode_to_string(enum tuning_mode m);
-int cidr_parse(const char *s, struct cidr *ret);
-const char *cidr_format(const struct cidr *c, char *buf, size_t len);
-bool cidr_contains(const struct cidr *c, int family, const void *addr);

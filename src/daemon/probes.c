@@ -47,7 +47,7 @@ static void rail_address(const struct rail *r, const struct policy *p, struct pr
         return;
     }
     for (size_t i = 0; i < r->netdev.n_addrs; i++)
-        if (r->netdev.addrs[i].family == policy_family(p)) {
+        if (r->netdev.addrs[i].family == policy_roce_family(p)) {
             t->family = r->netdev.addrs[i].family;
             memcpy(t->addr, r->netdev.addrs[i].addr, 16);
             t->has_addr = true;

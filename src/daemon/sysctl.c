@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 #include "macro.h"
+#include "policy.h"
 #include "strutil.h"
-#include "tuning.h"
+#include "sysctl.h"
 
 static int key_path(const char *root, const char *key, char *buf, size_t len)
 {
@@ -53,7 +54,7 @@ int sysctl_read(const char *root, const char *key, char *buf, size_t len)
 
 int sysctl_write(const char *root, const char *key, const char *value)
 {
-    char path[512], line[TUNING_VALUE_MAX + 2];
+    char path[512], line[POLICY_SYSCTL_VALUE_MAX + 3];     /* the value, "\n", NUL */
     int r = key_path(root, key, path, sizeof(path));
     if (r < 0)
         return r;
@@ -95,12 +96,4 @@ bool sysctl_values_equal(const char *a, const char *b)
         if (la != lb || memcmp(fa, fb, la) != 0)
             return false;
     }
-}
-
-const char *tuning_state_to_string(enum tuning_state s)
-{
-    static const char *const names[] = {
-        "applied", "drift", "reverted", "unmanaged", "missing", "failed",
-    };
-    return names[s];
 }

@@ -17,6 +17,7 @@
 
 #include "macro.h"
 #include "strutil.h"
+#include "sysctl.h"
 #include "sysctl_writers.h"
 
 #define TUNED_RANK 1000000

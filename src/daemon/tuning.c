@@ -11,6 +11,7 @@
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
+#include "sysctl.h"
 #include "sysctl_writers.h"
 #include "tuning.h"
 #include "tuning_snapshot.h"
@@ -255,4 +256,12 @@ int tuning_run(struct tuning *t, const char *procfs_root, const char *state_dir,
         break;
     }
     return tuning_read(t, p);
+}
+
+const char *tuning_state_to_string(enum tuning_state s)
+{
+    static const char *const names[] = {
+        "applied", "drift", "reverted", "unmanaged", "missing", "failed",
+    };
+    return names[s];
 }

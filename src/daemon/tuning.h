@@ -8,7 +8,6 @@
 #include "policy.h"
 
 #define TUNING_VALUE_MAX (POLICY_SYSCTL_VALUE_MAX + 1)
-#define TUNING_SNAPSHOT_FILE "sysctl-originals.json"
 
 enum tuning_state {
     TUNING_STATE_APPLIED,       /* live equals wanted */
@@ -67,8 +66,4 @@ int tuning_apply(struct tuning *t, const struct policy *p);
  * A key outside the allowlist (a tampered snapshot) is refused, never written (-EPERM). */
 int tuning_revert(struct tuning *t);
 
-/* "4096  87380\t134217728" equals "4096 87380 134217728": compared field by field. */
-bool sysctl_values_equal(const char *a, const char *b);
-int sysctl_read(const char *procfs_root, const char *key, char *buf, size_t len);
-int sysctl_write(const char *procfs_root, const char *key, const char *value);
 const char *tuning_state_to_string(enum tuning_state s);

@@ -4,11 +4,13 @@
 
 #include <stddef.h>
 
-#include "tuning.h"
+#include "policy.h"
+
+#define TUNING_SNAPSHOT_FILE "sysctl-originals.json"
 
 struct snapshot_entry {
     char key[POLICY_SYSCTL_KEY_MAX + 1];
-    char value[TUNING_VALUE_MAX];
+    char value[POLICY_SYSCTL_VALUE_MAX + 1];
 };
 
 struct tuning_snapshot {

@@ -2,8 +2,10 @@
 /* String helpers: edit distance for "did you mean", file reading. */
 #pragma once
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <stddef.h>
 
@@ -34,11 +36,15 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
  * that outside bytes cannot make a reply invalid JSON or a line unreadable. NULL on ENOMEM. */
 char *utf8_sanitize(const char *s, size_t len, size_t *ret_len);
 
-/* Copies src into dst of size bytes, truncating, always NUL-terminated. */
-static inline void strscpy(char *dst, const char *src, size_t size)
+/* The kernel's strscpy(): copies src into dst of size bytes, always NUL-terminated (size
+ * > 0). Returns the length copied, or -E2BIG when src had to be cut. */
+static inline ssize_t strscpy(char *dst, const char *src, size_t size)
 {
     size_t i = 0;
+    if (size == 0)
+        return -E2BIG;
     for (; i + 1 < size && src[i]; i++)
         dst[i] = src[i];
     dst[i] = '\0';
+    return src[i] ? -E2BIG : (ssize_t)i;
 }

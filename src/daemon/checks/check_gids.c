@@ -33,7 +33,7 @@ static bool entry_good(const struct rail *r, int idx, const struct policy *p)
         return false;
     const struct gid_entry *g = &r->gids[idx];
     return g->type == wanted_type(p) && !gid_is_zero(g->raw) && !gid_is_link_local(g->raw) &&
-           gid_family(g->raw) == policy_family(p);
+           gid_family(g->raw) == policy_roce_family(p);
 }
 
 static void describe(const struct rail *r, int idx, char *buf, size_t len)
@@ -58,7 +58,7 @@ static void check_version_and_family(const struct rail *r, int idx, const struct
         if (g->type != wanted_type(p) || gid_is_zero(g->raw))
             continue;
         any_version = true;
-        any_family |= !gid_is_link_local(g->raw) && gid_family(g->raw) == policy_family(p);
+        any_family |= !gid_is_link_local(g->raw) && gid_family(g->raw) == policy_roce_family(p);
     }
     snprintf(want, sizeof(want), "RoCE v%u", p->rails.roce.version);
     describe(r, idx, got, sizeof(got));

@@ -3,6 +3,7 @@
  * system, so a snapshot and the live node are judged by the same code. */
 #pragma once
 
+#include "counters.h"
 #include "findings.h"
 #include "inventory.h"
 #include "policy.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
-/* DCB netlink on a libnl nl_sock: libnl has no DCB objects, so the request is built by
- * hand (struct dcbmsg + DCB_ATTR_IFNAME, as iproute2's "dcb" tool sends it) and the raw
- * reply goes to dcb_parse, the parser the captured fixtures are tested through. */
+/* DCB netlink on a libnl nl_sock. libnl has no DCB objects: the request is a libnl
+ * message carrying a struct dcbmsg and DCB_ATTR_IFNAME (what iproute2's "dcb" tool sends),
+ * and the raw reply goes to dcb_parse, the parser the captured fixtures are tested through. */
 #include "config.h"
 
 #include <errno.h>

@@ -248,7 +248,7 @@ int source_sysfs_scan(const char *root, const struct policy *p, struct inventory
         return 0;
     }
     if (err < 0)
-        return log_errno(LOG_ERR, err, "Cannot list %s/" IB ": %m", root);
+        return err;     /* the caller logs it, once, with the root */
 
     for (size_t i = 0; i < n && err >= 0; i++)
         err = scan_device(root, p, inv, devs[i]);
