@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: ISC */
-/* libFuzzer target for the sysfs source: the input's lines become the contents of a
- * port's files (state, rate, GIDs, GID types, netdev attributes, ...), and the inventory,
- * the checks and the NCCL contract run on that tree. Any shape must give findings, never
- * a crash, a leak or undefined behaviour. */
+/* libFuzzer target for the sysfs source. The input's first 8 bytes choose the tree's shape:
+ * the device and port directory names (ports/0, ports/x, huge indexes, odd names), which
+ * files are absent, one file that is a directory, one that is a symlink (to itself, out
+ * of the root, dangling, or to a directory); its lines then become the files' contents
+ * (state, rate, GIDs, GID types, netdev attributes, ...). The inventory, the checks and the
+ * NCCL contract run on that tree. Any shape must give findings, never a crash, a leak or
+ * undefined behaviour. */
 #include "config.h"
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,21 +26,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char root[64];
 
-/* The files a line of input lands in, in order. */
+/* The files a line of input lands in, in order; @D is the device, @P the port directory. */
 static const char *const files[] = {
-    "class/infiniband/mlx5_0/ports/1/state",
-    "class/infiniband/mlx5_0/ports/1/phys_state",
-    "class/infiniband/mlx5_0/ports/1/rate",
-    "class/infiniband/mlx5_0/ports/1/link_layer",
-    "class/infiniband/mlx5_0/ports/1/gids/0",
-    "class/infiniband/mlx5_0/ports/1/gids/1",
-    "class/infiniband/mlx5_0/ports/1/gids/7",
-    "class/infiniband/mlx5_0/ports/1/gid_attrs/types/0",
-    "class/infiniband/mlx5_0/ports/1/gid_attrs/types/1",
-    "class/infiniband/mlx5_0/ports/1/gid_attrs/types/7",
-    "class/infiniband/mlx5_0/ports/1/gid_attrs/ndevs/1",
-    "class/infiniband/mlx5_0/fw_ver",
-    "class/infiniband/mlx5_0/device/numa_node",
+    "class/infiniband/@D/ports/@P/state",
+    "class/infiniband/@D/ports/@P/phys_state",
+    "class/infiniband/@D/ports/@P/rate",
+    "class/infiniband/@D/ports/@P/link_layer",
+    "class/infiniband/@D/ports/@P/gids/0",
+    "class/infiniband/@D/ports/@P/gids/1",
+    "class/infiniband/@D/ports/@P/gids/7",
+    "class/infiniband/@D/ports/@P/gid_attrs/types/0",
+    "class/infiniband/@D/ports/@P/gid_attrs/types/1",
+    "class/infiniband/@D/ports/@P/gid_attrs/types/7",
+    "class/infiniband/@D/ports/@P/gid_attrs/ndevs/1",
+    "class/infiniband/@D/fw_ver",
+    "class/infiniband/@D/device/numa_node",
     "class/net/eth0/operstate",
     "class/net/eth0/carrier",
     "class/net/eth0/mtu",
@@ -47,10 +51,39 @@ static const char *const files[] = {
     "class/net/eth0/ecn/roce_np/cnp_dscp",
     "class/net/eth0/ecn/roce_np/cnp_802p_prio",
 };
+#define N_FILES (sizeof(files) / sizeof(files[0]))
+
+static const char *const ports[] = {
+    "1", "0", "x", "2", "65536", "4294967297", "18446744073709551617", "-1", "1x", "01",
+};
+static const char *const devices[] = {
+    "mlx5_0", "rxe0", ".hidden", "a b", "mlx5_0\n", "dev%s%n",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+};
+static const char *const link_targets[] = {
+    "@self", "/etc/hostname", "../../../../../../../../../../etc", "nowhere", ".",
+};
+
+/* rel with @D and @P replaced. */
+static void expand(const char *rel, const char *dev, const char *port, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const char *c = rel; *c && n + 1 < len; c++) {
+        const char *sub = c[0] == '@' && c[1] == 'D' ? dev : c[0] == '@' && c[1] == 'P' ? port : NULL;
+        if (!sub) {
+            out[n++] = *c;
+            continue;
+        }
+        for (; *sub && n + 1 < len; sub++)
+            out[n++] = *sub;
+        c++;
+    }
+    out[n] = '\0';
+}
 
 static void mkdirs(const char *path)
 {
-    char tmp[256];
+    char tmp[512];
     snprintf(tmp, sizeof(tmp), "%s", path);
     for (char *p = tmp + 1; *p; p++)
         if (*p == '/') {
@@ -60,40 +93,66 @@ static void mkdirs(const char *path)
         }
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-    char path[256];
-    snprintf(root, sizeof(root), "/tmp/fuzz_sysfs.%d", (int)getpid());
-    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        snprintf(path, sizeof(path), "%s/%s", root, files[i]);
-        mkdirs(path);
-    }
-    snprintf(path, sizeof(path), "%s/class/infiniband/mlx5_0/device/net/eth0", root);
-    mkdirs(path);
-    mkdir(path, 0755);
+    (void)st; (void)flag; (void)ftw;
+    remove(path);
     return 0;
 }
 
-static void write_file(const char *rel, const uint8_t *data, size_t len)
+int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    char path[256];
-    snprintf(path, sizeof(path), "%s/%s", root, rel);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    snprintf(root, sizeof(root), "/tmp/fuzz_sysfs.%d", (int)getpid());
+    return 0;
+}
+
+static void write_file(const char *path, const uint8_t *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0)
         return;
     if (write(fd, data, len) < 0) { /* the fuzzer only needs what got written */ }
     close(fd);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The tree for this input, from scratch: the links never leave it behind (FTW_PHYS). */
+static const uint8_t *build_tree(const uint8_t *data, size_t size)
 {
-    const uint8_t *p = data, *end = data + size;
-    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+    uint8_t h[8] = { 0 };
+    memcpy(h, data, size < sizeof(h) ? size : sizeof(h));
+    const uint8_t *p = data + (size < sizeof(h) ? size : sizeof(h)), *end = data + size;
+    const char *port = ports[h[0] % (sizeof(ports) / sizeof(ports[0]))];
+    const char *dev = devices[h[1] % (sizeof(devices) / sizeof(devices[0]))];
+    uint32_t absent = (uint32_t)h[2] | (uint32_t)h[3] << 8 | (uint32_t)h[4] << 16;
+    size_t as_dir = h[5] % (N_FILES * 2), as_link = h[6] % (N_FILES * 2);
+    const char *target = link_targets[h[7] % (sizeof(link_targets) / sizeof(link_targets[0]))];
+    char rel[512], path[600], dir[600];
+
+    nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/device/net/eth0/", root, dev);
+    mkdirs(dir);
+    for (size_t i = 0; i < N_FILES; i++) {
         const uint8_t *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
         size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        write_file(files[i], p, len);
+        expand(files[i], dev, port, rel, sizeof(rel));
+        snprintf(path, sizeof(path), "%s/%s", root, rel);
+        mkdirs(path);
+        if (i == as_dir)
+            mkdir(path, 0755);
+        else if (i == as_link)
+            (void)!symlink(strcmp(target, "@self") == 0 ? path : target, path);
+        else if (!(absent & (1u << i)))
+            write_file(path, p, len);
         p = nl ? nl + 1 : end;
     }
+    return p;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    build_tree(data, size);
 
     struct policy pol;
     struct inventory inv;

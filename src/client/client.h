@@ -5,15 +5,15 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 
-#define EXIT_DAEMON_ERROR 1
-#define EXIT_USAGE 64
-#define EXIT_UNREACHABLE 69
-#define EXIT_NOPERM 77
+#include "exit_status.h"
 
 /* Sends {"v":1,"cmd":cmd,"args":args} and waits up to timeout_ms. Returns 0 with *ret the
  * reply object, or -errno (the socket cannot be reached, the reply is malformed). */
 int client_request(const char *socket_path, const char *cmd, json_object *args, int timeout_ms,
                    json_object **ret);
+
+/* One reply line: a JSON object (*ret, to put), or -EBADMSG. */
+int client_parse_reply(const char *line, json_object **ret);
 
 void render_status(json_object *data);
 void render_checks(json_object *data);

@@ -191,6 +191,11 @@ static int reload(const struct ctl *c)
     int r = call(c, "reload", NULL, TIMEOUT_MS, &reply, &data);
     if (r)
         return r;
+    if (!json_object_is_type(data, json_type_object)) {
+        fprintf(stderr, "fabtunectl: reload: the reply has no data object\n");
+        json_object_put(reply);
+        return EXIT_DAEMON_ERROR;
+    }
     int64_t first = json_object_object_get_ex(data, "first_check", &v) ? json_object_get_int64(v) : 0;
     double limit = c->wait_timeout > 0 ? c->wait_timeout : 60;
     clock_gettime(CLOCK_MONOTONIC, &start);

@@ -44,9 +44,16 @@ static json_object *get(json_object *o, const char *key)
     return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
+/* The length of a, or 0 when the daemon sent something else than an array (json-c's own
+ * json_object_array_length() asserts on anything else). */
+static size_t count(json_object *a)
+{
+    return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
 static void render_findings(json_object *a)
 {
-    size_t n = a ? json_object_array_length(a) : 0;
+    size_t n = count(a);
     for (size_t i = 0; i < n; i++) {
         json_object *f = json_object_array_get_idx(a, i);
         printf("  %-7s %-22s %-14s %s\n", str(f, "severity"), str(f, "check"),
@@ -57,9 +64,9 @@ static void render_findings(json_object *a)
 /* A priority list as "3" or "3,4"; "off" for an empty one, "-" when not exposed. */
 static void prios_text(json_object *a, char *buf, size_t len)
 {
-    size_t n = 0, count = a ? json_object_array_length(a) : 0;
+    size_t n = 0, len_a = count(a);
     snprintf(buf, len, "%s", a ? "off" : "-");
-    for (size_t i = 0; i < count && n < len; i++)
+    for (size_t i = 0; i < len_a && n < len; i++)
         n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? "," : "",
                               json_object_get_int(json_object_array_get_idx(a, i)));
 }
@@ -72,7 +79,7 @@ void render_status(json_object *d)
     if (get(d, "policy_error"))
         printf("policy reload failed (the old policy stays):\n%s\n", str(d, "policy_error"));
     json_object *rails = get(d, "rails"), *probes = get(get(d, "probes"), "targets");
-    size_t n = rails ? json_object_array_length(rails) : 0;
+    size_t n = count(rails);
     if (get(d, "why_no_rails"))
         printf("rails: 0 (%s)\n", str(d, "why_no_rails"));
     if (n)
@@ -86,7 +93,7 @@ void render_status(json_object *d)
         prios_text(get(get(r, "qos"), "ecn_np_priorities"), ecn, sizeof(ecn));
         if (get(r, "gid_index"))
             snprintf(gid, sizeof(gid), "%s %s", str(r, "gid_index"), str(r, "roce_address"));
-        for (size_t j = 0; probes && j < json_object_array_length(probes); j++) {
+        for (size_t j = 0; j < count(probes); j++) {
             json_object *t = json_object_array_get_idx(probes, j);
             if (strcmp(str(t, "target"), str(r, "name")) != 0)
                 continue;
@@ -102,7 +109,7 @@ void render_status(json_object *d)
                num(nd, "mtu_bytes"), gid, pfc, ecn, rdma, tcp, str(r, "verdict"));
     }
     json_object *failing = get(d, "failing");
-    if (failing && json_object_array_length(failing)) {
+    if (count(failing)) {
         printf("failing:\n");
         render_findings(failing);
     }
@@ -118,7 +125,7 @@ void render_probes(json_object *d)
     json_object *targets = get(get(d, "last_run"), "targets"), *b = get(d, "baselines");
     printf("%-22s %-5s %10s %10s %10s %12s\n", "TARGET", "PROBE", "MIN us", "P50 us", "P99 us",
            "Gb/s");
-    for (size_t i = 0; targets && i < json_object_array_length(targets); i++) {
+    for (size_t i = 0; i < count(targets); i++) {
         json_object *t = json_object_array_get_idx(targets, i);
         const char *kinds[] = { "rdma", "tcp" };
         for (size_t k = 0; k < 2; k++) {
@@ -138,7 +145,7 @@ void render_probes(json_object *d)
         }
     }
     printf("\n%-30s %-9s %14s %14s\n", "BASELINE", "STATE", "p50 base/last", "p99 base/last");
-    for (size_t i = 0; b && i < json_object_array_length(b); i++) {
+    for (size_t i = 0; i < count(b); i++) {
         json_object *x = json_object_array_get_idx(b, i);
         char p50[32], p99[32];
         snprintf(p50, sizeof(p50), "%.1f/%.1f", num(x, "baseline_p50_seconds") * 1e6,
@@ -153,7 +160,7 @@ void render_tuning(json_object *d)
 {
     printf("%-30s %-22s %-22s %-22s %-9s %s\n", "KEY", "WANTED", "LIVE", "ORIGINAL", "STATE",
            "OTHER WRITER");
-    for (size_t i = 0; d && i < json_object_array_length(d); i++) {
+    for (size_t i = 0; i < count(d); i++) {
         json_object *k = json_object_array_get_idx(d, i);
         printf("%-30s %-22s %-22s %-22s %-9s %s\n", str(k, "key"), str(k, "wanted"),
                str(k, "live"), str(k, "original"), str(k, "state"), str(k, "writer"));

@@ -102,6 +102,17 @@ static int read_reply(int fd, long long deadline, char **ret)
     }
 }
 
+int client_parse_reply(const char *line, json_object **ret)
+{
+    json_object *o = json_tokener_parse(line);
+    if (!o || !json_object_is_type(o, json_type_object)) {
+        json_object_put(o);
+        return -EBADMSG;
+    }
+    *ret = o;
+    return 0;
+}
+
 int client_request(const char *path, const char *cmd, json_object *args, int timeout_ms,
                    json_object **ret)
 {
@@ -131,11 +142,5 @@ int client_request(const char *path, const char *cmd, json_object *args, int tim
     r = read_reply(fd, deadline, &reply);
     if (r < 0)
         return r;
-    json_object *o = json_tokener_parse(reply);
-    if (!o || !json_object_is_type(o, json_type_object)) {
-        json_object_put(o);
-        return -EBADMSG;
-    }
-    *ret = o;
-    return 0;
+    return client_parse_reply(reply, ret);
 }

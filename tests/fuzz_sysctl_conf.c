@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: ISC */
+/* libFuzzer target for the sysctl.d / sysctl.conf / tuned profile parser that names the
+ * other writer of a drifted key (sysctl_writers.c). The input is one file's bytes: its
+ * first byte picks which (a sysctl.d drop-in, /etc/sysctl.conf, tuned's active_profile,
+ * a tuned.conf that may include another), under a private root. Never a crash, a read
+ * past a line, or unbounded recursion; every key found is NUL-terminated, and one without
+ * a glob (or fnmatch escape) is found again. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysctl_writers.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char root[64];
+
+static void put(const char *rel, const uint8_t *data, size_t size)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s/%s", root, rel);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        abort();
+    if (size && fwrite(data, 1, size, f) != size)
+        abort();
+    fclose(f);
+}
+
+static void setup(void)
+{
+    static const char *const dirs[] = {
+        "etc", "etc/sysctl.d", "run", "run/sysctl.d", "usr", "usr/lib", "usr/lib/sysctl.d",
+        "etc/tuned", "usr/lib/tuned", "usr/lib/tuned/x", "usr/lib/tuned/y",
+    };
+    char path[256];
+    snprintf(root, sizeof(root), "/tmp/fuzz_sysctl_conf.XXXXXX");
+    if (!mkdtemp(root))
+        abort();
+    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", root, dirs[i]);
+        if (mkdir(path, 0755) < 0)
+            abort();
+    }
+    /* Fixed neighbours: a profile that includes the fuzzed one, and a drop-in. */
+    put("etc/tuned/active_profile", (const uint8_t *)"y x\n", 4);
+    put("usr/lib/tuned/y/tuned.conf", (const uint8_t *)"include=x\n[sysctl]\nvm.swappiness=1\n", 35);
+    put("usr/lib/sysctl.d/50-default.conf", (const uint8_t *)"net.core.rmem_max = 1\n", 22);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const targets[] = {
+        "etc/sysctl.d/90-fuzz.conf", "etc/sysctl.conf", "run/sysctl.d/10-fuzz.conf",
+        "usr/lib/tuned/x/tuned.conf", "etc/tuned/active_profile",
+    };
+    if (!root[0])
+        setup();
+    if (size == 0)
+        return 0;
+    const char *target = targets[data[0] % (sizeof(targets) / sizeof(targets[0]))];
+    put(target, data + 1, size - 1);
+    struct sysctl_writers w;
+    if (sysctl_writers_scan(root, &w) == 0) {
+        for (size_t i = 0; i < w.n; i++)
+            if (memchr(w.e[i].key, '\0', sizeof(w.e[i].key)) == NULL ||
+                (!strpbrk(w.e[i].key, "*?[\\") && !sysctl_writers_find(&w, w.e[i].key)))
+                abort();
+        sysctl_writers_done(&w);
+    }
+    /* Each input alone: its file goes, the fixed neighbours come back. */
+    char path[256];
+    snprintf(path, sizeof(path), "%s/%s", root, target);
+    if (strcmp(target, "etc/tuned/active_profile") == 0)
+        put(target, (const uint8_t *)"y x\n", 4);
+    else if (unlink(path) < 0)
+        abort();
+    return 0;
+}
