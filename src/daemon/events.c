@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: ISC */
 /* Event sources: rtnetlink link and address notifications (libnl), and each RDMA device's
- * verbs async fd (PORT_ERR, PORT_ACTIVE, GID_CHANGE, DEVICE_FATAL). Each event schedules a
- * debounced re-check; the check itself reads the sources anew. */
+ * verbs async fd (PORT_ERR, PORT_ACTIVE, GID_CHANGE, DEVICE_FATAL). An event about a
+ * rail (its netdev, its device) has the manager re-check at once; the check reads the
+ * sources anew. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <infiniband/verbs.h>
 #include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <netlink/attr.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <stdlib.h>
@@ -38,12 +41,49 @@ struct events {
     struct nl_sock *rtnl;
     sd_event_source *rtnl_src;
     struct device_watch dev[MAX_WATCHED];
+    /* The rails' netdevs: only their link and address changes warrant a re-check. */
+    char netdevs[MAX_WATCHED][IFNAMSIZ];
+    size_t n_netdevs;
+    bool any_netdev;            /* no rails, or one whose netdev is unknown: every change */
 };
+
+/* The interface a link or address message is about: "" when it does not say. */
+static void message_ifname(struct nlmsghdr *h, char *buf)
+{
+    buf[0] = '\0';
+    if (h->nlmsg_type == RTM_NEWLINK || h->nlmsg_type == RTM_DELLINK) {
+        struct nlattr *a = nlmsg_find_attr(h, sizeof(struct ifinfomsg), IFLA_IFNAME);
+        if (a)
+            nla_strlcpy(buf, a, IFNAMSIZ);
+    } else if ((h->nlmsg_type == RTM_NEWADDR || h->nlmsg_type == RTM_DELADDR) &&
+               nlmsg_datalen(h) >= (int)sizeof(struct ifaddrmsg)) {
+        const struct ifaddrmsg *ifa = nlmsg_data(h);
+        if (!if_indextoname(ifa->ifa_index, buf))
+            buf[0] = '\0';
+    }
+}
+
+static bool about_a_rail(const struct events *ev, struct nlmsghdr *h)
+{
+    char name[IFNAMSIZ];
+    if (ev->any_netdev)
+        return true;
+    message_ifname(h, name);
+    if (!name[0])
+        return true;            /* an address of an interface already gone: look again */
+    for (size_t i = 0; i < ev->n_netdevs; i++)
+        if (streq(ev->netdevs[i], name))
+            return true;
+    return false;
+}
 
 static int on_rtnl_msg(struct nl_msg *msg, void *arg)
 {
     struct events *ev = arg;
-    log_debug("events", "rtnetlink event %u", nlmsg_hdr(msg)->nlmsg_type);
+    struct nlmsghdr *h = nlmsg_hdr(msg);
+    if (!about_a_rail(ev, h))
+        return NL_OK;
+    log_debug("events", "rtnetlink event %u", h->nlmsg_type);
     ev->changed(ev->userdata);
     return NL_OK;
 }
@@ -119,9 +159,26 @@ static void watch(struct events *ev, struct device_watch *w, const char *name)
     log_debug("events", "watching %s's async events", name);
 }
 
+/* The rails' netdevs, live or in a --sysfs-root tree whose netdevs are this netns's. */
+static void watch_netdevs(struct events *ev, const struct inventory *inv)
+{
+    ev->n_netdevs = 0;
+    ev->any_netdev = inv->n_rails == 0;
+    for (size_t r = 0; r < inv->n_rails; r++) {
+        const char *name = inv->rails[r].netdev.name;
+        if (!name[0] || ev->n_netdevs == MAX_WATCHED)
+            ev->any_netdev = true;
+        else
+            strscpy(ev->netdevs[ev->n_netdevs++], name, IFNAMSIZ);
+    }
+}
+
 void events_watch_devices(struct events *ev, const struct inventory *inv)
 {
-    if (!ev || inv->source != INVENTORY_LIVE)
+    if (!ev)
+        return;
+    watch_netdevs(ev, inv);
+    if (inv->source != INVENTORY_LIVE)
         return;
     for (size_t i = 0; i < MAX_WATCHED; i++)
         ev->dev[i].seen = false;

@@ -58,7 +58,9 @@ struct manager {
     struct probe_run *running;  /* the run the worker thread owns */
     struct probe_job *job;
     int probe_pipe[2];
-    sd_event_source *check_io, *probe_io, *check_timer, *probe_timer, *debounce, *counters_timer;
+    sd_event_source *check_io, *probe_io, *check_timer, *probe_timer, *event_window,
+                   *counters_timer;
+    bool events_held;           /* events came within the window: one check at its end */
     struct events *events;
     struct control *control;
     int output_errors[3];       /* nccl_env, nccl_conf, textfile: the last write's result */
@@ -205,7 +207,6 @@ static void check_finished(struct manager *m, struct report *r)
 {
     log_reapplied(&r->tuning);
     alerts_update(&m->alerts, &r->findings, now_usec(CLOCK_MONOTONIC), m->checks_done == 0);
-    write_outputs(m, r);
     if (m->report) {
         report_done(m->report);
         free(m->report);
@@ -213,8 +214,10 @@ static void check_finished(struct manager *m, struct report *r)
     m->report = r;
     m->last_check = now_usec(CLOCK_REALTIME);
     m->checks_done++;
-    events_watch_devices(m->events, &r->inventory);
     notify_status(m);
+    /* The verdict is out (alert, status, STATUS=); then the files, each fsynced. */
+    write_outputs(m, r);
+    events_watch_devices(m->events, &r->inventory);
     log_debug("manager", "check %u: %s", m->checks_done, verdict_to_string(r->verdict));
 }
 
@@ -305,22 +308,39 @@ int manager_tune(struct manager *m, enum tuning_action a, struct tuning *ret)
     return r;
 }
 
-static int on_debounce(sd_event_source *s, uint64_t usec, void *userdata)
+static int on_event_window(sd_event_source *s, uint64_t usec, void *userdata);
+
+static void open_event_window(struct manager *m)
+{
+    if (sd_event_add_time_relative(m->event, &m->event_window, CLOCK_MONOTONIC,
+                                   EVENT_WINDOW_USEC, 0, on_event_window, m) < 0)
+        m->event_window = NULL;     /* no window: each event checks, the worker coalesces */
+}
+
+/* The window closes: the events it held back get one check, and a new window, so that a
+ * flap storm re-checks at most once per window. */
+static int on_event_window(sd_event_source *s, uint64_t usec, void *userdata)
 {
     struct manager *m = userdata;
-    m->debounce = sd_event_source_unref(m->debounce);
+    m->event_window = sd_event_source_unref(m->event_window);
+    if (!m->events_held)
+        return 0;
+    m->events_held = false;
     (void)manager_check(m);
+    open_event_window(m);
     return 0;
 }
 
-/* A check in DEBOUNCE_USEC, folding bursts of events into one. */
+/* An event about a rail: a check at once (the leading edge), then a window of
+ * EVENT_WINDOW_USEC in which further events fold into one check at its end. */
 static void manager_schedule_check(struct manager *m)
 {
-    if (m->debounce)
-        return;     /* one is already due: this event folds into it */
-    if (sd_event_add_time_relative(m->event, &m->debounce, CLOCK_MONOTONIC, DEBOUNCE_USEC, 0,
-                                   on_debounce, m) < 0)
-        (void)manager_check(m);
+    if (m->event_window) {
+        m->events_held = true;
+        return;
+    }
+    (void)manager_check(m);
+    open_event_window(m);
 }
 
 static int on_check_timer(sd_event_source *s, uint64_t usec, void *userdata)
@@ -610,7 +630,7 @@ void manager_free(struct manager *m)
     sd_event_source_unref(m->check_timer);
     sd_event_source_unref(m->probe_timer);
     sd_event_source_unref(m->counters_timer);
-    sd_event_source_unref(m->debounce);
+    sd_event_source_unref(m->event_window);
     sd_event_unref(m->event);
     if (m->probe_pipe[0] >= 0)
         close(m->probe_pipe[0]);

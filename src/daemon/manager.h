@@ -13,7 +13,8 @@
 #include "timeutil.h"
 #include "tuning.h"
 
-#define DEBOUNCE_USEC (200 * USEC_PER_MSEC)
+/* After an event's check, further events within this window fold into one more. */
+#define EVENT_WINDOW_USEC (200 * USEC_PER_MSEC)
 
 /* The manager is private to manager.c: the control commands read it through a view and
  * change it through the functions below. */

@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# Events to verdicts, on real rtnetlink in a private network namespace. The rail is the
+# Soft-RoCE fixture's rxe0/1 with its netdev v0 linked to a live veth:
+# - a carrier loss is re-checked on its first event (the leading edge), not after a
+#   trailing debounce: over 20 drops the check that saw it finished, in the median, well
+#   inside the 200 ms event window a trailing debounce would always wait out;
+# - link and address changes of another interface trigger no check;
+# - a flap storm re-checks at most about once per window, and ends with the right verdict
+#   (DEGRADED: netdev.flaps, past the policy's 100 changes; the 20 drops made 40).
+. "${top_srcdir:-.}/tests/lib.sh"
+if [ -z "${FABTUNE_IN_NS:-}" ]; then
+    FABTUNE_IN_NS=1 exec unshare -n -m --propagation private sh "$0"
+fi
+fabtuned="$top_builddir/src/daemon/fabtuned"
+ctl="$top_builddir/src/client/fabtunectl"
+tmp=$(mktemp -d /tmp/fabtune-events.XXXXXX)
+window_ms=200
+mount -t sysfs sysfs /sys
+ip link set lo up
+ip link add v0 type veth peer name v1
+ip addr add 192.0.2.1/24 dev v0
+ip link set v0 up; ip link set v1 up
+"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
+root="$tmp/fx/soft_roce/sys"
+rm -rf "$root/devices/virtual/net/v0"
+ln -s /sys/devices/virtual/net/v0 "$root/devices/virtual/net/v0"
+cat > "$tmp/policy.yaml" <<EOP
+version: 1
+rails: {expect_count: 1}
+checks: {interval: 1h, flaps: {max: 100}}
+tuning: {mode: off}
+probes: {enabled: false}
+EOP
+unlimited_proc "$tmp/proc"
+sock="$tmp/run/fabtuned.sock"
+"$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" --state-dir "$tmp/state" \
+    --runtime-dir "$tmp/run" --log-target stderr 2> "$tmp/log" & dpid=$!
+trap 'kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
+st() { "$ctl" -s "$sock" --json status | jq -r "$1"; }
+# Polls until the rail's verdict is $1 and no pass is going, for at most 5 s.
+settle() {
+    for _ in $(seq 250); do
+        [ "$(st '"\(.rails[0].verdict) \(.checking)"')" = "$1 false" ] && return 0
+        sleep 0.02
+    done
+    return 1
+}
+settle READY && pass "READY on the live veth" || fail "not READY: $(st .verdict)"
+
+# 20 carrier drops: from "ip link set down" to the end of the check that saw it
+# (last_check_usec, the realtime clock, both read on this machine).
+: > "$tmp/lat"
+for i in $(seq 20); do
+    sleep 0.3           # past the window of the previous change
+    t0=$(date +%s%6N)
+    ip link set v1 down
+    settle NOT_READY || { fail "drop $i: no NOT_READY"; break; }
+    echo $(( $(st .last_check_usec) - t0 )) >> "$tmp/lat"
+    sleep 0.3
+    ip link set v1 up
+    settle READY || { fail "drop $i: not READY again"; break; }
+done
+sort -n "$tmp/lat" > "$tmp/lat.s"
+n=$(wc -l < "$tmp/lat.s")
+p50=$(awk -v n="$n" 'NR == int((n + 1) / 2) { print int($1 / 1000) }' "$tmp/lat.s")
+max=$(awk 'END { print int($1 / 1000) }' "$tmp/lat.s")
+echo "    carrier loss to the end of its check over $n drops: p50 $p50 ms, max $max ms"
+[ "$n" -eq 20 ] && [ "$p50" -lt $((window_ms / 2)) ] &&
+    pass "leading edge: p50 $p50 ms, under half the $window_ms ms window" ||
+    fail "p50 ${p50:-?} ms over $n drops: the check waited"
+
+# Another interface's changes: no check.
+sleep 0.5
+before=$(st .checks_done)
+ip link add d0 type veth peer name d1
+for _ in $(seq 10); do ip link set d0 up; ip link set d0 down; done
+ip addr add 198.51.100.1/24 dev d0; ip addr del 198.51.100.1/24 dev d0
+ip link del d0
+sleep 0.5
+after=$(st .checks_done)
+[ "$after" = "$before" ] && pass "changes of another veth pair (created, 20 up/down, an address, deleted): no check ($before -> $after)" ||
+    fail "another interface's changes ran $((after - before)) checks"
+
+# A flap storm of 100 down/up pairs: at most one check per window (and the leading one).
+before=$(st .checks_done)
+t0=$(date +%s%3N)
+for _ in $(seq 100); do ip link set v1 down; ip link set v1 up; done
+t1=$(date +%s%3N)
+settle DEGRADED && pass "DEGRADED after the storm (netdev.flaps)" || fail "after the storm: $(st .rails[0].verdict)"
+sleep 0.5
+ran=$(( $(st .checks_done) - before )) allowed=$(( (t1 - t0 + 500) / window_ms + 3 ))
+echo "    storm: 200 link changes in $((t1 - t0)) ms, $ran checks (at most $allowed)"
+[ "$ran" -ge 1 ] && [ "$ran" -le "$allowed" ] && pass "the storm ran $ran checks, not one per event" ||
+    fail "the storm ran $ran checks (allowed 1..$allowed)"
+"$ctl" -s "$sock" --json checks | jq -r '.[] | select(.check == "netdev.flaps") | .severity' > "$tmp/fl"
+expect_match '^warning$' "$tmp/fl"
+kill -0 "$dpid" && pass "the daemon is running" || fail "the daemon died"
+finish
