@@ -24,6 +24,8 @@ printf 'version: 1\ntuning: {mode: off}\nprobes: {interval: 1s}\n' > "$work/busy
 start "$work/busy.yaml"
 echo "status latency while probes run (4 clients x 50 req/s, 10 s):"
 "$work/status_load" "$work/run/fabtuned.sock" 4 50 10
+echo "status latency while probes run (16 clients x 125 req/s = 2000 req/s, 10 s):"
+"$work/status_load" "$work/run/fabtuned.sock" 16 125 10
 kill $dpid; wait $dpid 2>/dev/null || true
 
 # Health while checks run every second on 72 RDMA devices (a ConnectX port each, 4 GIDs in

@@ -22,6 +22,7 @@ struct check_job {
     struct baselines baselines;
     struct report *report;
     int err;
+    struct check_writes writes;
     int notify_fd;
 };
 
@@ -42,11 +43,21 @@ static void test_slow_check(void)
         ;
 }
 
+static void pass_and_writes(const struct pipeline_input *in, struct report *r, int *err,
+                            struct check_writes *w)
+{
+    *err = pipeline_run(in, r);
+    if (*err == 0)
+        outputs_write(&w->outputs, r);
+    if (w->save_baselines && in->baselines)
+        w->baselines_result = baselines_save(in->state_dir, in->baselines);
+}
+
 static void *job_main(void *arg)
 {
     struct check_job *job = arg;
     test_slow_check();
-    job->err = pipeline_run(&job->in, job->report);
+    pass_and_writes(&job->in, job->report, &job->err, &job->writes);
     if (job->notify_fd >= 0) {
         char done = 1;
         while (write(job->notify_fd, &done, 1) < 0 && errno == EINTR)
@@ -75,12 +86,14 @@ static void job_free(struct check_job *job)
     free(job);
 }
 
-int check_job_start(const struct pipeline_input *in, int notify_fd, struct check_job **ret)
+int check_job_start(const struct pipeline_input *in, const struct check_writes *writes,
+                    int notify_fd, struct check_job **ret)
 {
     struct check_job *job = calloc(1, sizeof(*job));
     if (!job)
         return -ENOMEM;
     job->in = *in;
+    job->writes = *writes;
     job->notify_fd = notify_fd;
     strscpy(job->policy_source, in->policy_source ? in->policy_source : "", sizeof(job->policy_source));
     job->in.policy_source = job->policy_source;
@@ -102,18 +115,36 @@ int check_job_start(const struct pipeline_input *in, int notify_fd, struct check
     return 0;
 }
 
-struct report *check_job_join(struct check_job *job, int *err)
+static struct report *result(struct report *r, int err)
+{
+    if (err < 0) {
+        report_done(r);
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+struct report *check_run_here(const struct pipeline_input *in, struct check_writes *writes,
+                              int *err)
+{
+    struct report *r = calloc(1, sizeof(*r));
+    if (!r) {
+        *err = -ENOMEM;
+        return NULL;
+    }
+    pass_and_writes(in, r, err, writes);
+    return result(r, *err);
+}
+
+struct report *check_job_join(struct check_job *job, int *err, struct check_writes *writes)
 {
     pthread_join(job->thread, NULL);
     struct report *r = job->report;
     *err = job->err;
-    if (*err < 0) {
-        report_done(r);
-        free(r);
-        r = NULL;
-    }
+    *writes = job->writes;
     job_free(job);
-    return r;
+    return result(r, *err);
 }
 
 const struct policy *check_job_policy(const struct check_job *job)

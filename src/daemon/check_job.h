@@ -6,16 +6,30 @@
  * tuning transactions) is under in->shared's lock. */
 #pragma once
 
+#include "outputs.h"
 #include "pipeline.h"
 #include "report.h"
 
 struct check_job;
 
-/* Starts pipeline_run(in) in a thread; one byte goes to notify_fd when it is done.
- * in->policy must stay valid until check_job_join(). */
-int check_job_start(const struct pipeline_input *in, int notify_fd, struct check_job **ret);
+/* The writes that follow a pass, in the worker too: the output files, and the probe
+ * baselines when the loop folded a probe run into them since the last save. */
+struct check_writes {
+    struct outputs outputs;     /* the paths in, the results out */
+    bool save_baselines;        /* in->baselines, to in->state_dir */
+    int baselines_result;
+};
+
+/* Starts pipeline_run(in), then the writes, in a thread; one byte goes to notify_fd when
+ * it is done. in->policy must stay valid until check_job_join(). */
+int check_job_start(const struct pipeline_input *in, const struct check_writes *writes,
+                    int notify_fd, struct check_job **ret);
 /* Waits for the job and frees it. Returns the report (the caller's, report_done() and
- * free() it), or NULL with *err set when no inventory could be taken. */
-struct report *check_job_join(struct check_job *job, int *err);
+ * free() it), or NULL with *err set when no inventory could be taken; writes gets the
+ * results. */
+struct report *check_job_join(struct check_job *job, int *err, struct check_writes *writes);
+/* The same, in the calling thread (the first pass, before the loop runs). */
+struct report *check_run_here(const struct pipeline_input *in, struct check_writes *writes,
+                              int *err);
 /* The policy the job reads: the caller keeps it alive until the job is joined. */
 const struct policy *check_job_policy(const struct check_job *job);

@@ -22,8 +22,7 @@
 #include "log.h"
 #include "macro.h"
 #include "manager.h"
-#include "metrics.h"
-#include "nccl.h"
+#include "outputs.h"
 #include "pipeline.h"
 #include "probes.h"
 #include "protocol.h"
@@ -63,7 +62,8 @@ struct manager {
     bool events_held;           /* events came within the window: one check at its end */
     struct events *events;
     struct control *control;
-    int output_errors[3];       /* nccl_env, nccl_conf, textfile: the last write's result */
+    int output_errors[OUTPUTS]; /* the last write's result of each output */
+    bool baselines_dirty;       /* a probe run folded in since the last save */
 };
 
 static void policy_free(struct policy *p)
@@ -90,41 +90,32 @@ static int load_policy(struct manager *m, struct policy *p, char *err, size_t le
     return r;
 }
 
-/* Logs a failed output once per change of its error, not at every check. */
-static void write_output(int *last_error, const char *path, const char *text, const char *what)
+/* What the worker wrote: a failed output is logged once per change of its error, not at
+ * every check, and a failed baselines save each time. */
+static void log_writes(struct manager *m, const struct check_writes *w)
 {
-    if (!path || !text)
-        return;
-    int r = write_file_atomic(path, text, strlen(text), 0644);
-    if (r < 0 && r != *last_error)
-        log_warning_errno(r, "Cannot write the %s to %s: %m", what, path);
-    else if (r == 0 && *last_error < 0)
-        log_info("Wrote the %s to %s again", what, path);
-    *last_error = r;
+    for (int i = 0; i < OUTPUTS; i++) {
+        int r = w->outputs.result[i];
+        const char *path = w->outputs.path[i], *what = outputs_what(i);
+        if (!path[0])
+            continue;
+        if (r < 0 && r != m->output_errors[i])
+            log_warning_errno(r, "Cannot write the %s to %s: %m", what, path);
+        else if (r == 0 && m->output_errors[i] < 0)
+            log_info("Wrote the %s to %s again", what, path);
+        m->output_errors[i] = r;
+    }
+    if (w->save_baselines && w->baselines_result < 0)
+        log_warning_errno(w->baselines_result, "Cannot save the probe baselines: %m");
 }
 
-/* A default path under /run/fabtune follows --runtime-dir. */
-static const char *runtime_path(const struct manager *m, const char *path, char *buf, size_t len)
+/* The writes for the next pass; the baselines go with it if a probe run changed them. */
+static void check_writes_of(struct manager *m, struct check_writes *w)
 {
-    const char *def = "/run/fabtune/";
-    if (!path || strncmp(path, def, strlen(def)) != 0 || streq(m->opts->runtime_dir, "/run/fabtune"))
-        return path;
-    snprintf(buf, len, "%s/%s", m->opts->runtime_dir, path + strlen(def));
-    return buf;
-}
-
-static void write_outputs(struct manager *m, const struct report *r)
-{
-    char env_path[512], conf_path[512];
-    __typeof__(m->policy->outputs) *o = &m->policy->outputs;
-    _cleanup_free_ char *env = nccl_contract_render(&r->nccl, false);
-    _cleanup_free_ char *conf = nccl_contract_render(&r->nccl, true);
-    _cleanup_free_ char *metrics = o->prometheus_textfile ? metrics_render(r) : NULL;
-    write_output(&m->output_errors[0], runtime_path(m, o->nccl_env, env_path, sizeof(env_path)),
-                 env, "NCCL contract");
-    write_output(&m->output_errors[1], runtime_path(m, o->nccl_conf, conf_path, sizeof(conf_path)),
-                 conf, "NCCL contract");
-    write_output(&m->output_errors[2], o->prometheus_textfile, metrics, "metrics");
+    memset(w, 0, sizeof(*w));
+    outputs_plan(&w->outputs, m->policy, m->opts->runtime_dir);
+    w->save_baselines = m->baselines_dirty;
+    m->baselines_dirty = false;
 }
 
 static void notify_status(struct manager *m)
@@ -203,7 +194,7 @@ static void pipeline_input_of(struct manager *m, struct pipeline_input *in)
 }
 
 /* Back on the loop: what a finished pass changes outside the report, then the swap. */
-static void check_finished(struct manager *m, struct report *r)
+static void check_finished(struct manager *m, struct report *r, const struct check_writes *w)
 {
     log_reapplied(&r->tuning);
     alerts_update(&m->alerts, &r->findings, now_usec(CLOCK_MONOTONIC), m->checks_done == 0);
@@ -215,8 +206,7 @@ static void check_finished(struct manager *m, struct report *r)
     m->last_check = now_usec(CLOCK_REALTIME);
     m->checks_done++;
     notify_status(m);
-    /* The verdict is out (alert, status, STATUS=); then the files, each fsynced. */
-    write_outputs(m, r);
+    log_writes(m, w);
     events_watch_devices(m->events, &r->inventory);
     log_debug("manager", "check %u: %s", m->checks_done, verdict_to_string(r->verdict));
 }
@@ -225,17 +215,14 @@ static void check_finished(struct manager *m, struct report *r)
 static int check_first(struct manager *m)
 {
     struct pipeline_input in;
-    struct report *r = calloc(1, sizeof(*r));
-    if (!r)
-        return -ENOMEM;
+    struct check_writes w;
+    int err;
     pipeline_input_of(m, &in);
-    int err = pipeline_run(&in, r);
-    if (err < 0) {
-        report_done(r);
-        free(r);
+    check_writes_of(m, &w);
+    struct report *r = check_run_here(&in, &w, &err);
+    if (!r)
         return log_error_errno(err, "Cannot take the inventory of %s: %m", m->opts->sysfs_root);
-    }
-    check_finished(m, r);
+    check_finished(m, r, &w);
     return 0;
 }
 
@@ -245,15 +232,19 @@ static int check_first(struct manager *m)
 static int manager_check(struct manager *m)
 {
     struct pipeline_input in;
+    struct check_writes w;
     if (m->check_job) {
         m->check_again = true;
         return 0;
     }
     m->check_again = false;
     pipeline_input_of(m, &in);
-    int r = check_job_start(&in, m->check_pipe[1], &m->check_job);
-    if (r < 0)
+    check_writes_of(m, &w);
+    int r = check_job_start(&in, &w, m->check_pipe[1], &m->check_job);
+    if (r < 0) {
+        m->baselines_dirty |= w.save_baselines;
         return log_error_errno(r, "Cannot start a check: %m");
+    }
     return 0;
 }
 
@@ -263,30 +254,44 @@ unsigned manager_next_check(const struct manager *m)
 }
 
 /* Joins the pass in the worker, if one is going; its policy may go once it is joined. */
-static struct report *check_join(struct manager *m, int *err)
+static struct report *check_join(struct manager *m, int *err, struct check_writes *w)
 {
     *err = 0;
+    memset(w, 0, sizeof(*w));
     if (!m->check_job)
         return NULL;
-    struct report *r = check_job_join(m->check_job, err);
+    struct report *r = check_job_join(m->check_job, err, w);
     m->check_job = NULL;
     policy_free(m->retired_policy);
     m->retired_policy = NULL;
     return r;
 }
 
+/* Joins a pass still going and lets its report go (stopping). */
+static void drop_check(struct manager *m)
+{
+    struct check_writes w;
+    int err;
+    struct report *r = check_join(m, &err, &w);
+    if (r) {
+        report_done(r);
+        free(r);
+    }
+}
+
 static int on_check_done(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
     struct manager *m = userdata;
     char buf[16];
+    struct check_writes w;
     int err;
     while (read(fd, buf, sizeof(buf)) > 0)
         ;
     if (!m->check_job)
         return 0;
-    struct report *r = check_join(m, &err);
+    struct report *r = check_join(m, &err, &w);
     if (r)
-        check_finished(m, r);
+        check_finished(m, r, &w);
     else
         log_error_errno(err, "Cannot take the inventory of %s: %m", m->opts->sysfs_root);
     if (m->check_again)
@@ -351,12 +356,11 @@ static int on_check_timer(sd_event_source *s, uint64_t usec, void *userdata)
     return 0;
 }
 
+/* The save goes with the next check pass, in its worker: no fsync on the loop. */
 static void fold_baselines(struct manager *m, const struct probe_run *run)
 {
     baselines_fold(&m->baselines, run, m->policy);
-    int r = baselines_save(m->opts->state_dir, &m->baselines);
-    if (r < 0)
-        log_warning_errno(r, "Cannot save the probe baselines: %m");
+    m->baselines_dirty = true;
 }
 
 /* The worker is done: take its results and re-check with them. */
@@ -590,12 +594,11 @@ int manager_run(struct manager *m)
     if (r < 0)
         return r;
     r = sd_event_loop(m->event);
-    /* A pass still going finishes (the sources' own timeouts bound it) before any revert. */
-    struct report *last = check_join(m, &e);
-    if (last) {
-        report_done(last);
-        free(last);
-    }
+    /* A pass still going finishes (the sources' own timeouts bound it) before any revert,
+     * and a baselines save still owed is done here. */
+    drop_check(m);
+    if (m->baselines_dirty && (e = baselines_save(m->opts->state_dir, &m->baselines)) < 0)
+        log_warning_errno(e, "Cannot save the probe baselines: %m");
     if (m->policy->tuning.revert_on_stop) {
         struct tuning t;
         e = tuning_run(&t, m->opts->procfs_root, m->opts->state_dir, NULL, TUNING_REVERT);
@@ -617,12 +620,7 @@ void manager_free(struct manager *m)
         probes_done(m->running);
         free(m->running);
     }
-    int e;
-    struct report *last = check_join(m, &e);
-    if (last) {
-        report_done(last);
-        free(last);
-    }
+    drop_check(m);
     control_free(m->control);
     events_free(m->events);
     sd_event_source_unref(m->probe_io);

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: ISC */
+/* The pass's files: rendered from the report, written atomically. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "metrics.h"
+#include "nccl.h"
+#include "outputs.h"
+#include "strutil.h"
+
+static void plan_one(char *buf, size_t len, const char *path, const char *runtime_dir)
+{
+    const char *def = "/run/fabtune/";
+    buf[0] = '\0';
+    if (!path)
+        return;
+    if (strncmp(path, def, strlen(def)) == 0 && !streq(runtime_dir, "/run/fabtune"))
+        snprintf(buf, len, "%s/%s", runtime_dir, path + strlen(def));
+    else
+        snprintf(buf, len, "%s", path);
+}
+
+void outputs_plan(struct outputs *o, const struct policy *p, const char *runtime_dir)
+{
+    memset(o, 0, sizeof(*o));
+    plan_one(o->path[OUTPUT_NCCL_ENV], sizeof(o->path[0]), p->outputs.nccl_env, runtime_dir);
+    plan_one(o->path[OUTPUT_NCCL_CONF], sizeof(o->path[0]), p->outputs.nccl_conf, runtime_dir);
+    plan_one(o->path[OUTPUT_TEXTFILE], sizeof(o->path[0]), p->outputs.prometheus_textfile,
+             runtime_dir);
+}
+
+static int write_text(const char *path, char *text)
+{
+    int r = text ? write_file_atomic(path, text, strlen(text), 0644) : -ENOMEM;
+    free(text);
+    return r;
+}
+
+void outputs_write(struct outputs *o, const struct report *r)
+{
+    for (int i = 0; i < OUTPUTS; i++) {
+        if (!o->path[i][0])
+            continue;
+        char *text = i == OUTPUT_TEXTFILE ? metrics_render(r)
+                                          : nccl_contract_render(&r->nccl, i == OUTPUT_NCCL_CONF);
+        o->result[i] = write_text(o->path[i], text);
+    }
+}
+
+const char *outputs_what(int output)
+{
+    return output == OUTPUT_TEXTFILE ? "metrics" : "NCCL contract";
+}
