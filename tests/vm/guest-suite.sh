@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: ISC
 # The in-guest suite, run as root in the guest's root network namespace (rxe carries no
 # traffic inside another one), chrooted into the host's root.
-#   guest-suite.sh OUTDIR SRCDIR BUILDDIR [BREAK]
+#   guest-suite.sh OUTDIR SRCDIR BUILDDIR [BREAK [BENCH [ONLY]]]
 # Writes one line per test to OUTDIR/results: "PASS name seconds" or "FAIL name seconds",
 # and "BENCH name key=value ..." lines for bench/.
 set -u
-out=$1 srcdir=$2 builddir=$3 breakage=${4:-none} bench=${5:-0}
+out=$1 srcdir=$2 builddir=$3 breakage=${4:-none} bench=${5:-0} only=${6:-all}
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 ulimit -l unlimited     # as on an RDMA node; host.memlock checks it
 results="$out/results"
@@ -17,6 +17,7 @@ now() { cut -d' ' -f1 /proc/uptime; }
 
 run_test() {
     name=$1; shift
+    [ "$only" = all ] || [ "$only" = "$name" ] || return 0
     t0=$(now)
     echo "=== $name"
     if timeout 120 "$@" > "$out/$name.log" 2>&1; then verdict=PASS; else verdict=FAIL; failed=1; fi

@@ -17,6 +17,14 @@
 # The in-guest tests (guest-suite.sh): each must report PASS, and the suite must exit 0.
 EXPECTED="rxe_port_events fabtuned_once daemon probe_rdma probe_regression"
 
+# FABTUNE_VM_ONLY=ID runs that one test (repeated trials, such as the loaded-host runs of
+# probe_regression); CI runs them all.
+if [ -n "${FABTUNE_VM_ONLY:-}" ]; then
+    if [ "${CI:-}" = true ]; then
+        fail "FABTUNE_VM_ONLY is not allowed in CI"; finish; exit 1
+    fi
+    EXPECTED=$FABTUNE_VM_ONLY
+fi
 if [ "${FABTUNE_SKIP_VM:-0}" = 1 ]; then
     if [ "${CI:-}" = true ]; then
         fail "FABTUNE_SKIP_VM=1 is not allowed in CI"; finish; exit 1
@@ -57,7 +65,7 @@ rcfile="$top_builddir/tests/vm/qemu.rc"
     -accel tcg,thread=multi -cpu max -m 1536 -smp 2 -machine pc \
     -display none -monitor none -serial stdio -no-reboot -nic none \
     -kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
-    -append "console=ttyS0 panic=-1 quiet fabtune.src=$top_srcdir fabtune.build=$top_builddir fabtune.break=${FABTUNE_VM_BREAK:-none} fabtune.bench=${FABTUNE_VM_BENCH:-0}" \
+    -append "console=ttyS0 panic=-1 quiet fabtune.src=$top_srcdir fabtune.build=$top_builddir fabtune.break=${FABTUNE_VM_BREAK:-none} fabtune.bench=${FABTUNE_VM_BENCH:-0} fabtune.only=${FABTUNE_VM_ONLY:-all}" \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs "local,path=$top_srcdir,mount_tag=src,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$top_builddir,mount_tag=build,security_model=none,readonly=on,multidevs=remap" \
