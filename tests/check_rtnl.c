@@ -120,6 +120,27 @@ START_TEST(test_addresses)
 }
 END_TEST
 
+/* Among 200 other interfaces with addresses of their own (containers' veths on a GPU
+ * node), the rail's netdev gets exactly its own: the dump is asked for r0 alone. */
+START_TEST(test_many_interfaces)
+{
+    FILE *f = fopen("/tmp/fabtune-rtnl-batch", "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 100; i++)
+        fprintf(f, "link add c%d type veth peer name p%d\naddr add 10.9.%d.1/24 dev c%d\n", i, i, i, i);
+    fclose(f);
+    sh("ip -batch /tmp/fabtune-rtnl-batch && rm /tmp/fabtune-rtnl-batch");
+    sh("ip addr add 192.0.2.10/24 dev r0");
+    struct netdev_info nd = query("r0");
+    ck_assert(nd.addresses_known);
+    ck_assert(has_addr(&nd, AF_INET, "192.0.2.10"));
+    for (size_t i = 0; i < nd.n_addrs; i++)
+        ck_assert_msg(nd.addrs[i].family != AF_INET || nd.addrs[i].addr[0] != 10,
+                      "an address of another interface");
+    ck_assert_uint_le(nd.n_addrs, 2);   /* its IPv4 one, and at most a link-local IPv6 */
+}
+END_TEST
+
 START_TEST(test_absent)
 {
     struct netdev_info nd = { .carrier = -1 };
@@ -238,6 +259,7 @@ int main(void)
     tcase_add_test(tc, test_link_down);
     tcase_add_test(tc, test_addresses);
     tcase_add_test(tc, test_absent);
+    tcase_add_test(tc, test_many_interfaces);
     tcase_add_test(tc, test_checks_on_live_netdev);
     tcase_add_test(tc, test_qos_unknown_on_veth);
     tcase_add_test(tc, test_ethtool_stats_on_veth);
