@@ -104,7 +104,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     mkdir -p "$fuzzdir"
     (cd "$fuzzdir" && CC=clang "$top/configure" --enable-fuzzing --enable-sanitizers >/dev/null &&
         make -j"$(nproc)" tests/fuzz_policy tests/fuzz_sysfs tests/fuzz_dcb tests/fuzz_request \
-            tests/fuzz_state tests/fuzz_reply tests/fuzz_sysctl_conf)
+            tests/fuzz_state tests/fuzz_reply tests/fuzz_sysctl_conf tests/fuzz_netlink)
     # All at once: each gets its full time, the wall time is one target's.
     run_fuzzer fuzz_policy policy-corpus & p1=$!
     run_fuzzer fuzz_sysfs sysfs-corpus & p2=$!
@@ -113,6 +113,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     run_fuzzer fuzz_state state-corpus & p5=$!
     run_fuzzer fuzz_reply reply-corpus & p6=$!
     run_fuzzer fuzz_sysctl_conf sysctl-conf-corpus & p7=$!
+    run_fuzzer fuzz_netlink netlink-corpus & p8=$!
     crashed=0
     wait $p1 || crashed=1
     wait $p2 || crashed=1
@@ -121,6 +122,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     wait $p5 || crashed=1
     wait $p6 || crashed=1
     wait $p7 || crashed=1
+    wait $p8 || crashed=1
     [ $crashed = 0 ] || exit 1
 fi
 

@@ -3,6 +3,9 @@
  * ethtool statistics (live only). */
 #pragma once
 
+#include <linux/ethtool.h>
+#include <stddef.h>
+
 #include "counters.h"
 #include "inventory.h"
 
@@ -10,6 +13,10 @@
  * "ethtool:NAME". Returns the driver's statistic count, or -errno. */
 int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
                          struct counter_sample *s);
+/* One GSTRINGS/GSTATS pair as the kernel filled them, each buffer cap entries long: the
+ * entries both cover, added as above. Returns their count, or -ENOMEM. */
+int source_ethtool_fold(const struct ethtool_gstrings *names, const struct ethtool_stats *stats,
+                        size_t cap, bool (*want)(const char *name), struct counter_sample *s);
 /* One rail's counters now; LIVE adds the ethtool statistics. */
 void source_counters_sample(const char *sysroot, bool live, const struct rail *r,
                             struct counter_sample *s);

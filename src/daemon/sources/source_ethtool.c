@@ -120,6 +120,12 @@ int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
     ifr.ifr_data = (void *)stats;
     if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
         return -errno;
+    return source_ethtool_fold(names, stats, cap, want, s);
+}
+
+int source_ethtool_fold(const struct ethtool_gstrings *names, const struct ethtool_stats *stats,
+                        size_t cap, bool (*want)(const char *name), struct counter_sample *s)
+{
     /* The set can shrink or grow between the calls: only entries both calls cover. */
     uint32_t count = stats->n_stats < names->len ? stats->n_stats : names->len;
     if (count > cap)
@@ -131,7 +137,7 @@ int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
         if (want && !want(name))
             continue;
         snprintf(key, sizeof(key), "ethtool:%s", name);
-        r = counter_sample_add(s, key, stats->data[i]);
+        int r = counter_sample_add(s, key, stats->data[i]);
         if (r < 0)
             return r;
     }

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <netlink/attr.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <rdma/rdma_netlink.h>
@@ -29,13 +30,27 @@ static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
     [RDMA_NLDEV_ATTR_NDEV_NAME] = { .type = NLA_NUL_STRING },
 };
 
+int source_rdmanl_parse_port(struct nlmsghdr *h, struct rdmanl_port *p)
+{
+    struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+    if (nlmsg_parse(h, 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy) < 0 ||
+        !tb[RDMA_NLDEV_ATTR_DEV_NAME] || !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+        return -EINVAL;
+    memset(p, 0, sizeof(*p));
+    /* nla_strlcpy, bounded by the attribute: libnl's NLA_NUL_STRING policy does not check
+     * the NUL, and a name without one was read past its end (fuzz_netlink found it). */
+    nla_strlcpy(p->device, tb[RDMA_NLDEV_ATTR_DEV_NAME], sizeof(p->device));
+    p->port = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+    if (tb[RDMA_NLDEV_ATTR_NDEV_NAME])
+        nla_strlcpy(p->netdev, tb[RDMA_NLDEV_ATTR_NDEV_NAME], sizeof(p->netdev));
+    return 0;
+}
+
 static int on_port(struct nl_msg *msg, void *arg)
 {
     struct dump *d = arg;
-    struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
-
-    if (nlmsg_parse(nlmsg_hdr(msg), 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy) < 0 ||
-        !tb[RDMA_NLDEV_ATTR_DEV_NAME] || !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+    struct rdmanl_port port;
+    if (source_rdmanl_parse_port(nlmsg_hdr(msg), &port) < 0)
         return NL_SKIP;
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 16;
@@ -47,12 +62,7 @@ static int on_port(struct nl_msg *msg, void *arg)
         d->ports = n;
         d->cap = cap;
     }
-    struct rdmanl_port *p = &d->ports[d->n++];
-    memset(p, 0, sizeof(*p));
-    strscpy(p->device, nla_get_string(tb[RDMA_NLDEV_ATTR_DEV_NAME]), sizeof(p->device));
-    p->port = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
-    if (tb[RDMA_NLDEV_ATTR_NDEV_NAME])
-        strscpy(p->netdev, nla_get_string(tb[RDMA_NLDEV_ATTR_NDEV_NAME]), sizeof(p->netdev));
+    d->ports[d->n++] = port;
     return NL_OK;
 }
 

@@ -14,6 +14,9 @@ struct rdmanl_port {
     char netdev[IFNAMSIZ];
 };
 
+/* One RDMA_NLDEV_CMD_PORT_GET reply message: -EINVAL unless it names a device and port. */
+struct nlmsghdr;
+int source_rdmanl_parse_port(struct nlmsghdr *h, struct rdmanl_port *ret);
 /* Dumps RDMA_NLDEV_CMD_PORT_GET. Returns the count, or -errno (-EPROTONOSUPPORT on a
  * kernel without InfiniBand). *ret is freed by the caller. */
 int source_rdmanl_ports(struct rdmanl_port **ret);

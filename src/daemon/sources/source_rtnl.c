@@ -11,6 +11,8 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <netlink/cache.h>
+#include <netlink/msg.h>
+#include <netlink/object.h>
 #include <netlink/netlink.h>
 #include <netlink/route/addr.h>
 #include <netlink/route/link.h>
@@ -20,6 +22,7 @@
 #include "log.h"
 #include "macro.h"
 #include "source_rtnl.h"
+#include "strutil.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -76,9 +79,23 @@ static int fill_addresses(struct nl_sock *sk, int ifindex, struct netdev_info *n
     return 0;
 }
 
-static int fill_one(struct nl_sock *sk, struct netdev_info *nd)
+static void from_link(struct rtnl_link *l, struct netdev_info *nd)
 {
     char buf[32];
+    uint32_t changes;
+    nd->present = true;
+    snprintf(nd->operstate, sizeof(nd->operstate), "%s",
+             rtnl_link_operstate2str(rtnl_link_get_operstate(l), buf, sizeof(buf)));
+    nd->carrier = rtnl_link_get_carrier(l);
+    nd->mtu = rtnl_link_get_mtu(l);
+    if (rtnl_link_get_carrier_changes(l, &changes) == 0) {
+        nd->has_carrier_changes = true;
+        nd->carrier_changes = changes;
+    }
+}
+
+static int fill_one(struct nl_sock *sk, struct netdev_info *nd)
+{
     struct rtnl_link *l = NULL;
     int r = rtnl_link_get_kernel(sk, 0, nd->name, &l);
     if (r == -NLE_OBJ_NOTFOUND || r == -NLE_NODEV) {
@@ -87,16 +104,7 @@ static int fill_one(struct nl_sock *sk, struct netdev_info *nd)
     }
     if (r < 0)
         return -EIO;
-    nd->present = true;
-    snprintf(nd->operstate, sizeof(nd->operstate), "%s",
-             rtnl_link_operstate2str(rtnl_link_get_operstate(l), buf, sizeof(buf)));
-    nd->carrier = rtnl_link_get_carrier(l);
-    nd->mtu = rtnl_link_get_mtu(l);
-    uint32_t changes;
-    if (rtnl_link_get_carrier_changes(l, &changes) == 0) {
-        nd->has_carrier_changes = true;
-        nd->carrier_changes = changes;
-    }
+    from_link(l, nd);
     r = fill_addresses(sk, rtnl_link_get_ifindex(l), nd);
     rtnl_link_put(l);
     return r;
@@ -125,4 +133,31 @@ void source_rtnl_fill(struct inventory *inv)
         if (inv->rails[i].netdev.name[0])
             (void)fill_one(sk, &inv->rails[i].netdev);
     nl_socket_free(sk);
+}
+
+struct parsed {
+    struct netdev_info *nd;
+    int ifindex;
+};
+
+static void on_object(struct nl_object *o, void *arg)
+{
+    struct parsed *p = arg;
+    const char *type = nl_object_get_type(o);
+    if (type && streq(type, "route/link"))
+        from_link((struct rtnl_link *)o, p->nd);
+    else if (type && streq(type, "route/addr"))
+        add_address((struct rtnl_addr *)o, p->ifindex, p->nd);
+}
+
+int source_rtnl_parse(const struct nlmsghdr *h, int ifindex, struct netdev_info *nd)
+{
+    struct parsed p = { .nd = nd, .ifindex = ifindex };
+    struct nl_msg *msg = nlmsg_convert((struct nlmsghdr *)h);
+    if (!msg)
+        return -ENOMEM;
+    nlmsg_set_proto(msg, NETLINK_ROUTE);
+    int r = nl_msg_parse(msg, on_object, &p);
+    nlmsg_free(msg);
+    return r < 0 ? -EINVAL : 0;
 }
