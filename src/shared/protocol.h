@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* The control protocol's constants, shared by fabtuned and fabtunectl; the protocol itself
- * is described in fabtunectl(8), PROTOCOL. */
+ * is described in fabtunectl(1), PROTOCOL. */
 #pragma once
 
 #define PROTOCOL_VERSION 1

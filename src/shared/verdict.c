@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* Verdict names and the health formats' exit codes (fabtunectl(8), EXIT STATUS). */
+/* Verdict names and the health formats' exit codes (fabtunectl(1), EXIT STATUS). */
 #include "config.h"
 
 #include <errno.h>
