@@ -54,6 +54,8 @@ static json_object *cmd_status(struct manager *m, const struct manager_view *vie
     json_object_object_add(o, "policy_error", view->reload_error[0]
                            ? json_object_new_string(view->reload_error) : NULL);
     json_object_object_add(o, "last_check_usec", json_object_new_int64((int64_t)view->last_check));
+    json_object_object_add(o, "last_check_started_usec",
+                           json_object_new_int64((int64_t)view->report->started));
     json_object_object_add(o, "checks_done", json_object_new_int((int)view->checks_done));
     json_object_object_add(o, "probing", json_object_new_boolean(view->probing));
     json_object_object_add(o, "checking", json_object_new_boolean(view->checking));

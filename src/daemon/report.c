@@ -4,6 +4,7 @@
 
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "macro.h"
@@ -22,6 +23,7 @@ void report_init(struct report *r, const struct policy *p, const char *policy_so
         strscpy(r->kernel, u.release, sizeof(r->kernel));
     strscpy(r->policy_source, policy_source ? policy_source : "", sizeof(r->policy_source));
     r->tuning_mode = p->tuning.mode;
+    r->started = now_usec(CLOCK_REALTIME);
     r->verdict = VERDICT_UNKNOWN;
 }
 

@@ -10,6 +10,7 @@
 #include "nccl.h"
 #include "policy.h"
 #include "probes.h"
+#include "timeutil.h"
 #include "tuning.h"
 
 struct report {
@@ -18,6 +19,7 @@ struct report {
     /* Copies, not pointers: the report outlives a reload of the policy it was made with. */
     char policy_source[512];    /* a path, or "<built-in>" */
     enum tuning_mode tuning_mode;
+    usec_t started;             /* CLOCK_REALTIME, when the pass began */
     struct inventory inventory;
     struct findings findings;
     struct nccl_contract nccl;
