@@ -3,10 +3,11 @@
 # In-guest test: the regression state machine end to end with real injected latency.
 # fabtuned --once learns a TCP baseline on the loopback, then "tc qdisc ... netem delay"
 # degrades it within K runs, and removing the delay clears it after K good runs. A TCG
-# guest's TCP latency swings tenfold with the host's load (0.15 to 2 ms seen), so the
-# ratio is 20 and the delay 100 ms each way: a slow run is 50x any baseline seen, and a
-# good run may be 20x noisier than the baseline and still count as good. Both
-# ends of the loopback TCP probe are local, so its packets cross lo: the delay goes there.
+# guest's TCP latency swings tenfold with the host's load (0.04 to 2 ms seen), and its p99
+# far more, so the ratio is 100 and the delay 200 ms each way: a slow run is 100x any
+# baseline seen, and a good run may be 100x noisier than the baseline (p50 and p99) and
+# still count as good. Both ends of the loopback TCP probe are local, so its packets
+# cross lo: the delay goes there.
 #   probe-regression.sh BUILDDIR
 . "$(dirname "$0")/../lib.sh"
 fabtuned="$1/src/daemon/fabtuned"
@@ -18,7 +19,7 @@ rails: {link_layer: infiniband}
 tuning: {mode: off}
 probes:
   tcp: {iterations: 10, size: 64, bandwidth: {duration: 10ms}}
-  regression: {baseline_runs: 3, ratio: 20, consecutive: 2}
+  regression: {baseline_runs: 3, ratio: 100, consecutive: 2}
 EOP
 mkdir -p "$tmp/state"
 # Sets s to the probe.regression severity (no subshell: LAST_RC must survive).
@@ -29,24 +30,25 @@ once() {
 p50() { jq -r '.probes.targets[0].tcp_latency.latency_seconds.p50 * 1e6 | floor' "$LAST_OUT"; }
 for i in 1 2 3; do once; done
 [ "$s" = ok ] && pass "baseline learned in 3 runs (p50 $(p50) us)" || fail "after 3 runs: '$s'"
-tc qdisc add dev lo root netem delay 100ms || fail "cannot add netem"
+tc qdisc add dev lo root netem delay 200ms || fail "cannot add netem"
 once; [ "$s" = ok ] && pass "1 slow run (p50 $(p50) us): not yet degraded" || fail "1 slow run: '$s'"
 once; [ "$s" = warning ] && pass "2 slow runs (K=2): DEGRADED" || fail "2 slow runs: '$s'"
 [ "$LAST_RC" = 1 ] && pass "the node's verdict is DEGRADED (exit 1)" || fail "exit $LAST_RC while degraded"
 tc qdisc del dev lo root
 # Without the delay a run is good when its p50 and p99 are within the ratio of the baseline
 # (the state file's, in seconds). Under TCG on a loaded host a run without the delay can
-# still be 20x the quiet baseline (CI once saw 3.5 ms against 152 us), so the test judges
-# each run itself from the figures the run reported, and asserts the state machine's answer
-# to that: warning until 2 consecutive good runs, ok from the second. A bounded number of
-# runs (8), never a tight window.
+# still be 20x the quiet baseline (CI once saw 3.5 ms against 152 us; a loaded host once
+# gave no two good runs in a row in 8 at a ratio of 20, by p99), so the test judges each
+# run itself from the figures the run reported, and asserts the state machine's answer to
+# that: warning until 2 consecutive good runs, ok from the second. A bounded number of
+# runs (12), never a tight window.
 b50=$(jq -r '[.[] | .p50][0]' "$tmp/state/probe-baselines.json")
 b99=$(jq -r '[.[] | .p99][0]' "$tmp/state/probe-baselines.json")
 streak=0 runs=0 wrong=0
-while [ $runs -lt 8 ]; do
+while [ $runs -lt 12 ]; do
     once; runs=$((runs + 1))
     good=$(jq -r --argjson b50 "$b50" --argjson b99 "$b99" \
-        '.probes.targets[0].tcp_latency.latency_seconds | (.p50 <= $b50 * 20 and .p99 <= $b99 * 20)' "$LAST_OUT")
+        '.probes.targets[0].tcp_latency.latency_seconds | (.p50 <= $b50 * 100 and .p99 <= $b99 * 100)' "$LAST_OUT")
     [ "$good" = true ] && streak=$((streak + 1)) || streak=0
     [ $streak -ge 2 ] && want=ok || want=warning
     echo "    run $runs without delay: p50 $(p50) us, good=$good, want $want, got $s"
