@@ -9,7 +9,6 @@
 
 #include "macro.h"
 #include "strutil.h"
-#include "nccl_gid.h"
 #include "dcb_parse.h"
 #include "report.h"
 
