@@ -44,14 +44,22 @@ static int read_line_at(const char *path, char *buf, size_t len)
     return 0;
 }
 
-int sysfs_read_line(const char *root, char *buf, size_t len, const char *fmt, ...)
+/* The first line of root/fmt..., for the readers below. */
+__attribute__((format(printf, 4, 0)))
+static int vread_line(const char *root, char *buf, size_t len, const char *fmt, va_list ap)
 {
     char path[PATH_MAX];
+    int r = build_path(path, sizeof(path), root, fmt, ap);
+    return r < 0 ? r : read_line_at(path, buf, len);
+}
+
+int sysfs_read_line(const char *root, char *buf, size_t len, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    int r = build_path(path, sizeof(path), root, fmt, ap);
+    int r = vread_line(root, buf, len, fmt, ap);
     va_end(ap);
-    return r < 0 ? r : read_line_at(path, buf, len);
+    return r;
 }
 
 static int parse_int(const char *s, int64_t *ret)
@@ -71,24 +79,24 @@ static int parse_int(const char *s, int64_t *ret)
 
 int sysfs_read_int(const char *root, int64_t *ret, const char *fmt, ...)
 {
-    char path[PATH_MAX], buf[64];
+    char buf[64];
     va_list ap;
     va_start(ap, fmt);
-    int r = build_path(path, sizeof(path), root, fmt, ap);
+    int r = vread_line(root, buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    if (r < 0 || (r = read_line_at(path, buf, sizeof(buf))) < 0)
+    if (r < 0)
         return r;
     return parse_int(buf, ret);
 }
 
 int sysfs_read_u64(const char *root, uint64_t *ret, const char *fmt, ...)
 {
-    char path[PATH_MAX], buf[64];
+    char buf[64];
     va_list ap;
     va_start(ap, fmt);
-    int r = build_path(path, sizeof(path), root, fmt, ap);
+    int r = vread_line(root, buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    if (r < 0 || (r = read_line_at(path, buf, sizeof(buf))) < 0)
+    if (r < 0)
         return r;
     if (!isdigit((unsigned char)buf[0]))
         return -EINVAL;
