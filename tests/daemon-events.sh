@@ -17,15 +17,7 @@ fabtuned="$top_builddir/src/daemon/fabtuned"
 ctl="$top_builddir/src/client/fabtunectl"
 tmp=$(mktemp -d /tmp/fabtune-events.XXXXXX)
 window_ms=200
-mount -t sysfs sysfs /sys
-ip link set lo up
-ip link add v0 type veth peer name v1
-ip addr add 192.0.2.1/24 dev v0
-ip link set v0 up; ip link set v1 up
-"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
-root="$tmp/fx/soft_roce/sys"
-rm -rf "$root/devices/virtual/net/v0"
-ln -s /sys/devices/virtual/net/v0 "$root/devices/virtual/net/v0"
+live_veth_rail "$tmp"
 cat > "$tmp/policy.yaml" <<EOP
 version: 1
 rails: {expect_count: 1}

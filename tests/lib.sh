@@ -56,6 +56,21 @@ unlimited_proc() {
     echo "Max locked memory         unlimited            unlimited            bytes" > "$1/self/limits"
 }
 
+# In a private network and mount namespace: this netns's sysfs, a veth pair v0/v1 (v0 up
+# with 192.0.2.1/24), and the Soft-RoCE fixture under DIR/fx whose rxe0 netdev v0 is the
+# live veth's sysfs directory, so carrier changes are real. Sets root to the fixture's sys.
+live_veth_rail() {
+    mount -t sysfs sysfs /sys
+    ip link set lo up
+    ip link add v0 type veth peer name v1
+    ip addr add 192.0.2.1/24 dev v0
+    ip link set v0 up; ip link set v1 up
+    "$top_srcdir/tests/fixtures/make-fixtures.sh" "$1/fx"
+    root="$1/fx/soft_roce/sys"
+    rm -rf "$root/devices/virtual/net/v0"
+    ln -s /sys/devices/virtual/net/v0 "$root/devices/virtual/net/v0"
+}
+
 # A test that asserted nothing has proven nothing: it fails.
 finish() {
     rm -rf "$_scratch"
