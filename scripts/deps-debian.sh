@@ -15,6 +15,8 @@ PACKAGES="
   qemu-system-x86 busybox-static cpio xz-utils
   perftest sockperf
   debhelper dpkg-dev lintian
+  prometheus prometheus-node-exporter curl
+  slurmctld slurmd slurm-client munge
 "
 
 missing=""

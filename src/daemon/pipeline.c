@@ -31,6 +31,7 @@ static void counters_pass(const struct pipeline_input *in, struct report *r)
         own.snapshot = true;
         (void)counters_fold_inventory(&own, "snapshot", &r->inventory, p->checks.flaps.window);
         check_counters(&r->inventory, &own, p, &r->findings);
+        report_keep_rates(r, &own);
         counters_done(&own);
         return;
     }
@@ -47,6 +48,7 @@ static void counters_pass(const struct pipeline_input *in, struct report *r)
                                        p->checks.flaps.window)) < 0)
         log_warning_errno(err, "Cannot fold the counters: %m");
     check_counters(&r->inventory, st, p, &r->findings);
+    report_keep_rates(r, st);
     if ((err = counters_save(in->state_dir, st)) < 0)
         log_warning_errno(err, "Cannot save the counter state in %s: %m", in->state_dir);
     if (in->shared)
@@ -101,6 +103,7 @@ static void probe_in_worker(const struct pipeline_input *in, struct report *r)
     if ((err = baselines_save(in->state_dir, &all)) < 0)
         log_warning_errno(err, "Cannot save the probe baselines in %s: %m", in->state_dir);
     check_regressions(&all, in->policy, &r->findings);
+    report_keep_regressions(r, &all);
     baselines_done(&all);
 }
 
@@ -116,8 +119,10 @@ static void probes_pass(const struct pipeline_input *in, struct report *r)
         return;
     r->probed = true;
     check_probe_results(&r->probes, in->policy, &r->findings);
-    if (in->baselines)
+    if (in->baselines) {
         check_regressions(in->baselines, in->policy, &r->findings);
+        report_keep_regressions(r, in->baselines);
+    }
 }
 
 /* The analysed node's name and kernel: this host's live, the tree's own offline. */

@@ -2,6 +2,9 @@
 /* Renders a report as a human text or as JSON. Renders only; it decides nothing. */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -32,11 +35,45 @@ void report_done(struct report *r)
     tuning_done(&r->tuning);
     probes_done(&r->probes);
     findings_done(&r->findings);
+    free(r->rail_rates);
+    free(r->regressions);
+}
+
+void report_keep_rates(struct report *r, const struct counter_state *st)
+{
+    free(r->rail_rates);
+    r->rail_rates = r->inventory.n_rails ? calloc(r->inventory.n_rails, sizeof(*r->rail_rates)) : NULL;
+    if (!r->rail_rates)
+        return;
+    for (size_t i = 0; i < r->inventory.n_rails; i++) {
+        const struct rail_counters *rc = counters_find_const(st, r->inventory.rails[i].name);
+        if (rc)
+            memcpy(r->rail_rates[i], rc->rates, sizeof(rc->rates));
+    }
+}
+
+void report_keep_regressions(struct report *r, const struct baselines *all)
+{
+    free(r->regressions);
+    r->n_regressions = 0;
+    r->regressions = all->n ? calloc(all->n, sizeof(*r->regressions)) : NULL;
+    if (!r->regressions)
+        return;
+    for (size_t i = 0; i < all->n; i++) {
+        const struct baseline *b = &all->e[i];
+        struct report_regression *g = &r->regressions[r->n_regressions];
+        if (sscanf(b->key, "%71s %15s %" SCNu32, g->target, g->probe, &g->size) != 3)
+            continue;   /* not a key baselines_fold() writes */
+        g->ready = b->ready;
+        g->degraded = b->degraded;
+        r->n_regressions++;
+    }
 }
 
 void report_finish(struct report *r)
 {
     r->verdict = findings_verdict(&r->findings);
+    r->finished = now_usec(CLOCK_REALTIME);
 }
 
 static void print_finding(const struct finding *f, FILE *out)

@@ -5,6 +5,8 @@
 #include <json-c/json.h>
 #include <stdio.h>
 
+#include "baseline.h"
+#include "counters.h"
 #include "findings.h"
 #include "inventory.h"
 #include "nccl.h"
@@ -13,6 +15,15 @@
 #include "timeutil.h"
 #include "tuning.h"
 
+/* A probe's regression state as the pass left it, for the metrics. */
+struct report_regression {
+    char target[72];
+    char probe[16];             /* "rdma", "tcp" */
+    uint32_t size;
+    bool ready;                 /* the baseline is learned */
+    bool degraded;
+};
+
 struct report {
     char hostname[256];
     char kernel[128];
@@ -20,17 +31,27 @@ struct report {
     char policy_source[512];    /* a path, or "<built-in>" */
     enum tuning_mode tuning_mode;
     usec_t started;             /* CLOCK_REALTIME, when the pass began */
+    usec_t finished;            /* CLOCK_REALTIME, when report_finish() ran */
     struct inventory inventory;
     struct findings findings;
     struct nccl_contract nccl;
     struct tuning tuning;
     bool probed;
     struct probe_run probes;
+    /* Per inventory rail (same index), the counter-class rates of this pass; NULL when
+     * the pass folded no counters. */
+    struct class_rate (*rail_rates)[COUNTER_CLASSES];
+    struct report_regression *regressions;
+    size_t n_regressions;
     enum verdict verdict;
 };
 
 void report_init(struct report *r, const struct policy *p, const char *policy_source);
 void report_done(struct report *r);
+/* Copies each rail's class rates from ST (the rails it has no entry for stay unknown). */
+void report_keep_rates(struct report *r, const struct counter_state *st);
+/* Copies each baseline's state ("TARGET PROBE SIZE" keys). */
+void report_keep_regressions(struct report *r, const struct baselines *all);
 /* Sets the verdict from the findings; call once every section is in. */
 void report_finish(struct report *r);
 void report_print_text(const struct report *r, FILE *f);
