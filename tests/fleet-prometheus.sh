@@ -151,4 +151,17 @@ expect_series "$tmp/scrape" '^node_textfile_scrape_error 0$' "node_exporter (liv
 expect_series "$tmp/scrape" '^fabtune_probe_latency_p50_seconds\{device="rxe0",netdev="v0",port="1",probe="tcp"\} ' \
     "node_exporter serves the live TCP probe"
 stop_daemon
+
+# --- The shipped alerting rules: valid, their unit tests pass, and every fabtune_* name
+# they use is one the daemon exports (a rename would silence them). ---
+rules="$top_srcdir/conf/prometheus"
+expect_rc 0 promtool check rules "$rules/fabtune-rules.yml"
+expect_match "SUCCESS: 13 rules found" "$LAST_OUT"
+(cd "$rules" && promtool test rules fabtune-rules.test.yml) > "$tmp/rules.out" 2>&1 \
+    && pass "promtool test rules: $(grep -c 'eval_time' "$rules/fabtune-rules.test.yml") evaluations pass" \
+    || { fail "promtool test rules"; sed 's/^/    /' "$tmp/rules.out"; }
+cat "$tmp/rail8/tf/fabtune.prom" "$tmp/live/tf/fabtune.prom" > "$tmp/all.prom"
+unknown=$(grep -o 'fabtune_[a-z0-9_]*' "$rules/fabtune-rules.yml" | sort -u | while read -r m; do
+    grep -q "^# TYPE $m " "$tmp/all.prom" || echo "$m"; done)
+[ -z "$unknown" ] && pass "the rules use only exported families" || fail "the rules use unexported: $unknown"
 finish
