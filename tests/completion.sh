@@ -13,8 +13,8 @@ comp() {
 }
 [ "$(comp "$dir/fabtunectl" _fabtunectl fabtunectl st)" = "status " ] && pass "fabtunectl st -> status" ||
     fail "fabtunectl st -> '$(comp "$dir/fabtunectl" _fabtunectl fabtunectl st)'"
-[ "$(comp "$dir/fabtunectl" _fabtunectl fabtunectl health --format '')" = "nagios nhc npd " ] &&
-    pass "health --format -> npd nagios nhc" || fail "health --format: '$(comp "$dir/fabtunectl" _fabtunectl fabtunectl health --format '')'"
+[ "$(comp "$dir/fabtunectl" _fabtunectl fabtunectl health --format '')" = "nagios nhc npd slurm " ] &&
+    pass "health --format -> npd nagios nhc slurm" || fail "health --format: '$(comp "$dir/fabtunectl" _fabtunectl fabtunectl health --format '')'"
 [ "$(comp "$dir/fabtunectl" _fabtunectl fabtunectl -s /run/x.sock checks --f)" = "--failed " ] &&
     pass "after -s PATH, checks --f -> --failed" || fail "checks --f: '$(comp "$dir/fabtunectl" _fabtunectl fabtunectl -s /run/x.sock checks --f)'"
 [ "$(comp "$dir/fabtuned" _fabtuned fabtuned --log-target '')" = "auto journal stderr " ] &&

@@ -82,8 +82,14 @@ t_alert=$(jq -r '.__REALTIME_TIMESTAMP' "$tmp/j" | head -1)
 jq -r '"\(.FABTUNE_RAIL) \(.FABTUNE_EXPECTED) \(.FABTUNE_ACTUAL) \(.PRIORITY)"' "$tmp/j" | head -1 > "$tmp/f"
 expect_match '^rxe0/1 1 0 3$' "$tmp/f"
 expect_rc 1 "$ctl" -s "$sock" health --format npd
+expect_rc 1 "$ctl" -s "$sock" health
+[ "$(awk '{ n += length($0) } END { print n }' "$LAST_OUT")" -le 80 ] && pass "npd: the line fits NPD's 80 bytes" \
+    || fail "npd: $(wc -c < "$LAST_OUT") bytes: $(cat "$LAST_OUT")"
 expect_rc 2 "$ctl" -s "$sock" health --format nagios
 expect_match '^FABTUNE CRITICAL - NOT_READY: ' "$LAST_OUT"
+expect_match ' | rails_ready=0;;;0;1 rails=1 findings_error=[1-9][0-9]*;;1;0 findings_warning=[0-9]*;1;;0 findings_unknown=[0-9]*;;;0$' "$LAST_OUT"
+expect_rc 2 "$ctl" -s "$sock" health --format slurm
+expect_match '^fabtune: NOT_READY netdev.oper rxe0/1, netdev.carrier rxe0/1' "$LAST_OUT"
 expect_rc 1 "$ctl" -s "$sock" health --format nhc
 expect_match '^ERROR: fabtune: ' "$LAST_OUT"
 # --json is built by json-c, whatever the finding's message holds.

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@ static void help(void)
            "  tuning                     the sysctl profile: wanted, live, original, state\n"
            "  nccl-env [--conf]          the NCCL contract as exports (or nccl.conf)\n"
            "  metrics                    the Prometheus text exposition\n"
-           "  health [--format npd|nagios|nhc]  the cached verdict as exit code and line\n"
+           "  health [--format npd|nagios|nhc|slurm]  the cached verdict as exit code and line\n"
            "  wait-ready [--timeout SEC] wait until the node is READY (exit 0) or time out (1)\n"
            "  reload, probe-now, apply, revert  (root only)\n"
            "  snapshot FILE.tar          capture what fabtune reads, for another machine\n\n"
@@ -110,17 +111,77 @@ static int text_field(const struct ctl *c, const char *cmd, const char *field)
     return 0;
 }
 
+/* Cuts S to at most MAX bytes, ending in "..." when cut, never inside a UTF-8 sequence. */
+static void fit(char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max || max < 4)
+        return;
+    n = max - 3;
+    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+        n--;
+    memcpy(s + n, "...", 4);
+}
+
+static int64_t int_field(json_object *o, const char *key, bool *have)
+{
+    json_object *v;
+    if (!o || !json_object_object_get_ex(o, key, &v)) {
+        *have = false;
+        return 0;
+    }
+    return json_object_get_int64(v);
+}
+
+/* Nagios perfdata: rails ready of total, findings by severity. */
+static void nagios_perfdata(json_object *data, char *out, size_t len)
+{
+    json_object *counts = NULL;
+    bool have = true;
+    int64_t rails = int_field(data, "rails", &have), ready = int_field(data, "rails_ready", &have);
+    if (data)
+        json_object_object_get_ex(data, "findings", &counts);
+    int64_t err = int_field(counts, "error", &have), warn = int_field(counts, "warning", &have),
+            unk = int_field(counts, "unknown", &have);
+    if (!have) {
+        out[0] = '\0';
+        return;
+    }
+    snprintf(out, len, " | rails_ready=%" PRId64 ";;;0;%" PRId64 " rails=%" PRId64
+             " findings_error=%" PRId64 ";;1;0 findings_warning=%" PRId64 ";1;;0 findings_unknown=%" PRId64 ";;;0",
+             ready, rails, rails, err, warn, unk);
+}
+
+/* The drain reason: "fabtune: VERDICT" and the failing checks that fit in 128 bytes. */
+static void slurm_reason(const char *name, json_object *data, const char *why, char *out, size_t len)
+{
+    json_object *failing = NULL;
+    size_t n = (size_t)snprintf(out, len, "fabtune: %s", name);
+    if (data && json_object_object_get_ex(data, "failing", &failing) &&
+        json_object_is_type(failing, json_type_array) && json_object_array_length(failing) > 0) {
+        for (size_t i = 0; i < json_object_array_length(failing); i++) {
+            const char *one = json_object_get_string(json_object_array_get_idx(failing, i));
+            if (n + strlen(one) + 2 >= 128 || n + strlen(one) + 2 >= len)
+                break;
+            n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : " ", one);
+        }
+    } else if (why && n < len) {
+        snprintf(out + n, len - n, " %s", why);
+    }
+    fit(out, 128);
+}
+
 /* The exit code and line of each health format (verdict.h holds the one table). */
 static int health(const struct ctl *c)
 {
     enum health_format f;
     if (health_format_parse(c->format, &f) < 0) {
-        fprintf(stderr, "fabtunectl: unknown health format '%s' (npd, nagios or nhc)\n", c->format);
+        fprintf(stderr, "fabtunectl: unknown health format '%s' (npd, nagios, nhc or slurm)\n", c->format);
         return EXIT_USAGE;
     }
     json_object *reply = NULL, *v, *first;
     const char *verdict = "UNKNOWN", *why = NULL;
-    char buf[256];
+    char buf[256], line[512], perf[256];
     int r = client_request(c->socket, "health", NULL, HEALTH_TIMEOUT_MS, &reply);
     json_object *data = NULL;
     if (r == 0 && json_object_object_get_ex(reply, "data", &data) &&
@@ -131,6 +192,7 @@ static int health(const struct ctl *c)
     } else {
         snprintf(buf, sizeof(buf), "fabtuned not answering: %s", r < 0 ? strerror(-r) : "bad reply");
         why = buf;
+        data = NULL;
     }
     enum verdict v_ = verdict_from_string(verdict);
     const char *name = verdict_to_string(v_);
@@ -144,10 +206,19 @@ static int health(const struct ctl *c)
         if (v_ == VERDICT_NOT_READY || v_ == VERDICT_UNKNOWN)
             printf("ERROR: fabtune: %s\n", why ? why : name);
     } else if (f == HEALTH_NAGIOS) {
-        printf("FABTUNE %s - %s%s%s\n", verdict_nagios_state(v_), name, why ? ": " : "",
-               why ? why : "");
+        nagios_perfdata(data, perf, sizeof(perf));
+        snprintf(line, sizeof(line), "FABTUNE %s - %s%s%s", verdict_nagios_state(v_), name,
+                 why ? ": " : "", why ? why : "");
+        fit(line, 256);
+        printf("%s%s\n", line, perf);
+    } else if (f == HEALTH_SLURM) {
+        slurm_reason(name, data, why, line, sizeof(line));
+        puts(line);
     } else {
-        printf("fabtune: %s%s%s\n", name, why ? ": " : "", why ? why : "");
+        /* node-problem-detector keeps 80 bytes of a plugin's output (max_output_length). */
+        snprintf(line, sizeof(line), "fabtune: %s%s%s", name, why ? ": " : "", why ? why : "");
+        fit(line, 80);
+        puts(line);
     }
     json_object_put(reply);
     return verdict_exit_code(v_, f);

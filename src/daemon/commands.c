@@ -127,6 +127,39 @@ static json_object *cmd_metrics(struct manager *m, const struct manager_view *vi
     return o;
 }
 
+/* What a health line's perfdata and a drain reason need: rails ready of total, findings
+ * by severity, and the failing checks ("check rail"), errors first, at most 8. */
+static void health_counts(const struct report *r, json_object *o)
+{
+    const struct findings *fs = &r->findings;
+    size_t ready = 0, by[SEVERITY_ERROR + 1] = { 0 };
+    for (size_t i = 0; i < r->inventory.n_rails; i++)
+        ready += findings_rail_verdict(fs, r->inventory.rails[i].name) == VERDICT_READY;
+    for (size_t i = 0; i < fs->n; i++)
+        by[fs->items[i].severity]++;
+    json_object_object_add(o, "rails", json_object_new_int64((int64_t)r->inventory.n_rails));
+    json_object_object_add(o, "rails_ready", json_object_new_int64((int64_t)ready));
+    json_object *counts = json_object_new_object();
+    for (enum severity s = SEVERITY_OK; s <= SEVERITY_ERROR; s++)
+        json_object_object_add(counts, severity_to_string(s), json_object_new_int64((int64_t)by[s]));
+    json_object_object_add(o, "findings", counts);
+    json_object *failing = json_object_new_array();
+    for (enum severity s = SEVERITY_ERROR; s >= SEVERITY_WARNING; s--)
+        for (size_t i = 0; i < fs->n && json_object_array_length(failing) < 8; i++) {
+            const struct finding *f = &fs->items[i];
+            char one[256];
+            if (f->severity != s)
+                continue;
+            snprintf(one, sizeof(one), "%s%s%s", f->check, f->rail ? " " : "", f->rail ? f->rail : "");
+            bool seen = false;
+            for (size_t k = 0; k < json_object_array_length(failing) && !seen; k++)
+                seen = streq(json_object_get_string(json_object_array_get_idx(failing, k)), one);
+            if (!seen)
+                json_object_array_add(failing, json_object_new_string(one));
+        }
+    json_object_object_add(o, "failing", failing);
+}
+
 static json_object *cmd_health(struct manager *m, const struct manager_view *view, json_object *args,
                                const char **code, char *msg, size_t len)
 {
@@ -141,6 +174,8 @@ static json_object *cmd_health(struct manager *m, const struct manager_view *vie
         snprintf(first, sizeof(first), "no full check has finished yet");
     json_object_object_add(o, "verdict", json_object_new_string(verdict_to_string(v)));
     json_object_object_add(o, "first_failing", first[0] ? json_object_new_string(first) : NULL);
+    if (view->report)
+        health_counts(view->report, o);
     return o;
 }
 

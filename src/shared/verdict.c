@@ -36,13 +36,14 @@ int verdict_exit_code(enum verdict v, enum health_format f)
         [HEALTH_NPD] = { 0, 1, 1, 2 },
         [HEALTH_NAGIOS] = { 0, 1, 2, 3 },
         [HEALTH_NHC] = { 0, 0, 1, 1 },
+        [HEALTH_SLURM] = { 0, 1, 2, 3 },
     };
     return codes[f][v];
 }
 
 int health_format_parse(const char *s, enum health_format *ret)
 {
-    static const char *const names[] = { "npd", "nagios", "nhc" };
+    static const char *const names[] = { "npd", "nagios", "nhc", "slurm" };
     for (size_t i = 0; i < ARRAY_SIZE(names); i++)
         if (streq(s, names[i])) {
             *ret = (enum health_format)i;

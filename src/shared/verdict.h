@@ -4,7 +4,7 @@
 #pragma once
 
 enum verdict { VERDICT_READY, VERDICT_DEGRADED, VERDICT_NOT_READY, VERDICT_UNKNOWN };
-enum health_format { HEALTH_NPD, HEALTH_NAGIOS, HEALTH_NHC };
+enum health_format { HEALTH_NPD, HEALTH_NAGIOS, HEALTH_NHC, HEALTH_SLURM };
 
 const char *verdict_to_string(enum verdict v);
 /* "READY" -> VERDICT_READY; anything else is VERDICT_UNKNOWN. */
@@ -12,5 +12,5 @@ enum verdict verdict_from_string(const char *s);
 /* Nagios's own word for a verdict: OK, WARNING, CRITICAL, UNKNOWN. */
 const char *verdict_nagios_state(enum verdict v);
 int verdict_exit_code(enum verdict v, enum health_format f);
-/* "npd", "nagios", "nhc"; -EINVAL otherwise. */
+/* "npd", "nagios", "nhc", "slurm"; -EINVAL otherwise. */
 int health_format_parse(const char *s, enum health_format *ret);
