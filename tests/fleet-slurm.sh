@@ -1,0 +1,182 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# fabtune drains and resumes a node of a real Slurm (Debian's slurmctld, slurmd and munge,
+# on loopback in a private netns, TESTING.md's recipe). The HealthCheckProgram is the
+# shipped contrib/slurm/slurm-health; the daemon watches the live veth rail of
+# live_veth_rail, so the rail goes NOT_READY when the peer's link goes down, for real.
+# Also: an admin's drain is never lifted nor overwritten, and fabtuned down drains
+# (fail safe) until it answers READY again.
+. "${top_srcdir:-.}/tests/lib.sh"
+if [ -z "${FABTUNE_IN_NS:-}" ]; then
+    FABTUNE_IN_NS=1 exec unshare -n -m --propagation private sh "$0"
+fi
+for tool in munged mungekey slurmctld slurmd scontrol sinfo srun; do
+    command -v "$tool" > /dev/null || { echo "FAIL: $tool is not installed (scripts/deps-debian.sh)"; exit 1; }
+done
+builddir=$(cd "$top_builddir" && pwd)
+fabtuned="$builddir/src/daemon/fabtuned"
+ctl="$builddir/src/client/fabtunectl"
+health="$builddir/contrib/slurm/slurm-health"
+tmp=$(mktemp -d /tmp/fabtune-slurm.XXXXXX)
+dpid= mpid= cpid= spid= cg=/nonexistent
+cleanup() {
+    for p in $spid $cpid $dpid $mpid; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+    # Never rm -rf through a cgroup mount.
+    umount -R /sys/fs/cgroup 2>/dev/null; umount -R "$cg" 2>/dev/null && rmdir "$cg"
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+ip link set lo up
+# live_veth_rail mounts this netns's sysfs over /sys, which hides the cgroup tree slurmd
+# looks at (it uses none with proctrack/pgid and task/none, but fails without one): keep
+# the host's, and put it back on top.
+cg=$(mktemp -d /tmp/fabtune-slurm-cg.XXXXXX)
+mount --rbind /sys/fs/cgroup "$cg"
+live_veth_rail "$tmp"
+mount --rbind "$cg" /sys/fs/cgroup
+node=$(hostname -s)
+
+# --- fabtuned on the live rail ---
+cat > "$tmp/policy.yaml" <<EOP
+version: 1
+rails: {expect_count: 1}
+checks: {interval: 1h, flaps: {max: 1000}}
+tuning: {mode: off}
+probes: {enabled: false}
+EOP
+unlimited_proc "$tmp/proc"
+sock="$tmp/run/fabtuned.sock"
+start_fabtuned() {
+    "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" --state-dir "$tmp/state" \
+        --runtime-dir "$tmp/run" --log-target stderr 2>> "$tmp/fabtuned.log" & dpid=$!
+    for _ in $(seq 200); do "$ctl" -s "$sock" health > /dev/null 2>&1 && return 0; sleep 0.05; done
+    return 1
+}
+start_fabtuned && pass "fabtuned READY on the live rail" || { fail "fabtuned: $("$ctl" -s "$sock" health)"; cat "$tmp/fabtuned.log"; }
+
+# --- munge and Slurm, private to this test ---
+mungekey --create --keyfile="$tmp/munge.key" 2> "$tmp/mungekey.log"
+munged -F --force --key-file="$tmp/munge.key" --socket="$tmp/munge.sock" --pid-file="$tmp/munged.pid" \
+    --log-file="$tmp/munged.log" --seed-file="$tmp/munge.seed" 2> "$tmp/munged.err" & mpid=$!
+mkdir -p "$tmp/slurm/state" "$tmp/slurm/spool"
+p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 20000))
+cat > "$tmp/slurm-health.conf" <<EOC
+FABTUNECTL=$ctl
+SOCKET=$sock
+NODE=$node
+EOC
+# Slurm runs the health program with an environment of its own: a wrapper names the
+# test's settings and slurm.conf, and counts the runs.
+cat > "$tmp/health-wrapper" <<EOW
+#!/bin/sh
+echo run >> "$tmp/health.runs"
+FABTUNE_SLURM_HEALTH_CONF="$tmp/slurm-health.conf" SLURM_CONF="$tmp/slurm.conf" exec sh "$health"
+EOW
+chmod +x "$tmp/health-wrapper"
+cat > "$tmp/slurm.conf" <<EOS
+ClusterName=fabtune
+SlurmctldHost=$node(127.0.0.1)
+SlurmctldPort=$p
+SlurmdPort=$((p + 1))
+AuthType=auth/munge
+AuthInfo=socket=$tmp/munge.sock
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$tmp/slurm/state
+SlurmdSpoolDir=$tmp/slurm/spool
+SlurmctldPidFile=$tmp/slurm/slurmctld.pid
+SlurmdPidFile=$tmp/slurm/slurmd.pid
+SlurmctldLogFile=$tmp/slurm/slurmctld.log
+SlurmdLogFile=$tmp/slurm/slurmd.log
+ProctrackType=proctrack/pgid
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+ReturnToService=2
+MailProg=/bin/true
+HealthCheckProgram=$tmp/health-wrapper
+HealthCheckInterval=3
+HealthCheckNodeState=ANY
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOS
+export SLURM_CONF="$tmp/slurm.conf"
+for _ in $(seq 100); do [ -S "$tmp/munge.sock" ] && break; sleep 0.05; done
+slurmctld -D -i > "$tmp/slurmctld.out" 2>&1 & cpid=$!
+slurmd -D -N "$node" > "$tmp/slurmd.out" 2>&1 & spid=$!
+
+node_state() { sinfo -h -N -n "$node" -o '%T' 2>/dev/null | head -n 1; }
+node_reason() { sinfo -h -N -n "$node" -o '%E' 2>/dev/null | head -n 1; }
+# wait_state REGEX SECONDS: the node's state matches REGEX; sets waited (seconds).
+wait_state() {
+    start=$(date +%s)
+    i=0
+    while [ "$i" -lt $(($2 * 5)) ]; do
+        node_state | grep -Eqx "$1" && { waited=$(($(date +%s) - start)); return 0; }
+        sleep 0.2; i=$((i + 1))
+    done
+    return 1
+}
+runs() { wc -l < "$tmp/health.runs" 2>/dev/null || echo 0; }
+# wait_runs N: N more health runs have finished (bounded: 60 s).
+wait_runs() {
+    target=$(($(runs) + $1 + 1))  # the run going now may have read the old state
+    i=0
+    while [ "$(runs)" -lt "$target" ] && [ "$i" -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
+    sleep 1     # the last run's scontrol
+}
+dump() { for f in "$tmp"/slurm/*.log "$tmp/slurmctld.out" "$tmp/slurmd.out"; do echo "== $f"; tail -n 15 "$f"; done; }
+
+if wait_state idle 60; then
+    pass "Slurm: the node is idle with fabtune READY (${waited} s)"
+else
+    fail "Slurm: node state '$(node_state)', reason '$(node_reason)'"; dump
+    finish; exit
+fi
+timeout 60 srun -N1 -w "$node" sh -c 'echo job ran' > "$tmp/srun.out" 2>&1
+expect_match '^job ran$' "$tmp/srun.out"
+
+# --- The rail goes down: fabtune drains the node with its reason. ---
+ip link set v1 down
+wait_state 'drained|draining' 60 && pass "rail down: drained in ${waited} s" \
+    || { fail "rail down: state '$(node_state)', reason '$(node_reason)'"; dump; }
+node_reason > "$tmp/reason"
+expect_match '^fabtune: NOT_READY netdev\.oper rxe0/1, netdev\.carrier rxe0/1$' "$tmp/reason"
+timeout 60 srun -N1 -w "$node" --immediate=3 true > "$tmp/srun.out" 2>&1 \
+    && fail "a job ran on the drained node" || pass "no job lands on the drained node"
+
+# --- The rail comes back: fabtune lifts its own drain. ---
+ip link set v1 up
+wait_state idle 60 && pass "rail up: resumed in ${waited} s" \
+    || { fail "rail up: state '$(node_state)', reason '$(node_reason)'"; dump; }
+[ "$(node_reason)" = none ] && pass "no reason left" || fail "reason left: $(node_reason)"
+
+# --- An admin's drain stands: neither lifted when READY nor overwritten when NOT_READY. ---
+scontrol update nodename="$node" state=drain reason="admin: DIMM replacement"
+wait_runs 2
+[ "$(node_reason)" = "admin: DIMM replacement" ] && pass "READY: the admin's drain stays ($(node_state))" \
+    || fail "READY: reason now '$(node_reason)', state $(node_state)"
+ip link set v1 down
+for _ in $(seq 100); do [ "$("$ctl" -s "$sock" health)" != "fabtune: READY" ] && break; sleep 0.05; done
+wait_runs 2
+[ "$(node_reason)" = "admin: DIMM replacement" ] && pass "NOT_READY: the admin's reason is not overwritten" \
+    || fail "NOT_READY: reason now '$(node_reason)'"
+ip link set v1 up
+for _ in $(seq 100); do [ "$("$ctl" -s "$sock" health)" = "fabtune: READY" ] && break; sleep 0.05; done
+wait_runs 2
+node_state | grep -Eqx 'drained|draining' && [ "$(node_reason)" = "admin: DIMM replacement" ] \
+    && pass "READY again: still the admin's drain" || fail "READY again: $(node_state) '$(node_reason)'"
+scontrol update nodename="$node" state=resume
+wait_state idle 60 && pass "the admin resumed the node" || fail "admin resume: $(node_state)"
+
+# --- fabtuned down: UNKNOWN drains (fail safe); back and READY: resumed. ---
+kill "$dpid"; wait "$dpid" 2>/dev/null; dpid=
+wait_state 'drained|draining' 60 && pass "fabtuned down: drained in ${waited} s" \
+    || { fail "fabtuned down: state '$(node_state)', reason '$(node_reason)'"; dump; }
+node_reason > "$tmp/reason"
+expect_match '^fabtune: UNKNOWN fabtuned not answering' "$tmp/reason"
+start_fabtuned
+wait_state idle 60 && pass "fabtuned back: resumed in ${waited} s" \
+    || { fail "fabtuned back: state '$(node_state)', reason '$(node_reason)'"; dump; }
+echo "# health runs: $(runs); HealthCheckInterval=3"
+finish
