@@ -85,6 +85,11 @@ static int load_policy(struct manager *m, struct policy *p, char *err, size_t le
             n += (size_t)snprintf(err + n, len - n, "%s%s", i ? "\n" : "", errs.msgs[i]);
     }
     policy_errors_done(&errs);
+    char why[1024];
+    if (r == 0 && outputs_check(p, m->opts->runtime_dir, why, sizeof(why)) < 0) {
+        snprintf(err, len, "%s: %s", src, why);
+        return -EINVAL;
+    }
     if (r == 0)
         strscpy(m->policy_source, src, sizeof(m->policy_source));
     return r;

@@ -34,6 +34,28 @@ void outputs_plan(struct outputs *o, const struct policy *p, const char *runtime
              runtime_dir);
 }
 
+int outputs_check(const struct policy *p, const char *runtime_dir, char *err, size_t len)
+{
+    static const char *const keys[OUTPUTS] = { "outputs.nccl_env", "outputs.nccl_conf",
+                                               "outputs.prometheus_textfile" };
+    struct outputs o;
+    char dir[512];
+    outputs_plan(&o, p, runtime_dir);
+    for (int i = 0; i < OUTPUTS; i++) {
+        if (!o.path[i][0])
+            continue;
+        int r = write_target_check(o.path[i], dir, sizeof(dir));
+        if (r < 0) {
+            snprintf(err, len, "%s: %s: cannot be written here: %s: %s%s", keys[i], o.path[i], dir,
+                     errno_text(-r), r == -EROFS ? " (read-only: under fabtuned.service only "
+                     "/run/fabtune, /var/lib/fabtune and /var/lib/prometheus/node-exporter are "
+                     "writable, its ReadWritePaths=)" : "");
+            return r;
+        }
+    }
+    return 0;
+}
+
 static int write_text(const char *path, char *text)
 {
     int r = text ? write_file_atomic(path, text, strlen(text), 0644) : -ENOMEM;

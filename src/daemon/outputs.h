@@ -16,6 +16,10 @@ struct outputs {
 
 /* The paths the policy names; a default under /run/fabtune follows runtime_dir. */
 void outputs_plan(struct outputs *o, const struct policy *p, const char *runtime_dir);
+/* Refuses, at policy load, an output path no write could reach: its directory (through
+ * symlinks, or the nearest that exists) is not writable here, as under fabtuned.service's
+ * ProtectSystem=strict outside ReadWritePaths=. 0, or -errno with ERR saying which key. */
+int outputs_check(const struct policy *p, const char *runtime_dir, char *err, size_t len);
 /* Renders and writes each planned file from the report, keeping each result. */
 void outputs_write(struct outputs *o, const struct report *r);
 /* "NCCL contract" or "metrics", for the log. */

@@ -180,6 +180,32 @@ static int resolve_write_target(const char *path, char **ret)
     return -ELOOP;
 }
 
+int write_target_check(const char *path, char *dir, size_t len)
+{
+    _cleanup_free_ char *real = NULL;
+    int r = resolve_write_target(path, &real);
+    if (r < 0)
+        return r;
+    if (strscpy(dir, real, len) < 0)
+        return -ENAMETOOLONG;
+    /* Up from the file's directory to the first that exists: where the write would land
+     * (or fail to create what is missing). */
+    for (;;) {
+        char *slash = strrchr(dir, '/');
+        if (!slash) {
+            strscpy(dir, ".", len);
+            break;
+        }
+        if (slash == dir)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+        if (access(dir, F_OK) == 0 || errno != ENOENT || streq(dir, "/"))
+            break;
+    }
+    return access(dir, W_OK) < 0 ? -errno : 0;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode)
 {
     _cleanup_free_ char *real = NULL;

@@ -17,6 +17,11 @@ static inline const char *errno_text(int err)
     return s ? s : "unknown error";
 }
 
+/* Whether a write_file_atomic() to PATH could land here: the nearest existing directory
+ * above where it lands (through PATH's symlinks) is writable. 0, or -errno (-EROFS on a
+ * read-only mount, as under ProtectSystem=strict); DIR gets that directory. */
+int write_target_check(const char *path, char *dir, size_t len);
+
 size_t str_edit_distance(const char *a, const char *b);
 /* The candidate closest to s, or NULL if none is close enough to be a likely typo. */
 const char *str_closest(const char *s, const char *const *candidates, size_t n);
