@@ -59,6 +59,11 @@ verdict '.rails[0] | "\(.name) \(.netdev.name) \(.verdict)"' > "$tmp/r"
 expect_match '^rxe0/1 v0 READY$' "$tmp/r"
 expect_rc 0 "$ctl" -s "$sock" health
 expect_match '^fabtune: READY$' "$LAST_OUT"
+expect_rc 0 "$ctl" -s "$sock" gids
+expect_match '^rxe0  *1  *[0-9]  *0000:0000:0000:0000:0000:ffff:c000:0201 192.0.2.1  *v2  *v0  *pick$' "$LAST_OUT"
+expect_rc 0 "$ctl" -s "$sock" -j gids
+jq -r '.[0] | "\(.device) \(.netdev) \(.pick)"' "$LAST_OUT" > "$tmp/g"
+expect_match '^rxe0 v0 [0-9]$' "$tmp/g"
 [ -s "$tmp/run/nccl.env" ] && pass "nccl.env written" || fail "no nccl.env"
 expect_grep 'NCCL_IB_HCA==rxe0:1' "$tmp/run/nccl.env"
 

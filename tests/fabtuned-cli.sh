@@ -119,4 +119,22 @@ expect_rc 0 "$fabtuned" --help
 expect_grep "sysfs-root" "$LAST_OUT"
 expect_rc 0 "$fabtuned" --version
 
+# --once --gids: the GID table as show_gids prints it, NCCL's pick, and a word for each
+# entry it skips. The case: an IPv6 address on mlx5_5 moves the pick from 3 to 5.
+expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$tmp/fx/mlx5_8rail_gid_shift/sys" -c "$rails_only"
+expect_match '^DEV  *PORT INDEX GID  *IPv4  *VER NETDEV  *NCCL$' "$LAST_OUT"
+expect_match '^mlx5_5  *1  *3  *fd00:0000:0000:0005:0000:0000:0000:0001 -  *v2  *enp188s0f0np0  *family$' "$LAST_OUT"
+expect_match '^mlx5_5  *1  *4  *0000:0000:0000:0000:0000:ffff:0a00:0501 10.0.5.1  *v1  *enp188s0f0np0  *version$' "$LAST_OUT"
+expect_match '^mlx5_5  *1  *5  *0000:0000:0000:0000:0000:ffff:0a00:0501 10.0.5.1  *v2  *enp188s0f0np0  *pick$' "$LAST_OUT"
+expect_match '^mlx5_0  *1  *0  *fe80:.* link-local$' "$LAST_OUT"
+expect_match '^mlx5_0/1: NCCL picks index 3; 252 empty slots$' "$LAST_OUT"
+expect_rc 0 "$fabtuned" --once --gids --json --sysfs-root "$tmp/fx/gid_holes/sys" -c "$rails_only"
+jq -r '.[0] | "\(.pick) " + ([.entries[] | "\(.index)=\(.nccl)"] | join(" "))' "$LAST_OUT" > "$tmp/gj"
+expect_match '^5 0=link-local 1=link-local 4=version 5=pick 6=unreadable$' "$tmp/gj"
+printf 'version: 1\nrails: {roce: {subnet: 10.0.7.0/24}}\n' > "$tmp/subnet.yaml"
+expect_rc 0 "$fabtuned" --once --gids --json --sysfs-root "$tmp/fx/mlx5_8rail/sys" -c "$tmp/subnet.yaml"
+jq -r '.[] | select(.device == "mlx5_6" or .device == "mlx5_7") | "\(.device) " + ([.entries[] | select(.index == 3) | .nccl] | join(""))' "$LAST_OUT" > "$tmp/gs"
+expect_match '^mlx5_6 subnet$' "$tmp/gs"
+expect_match '^mlx5_7 pick$' "$tmp/gs"
+expect_rc 64 "$fabtuned" --gids
 finish

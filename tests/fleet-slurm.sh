@@ -175,6 +175,10 @@ wait_state 'drained|draining' 60 && pass "fabtuned down: drained in ${waited} s"
     || { fail "fabtuned down: state '$(node_state)', reason '$(node_reason)'"; dump; }
 node_reason > "$tmp/reason"
 expect_match '^fabtune: UNKNOWN fabtuned not answering' "$tmp/reason"
+# Slurm kills a health program after 60 s: with fabtuned down it must still end well within.
+t0=$(date +%s%N); "$tmp/health-wrapper"; t1=$(date +%s%N)
+ms=$(((t1 - t0) / 1000000))
+[ "$ms" -lt 30000 ] && pass "a health run with fabtuned down took $ms ms (Slurm kills at 60 s)" || fail "a health run took $ms ms"
 start_fabtuned
 wait_state idle 60 && pass "fabtuned back: resumed in ${waited} s" \
     || { fail "fabtuned back: state '$(node_state)', reason '$(node_reason)'"; dump; }

@@ -39,9 +39,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     render_tuning(d);
     render_reload(d);
     render_probe_now(d);
+    render_gids(d);
     /* The renderers take any object too: the reply itself. */
     render_status(reply);
     render_probes(reply);
+    render_gids(reply);
     json_object_put(reply);
     return 0;
 }

@@ -16,6 +16,7 @@ int client_request(const char *socket_path, const char *cmd, json_object *args, 
 int client_parse_reply(const char *line, json_object **ret);
 
 void render_status(json_object *data);
+void render_gids(json_object *data);
 void render_checks(json_object *data);
 void render_probes(json_object *data);
 void render_tuning(json_object *data);

@@ -37,6 +37,7 @@ static void help(void)
            "  tuning                     the sysctl profile: wanted, live, original, state\n"
            "  nccl-env [--conf]          the NCCL contract as exports (or nccl.conf)\n"
            "  metrics                    the Prometheus text exposition\n"
+           "  gids                       the GID table, NCCL's pick and why it skips the rest\n"
            "  health [--format npd|nagios|nhc|slurm]  the cached verdict as exit code and line\n"
            "  wait-ready [--timeout SEC] wait until the node is READY (exit 0) or time out (1)\n"
            "  reload, probe-now, apply, revert  (root only)\n"
@@ -300,6 +301,8 @@ static int dispatch(struct ctl *c, const char *cmd)
     int r;
     if (streq(cmd, "status"))
         return simple(c, "status", NULL, render_status);
+    if (streq(cmd, "gids"))
+        return simple(c, "gids", NULL, render_gids);
     if (streq(cmd, "checks")) {
         args = json_object_new_object();
         json_object_object_add(args, "failed", json_object_new_boolean(c->failed));

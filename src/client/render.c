@@ -6,37 +6,8 @@
 #include <string.h>
 
 #include "client.h"
+#include "json_text.h"
 
-/* A field for the terminal. Its text may come from outside (a netdev or device name, a
- * sysfs file, a policy's bytes): control characters, C0 and C1 (an escape sequence would
- * reach the terminal), are shown as '?'. A few rotating buffers serve one printf call. */
-static const char *str(json_object *o, const char *key)
-{
-    static char ring[8][4096];
-    static unsigned next;
-    json_object *v;
-    if (!o || !json_object_object_get_ex(o, key, &v) || !v)
-        return "-";
-    const unsigned char *in = (const unsigned char *)json_object_get_string(v);
-    char *out = ring[next++ % 8];
-    size_t n = 0;
-    for (; *in && n < sizeof(ring[0]) - 1; in++) {
-        if (in[0] == 0xc2 && in[1] >= 0x80 && in[1] <= 0x9f) {    /* U+0080..U+009F */
-            in++;
-            out[n++] = '?';
-        } else {
-            out[n++] = (*in < 0x20 && *in != '\t' && *in != '\n') || *in == 0x7f ? '?' : (char)*in;
-        }
-    }
-    out[n] = '\0';
-    return out;
-}
-
-static double num(json_object *o, const char *key)
-{
-    json_object *v;
-    return o && json_object_object_get_ex(o, key, &v) && v ? json_object_get_double(v) : 0;
-}
 
 static json_object *get(json_object *o, const char *key)
 {
@@ -56,8 +27,8 @@ static void render_findings(json_object *a)
     size_t n = count(a);
     for (size_t i = 0; i < n; i++) {
         json_object *f = json_object_array_get_idx(a, i);
-        printf("  %-7s %-22s %-14s %s\n", str(f, "severity"), str(f, "check"),
-               get(f, "rail") ? str(f, "rail") : "", str(f, "message"));
+        printf("  %-7s %-22s %-14s %s\n", json_text(f, "severity"), json_text(f, "check"),
+               get(f, "rail") ? json_text(f, "rail") : "", json_text(f, "message"));
     }
 }
 
@@ -73,15 +44,15 @@ static void prios_text(json_object *a, char *buf, size_t len)
 
 void render_status(json_object *d)
 {
-    printf("verdict: %s\n", str(d, "verdict"));
+    printf("verdict: %s\n", json_text(d, "verdict"));
     if (get(d, "reason"))
-        printf("  %s\n", str(d, "reason"));
+        printf("  %s\n", json_text(d, "reason"));
     if (get(d, "policy_error"))
-        printf("policy reload failed (the old policy stays):\n%s\n", str(d, "policy_error"));
+        printf("policy reload failed (the old policy stays):\n%s\n", json_text(d, "policy_error"));
     json_object *rails = get(d, "rails"), *probes = get(get(d, "probes"), "targets");
     size_t n = count(rails);
     if (get(d, "why_no_rails"))
-        printf("rails: 0 (%s)\n", str(d, "why_no_rails"));
+        printf("rails: 0 (%s)\n", json_text(d, "why_no_rails"));
     if (n)
         printf("%-12s %-15s %-7s %6s %5s %-18s %-4s %-4s %15s %15s %s\n", "RAIL", "NETDEV",
                "STATE", "RATE", "MTU", "GID", "PFC", "ECN", "RDMA p50/p99", "TCP p50/p99",
@@ -92,21 +63,21 @@ void render_status(json_object *d)
         prios_text(get(get(r, "qos"), "pfc_priorities"), pfc, sizeof(pfc));
         prios_text(get(get(r, "qos"), "ecn_np_priorities"), ecn, sizeof(ecn));
         if (get(r, "gid_index"))
-            snprintf(gid, sizeof(gid), "%s %s", str(r, "gid_index"), str(r, "roce_address"));
+            snprintf(gid, sizeof(gid), "%s %s", json_text(r, "gid_index"), json_text(r, "roce_address"));
         for (size_t j = 0; j < count(probes); j++) {
             json_object *t = json_object_array_get_idx(probes, j);
-            if (strcmp(str(t, "target"), str(r, "name")) != 0)
+            if (strcmp(json_text(t, "target"), json_text(r, "name")) != 0)
                 continue;
             json_object *rl = get(get(t, "rdma_latency"), "latency_seconds");
             json_object *tl = get(get(t, "tcp_latency"), "latency_seconds");
             if (rl)
-                snprintf(rdma, sizeof(rdma), "%.1f/%.1fus", num(rl, "p50") * 1e6, num(rl, "p99") * 1e6);
+                snprintf(rdma, sizeof(rdma), "%.1f/%.1fus", json_num(rl, "p50") * 1e6, json_num(rl, "p99") * 1e6);
             if (tl)
-                snprintf(tcp, sizeof(tcp), "%.1f/%.1fus", num(tl, "p50") * 1e6, num(tl, "p99") * 1e6);
+                snprintf(tcp, sizeof(tcp), "%.1f/%.1fus", json_num(tl, "p50") * 1e6, json_num(tl, "p99") * 1e6);
         }
-        printf("%-12s %-15s %-7s %5.0fG %5.0f %-18s %-4s %-4s %15s %15s %s\n", str(r, "name"),
-               str(nd, "name"), str(r, "state"), num(r, "rate_bits_per_second") / 1e9,
-               num(nd, "mtu_bytes"), gid, pfc, ecn, rdma, tcp, str(r, "verdict"));
+        printf("%-12s %-15s %-7s %5.0fG %5.0f %-18s %-4s %-4s %15s %15s %s\n", json_text(r, "name"),
+               json_text(nd, "name"), json_text(r, "state"), json_num(r, "rate_bits_per_second") / 1e9,
+               json_num(nd, "mtu_bytes"), gid, pfc, ecn, rdma, tcp, json_text(r, "verdict"));
     }
     json_object *failing = get(d, "failing");
     if (count(failing)) {
@@ -136,23 +107,23 @@ void render_probes(json_object *d)
             if (!lat)
                 continue;
             if (!ls) {
-                printf("%-22s %-5s failed: %s\n", str(t, "target"), kinds[k], str(lat, "error"));
+                printf("%-22s %-5s failed: %s\n", json_text(t, "target"), kinds[k], json_text(lat, "error"));
                 continue;
             }
-            printf("%-22s %-5s %10.2f %10.2f %10.2f %12.3f\n", str(t, "target"), kinds[k],
-                   num(ls, "min") * 1e6, num(ls, "p50") * 1e6, num(ls, "p99") * 1e6,
-                   num(get(t, bk), "bandwidth_bytes_per_second") * 8 / 1e9);
+            printf("%-22s %-5s %10.2f %10.2f %10.2f %12.3f\n", json_text(t, "target"), kinds[k],
+                   json_num(ls, "min") * 1e6, json_num(ls, "p50") * 1e6, json_num(ls, "p99") * 1e6,
+                   json_num(get(t, bk), "bandwidth_bytes_per_second") * 8 / 1e9);
         }
     }
     printf("\n%-30s %-9s %14s %14s\n", "BASELINE", "STATE", "p50 base/last", "p99 base/last");
     for (size_t i = 0; i < count(b); i++) {
         json_object *x = json_object_array_get_idx(b, i);
         char p50[32], p99[32];
-        snprintf(p50, sizeof(p50), "%.1f/%.1f", num(x, "baseline_p50_seconds") * 1e6,
-                 num(x, "last_p50_seconds") * 1e6);
-        snprintf(p99, sizeof(p99), "%.1f/%.1f", num(x, "baseline_p99_seconds") * 1e6,
-                 num(x, "last_p99_seconds") * 1e6);
-        printf("%-30s %-9s %14s %14s\n", str(x, "key"), str(x, "state"), p50, p99);
+        snprintf(p50, sizeof(p50), "%.1f/%.1f", json_num(x, "baseline_p50_seconds") * 1e6,
+                 json_num(x, "last_p50_seconds") * 1e6);
+        snprintf(p99, sizeof(p99), "%.1f/%.1f", json_num(x, "baseline_p99_seconds") * 1e6,
+                 json_num(x, "last_p99_seconds") * 1e6);
+        printf("%-30s %-9s %14s %14s\n", json_text(x, "key"), json_text(x, "state"), p50, p99);
     }
 }
 
@@ -162,8 +133,8 @@ void render_tuning(json_object *d)
            "OTHER WRITER");
     for (size_t i = 0; i < count(d); i++) {
         json_object *k = json_object_array_get_idx(d, i);
-        printf("%-30s %-22s %-22s %-22s %-9s %s\n", str(k, "key"), str(k, "wanted"),
-               str(k, "live"), str(k, "original"), str(k, "state"), str(k, "writer"));
+        printf("%-30s %-22s %-22s %-22s %-9s %s\n", json_text(k, "key"), json_text(k, "wanted"),
+               json_text(k, "live"), json_text(k, "original"), json_text(k, "state"), json_text(k, "writer"));
     }
 }
 
@@ -171,14 +142,19 @@ void render_reload(json_object *d)
 {
     json_object *v;
     if (json_object_object_get_ex(d, "verdict", &v))
-        printf("policy reloaded from %s; verdict %s\n", str(d, "policy"), str(d, "verdict"));
+        printf("policy reloaded from %s; verdict %s\n", json_text(d, "policy"), json_text(d, "verdict"));
     else
         printf("policy reloaded from %s; its first check is still running after %s s\n",
-               str(d, "policy"), str(d, "check_running_after_seconds"));
+               json_text(d, "policy"), json_text(d, "check_running_after_seconds"));
 }
 
 void render_probe_now(json_object *d)
 {
     (void)d;
     printf("probe run started; 'fabtunectl probes' shows it when done\n");
+}
+
+void render_gids(json_object *d)
+{
+    gid_table_print(d, stdout);
 }

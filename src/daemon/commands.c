@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "log.h"
 #include "macro.h"
+#include "gid_table.h"
 #include "manager.h"
 #include "metrics.h"
 #include "nccl.h"
@@ -160,6 +161,17 @@ static void health_counts(const struct report *r, json_object *o)
     json_object_object_add(o, "failing", failing);
 }
 
+static json_object *cmd_gids(struct manager *m, const struct manager_view *view, json_object *args,
+                             const char **code, char *msg, size_t len)
+{
+    if (!view->report) {
+        *code = "EAGAIN";
+        snprintf(msg, len, "no full check has finished yet");
+        return NULL;
+    }
+    return gid_table_json(view->report);
+}
+
 static json_object *cmd_health(struct manager *m, const struct manager_view *view, json_object *args,
                                const char **code, char *msg, size_t len)
 {
@@ -279,6 +291,7 @@ static const struct {
     { "tuning", false, cmd_tuning },
     { "nccl-env", false, cmd_nccl_env },
     { "metrics", false, cmd_metrics },
+    { "gids", false, cmd_gids },
     { "health", false, cmd_health },
     { "reload", true, cmd_reload },
     { "probe-now", true, cmd_probe_now },

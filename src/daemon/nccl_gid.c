@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* NCCL's automatic RoCE GID selection (ncclIbGetGidIndex / ncclUpdateGidIndex in
- * src/transport/net_ib.cc, NCCL 2.21+), replayed step by step on the inventory:
+ * src/transport/net_ib.cc, NCCL 2.26+), replayed step by step on the inventory:
  * start at index 0, then offer every later index as a candidate. */
 #include "config.h"
 
@@ -55,6 +55,24 @@ int nccl_replay_gid_index(const struct rail *r, int family, uint32_t want_versio
             pick = cand;
     }
     return (int)pick;
+}
+
+const char *nccl_gid_skip_reason(const struct gid_entry *g, int family, uint32_t want_version,
+                                 const struct cidr *range)
+{
+    if (gid_is_zero(g->raw))
+        return "empty";
+    if (gid_is_link_local(g->raw))
+        return "link-local";
+    if (gid_family(g->raw) != family)
+        return "family";
+    if (!in_range(range, family, g->raw))
+        return "subnet";
+    if (g->type == GID_TYPE_UNREADABLE || g->type == GID_TYPE_OTHER)
+        return "unreadable";
+    if (roce_version(g) != (int)want_version)
+        return "version";
+    return NULL;
 }
 
 int rail_gid_index(const struct rail *r, const struct policy *p)

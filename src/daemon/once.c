@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "exit_status.h"
+#include "gid_table.h"
+#include "json_text.h"
 #include "log.h"
 #include "macro.h"
 #include "once.h"
@@ -28,7 +30,7 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
         .sysfs_root = o->sysfs_root, .procfs_root = o->procfs_root, .state_dir = o->state_dir,
         .policy = p, .policy_source = policy_source,
         .tuning = o->apply ? TUNING_APPLY : TUNING_READ,
-        .run_probes = !o->no_probes && p->probes.enabled,
+        .run_probes = !o->no_probes && !o->gids && p->probes.enabled,
         .offline = !streq(o->sysfs_root, "/sys"),
         .procfs_given = !streq(o->procfs_root, "/proc"),
     };
@@ -39,6 +41,17 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
         return EXIT_SOFTWARE;
     }
 
+    if (o->gids) {
+        json_object *t = gid_table_json(&r);
+        if (o->json)
+            puts(json_object_to_json_string_ext(t, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        else
+            gid_table_print(t, stdout);
+        json_object_put(t);
+        int rc = r.inventory.n_rails ? EXIT_SUCCESS : EXIT_FAILURE;
+        report_done(&r);
+        return rc;
+    }
     if (o->json) {
         json_object *j = report_to_json(&r);
         if (!j) {

@@ -16,6 +16,7 @@ enum {
     OPT_ONCE,
     OPT_JSON,
     OPT_NO_PROBES,
+    OPT_GIDS,
     OPT_SYSFS_ROOT,
     OPT_PROCFS_ROOT,
     OPT_STATE_DIR,
@@ -39,6 +40,8 @@ static void help(void)
            "                          NOT_READY, 2 UNKNOWN)\n"
            "      --json              with --once: the report as JSON\n"
            "      --no-probes         with --once: skip the probes\n"
+           "      --gids              with --once: the GID table, NCCL's pick and why it\n"
+           "                          skips each other entry (no probes)\n"
            "      --apply             with --once: write the sysctl profile (else read only)\n"
            "      --revert            restore the sysctl originals fabtune saved, and exit\n"
            "      --sysfs-root DIR    read a captured tree instead of /sys\n"
@@ -73,6 +76,7 @@ static int parse_one(int c, struct options *o)
     case OPT_ONCE: return set_action(o, ACTION_ONCE);
     case OPT_JSON: o->json = true; return 0;
     case OPT_NO_PROBES: o->no_probes = true; return 0;
+    case OPT_GIDS: o->gids = true; return 0;
     case OPT_APPLY: o->apply = true; return 0;
     case OPT_REVERT: return set_action(o, ACTION_REVERT);
     case OPT_SYSFS_ROOT: o->sysfs_root = optarg; return 0;
@@ -103,6 +107,7 @@ int options_parse(int argc, char **argv, struct options *ret)
         { "once", no_argument, NULL, OPT_ONCE },
         { "json", no_argument, NULL, OPT_JSON },
         { "no-probes", no_argument, NULL, OPT_NO_PROBES },
+        { "gids", no_argument, NULL, OPT_GIDS },
         { "apply", no_argument, NULL, OPT_APPLY },
         { "revert", no_argument, NULL, OPT_REVERT },
         { "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
@@ -136,8 +141,8 @@ int options_parse(int argc, char **argv, struct options *ret)
         fprintf(stderr, "fabtuned: unexpected argument '%s'\n", argv[optind]);
         return -EINVAL;
     }
-    if ((o.json || o.no_probes || o.apply) && o.action != ACTION_ONCE) {
-        fprintf(stderr, "fabtuned: --json, --no-probes and --apply go with --once\n");
+    if ((o.json || o.no_probes || o.apply || o.gids) && o.action != ACTION_ONCE) {
+        fprintf(stderr, "fabtuned: --json, --no-probes, --gids and --apply go with --once\n");
         return -EINVAL;
     }
     *ret = o;

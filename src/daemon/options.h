@@ -20,6 +20,7 @@ struct options {
     bool config_explicit;       /* -c given: a missing file is an error, not the built-in */
     bool json;
     bool no_probes;
+    bool gids;                  /* --once --gids: the GID table only */
     bool apply;                 /* --once --apply: write the sysctl profile */
     const char *sysfs_root;
     const char *procfs_root;

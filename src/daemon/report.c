@@ -25,6 +25,9 @@ void report_init(struct report *r, const struct policy *p, const char *policy_so
         strscpy(r->kernel, u.release, sizeof(r->kernel));
     strscpy(r->policy_source, policy_source ? policy_source : "", sizeof(r->policy_source));
     r->tuning_mode = p->tuning.mode;
+    r->gid_family = policy_roce_family(p);
+    r->gid_version = p->rails.roce.version;
+    r->gid_range = p->rails.roce.subnet;
     r->started = now_usec(CLOCK_REALTIME);
     r->verdict = VERDICT_UNKNOWN;
 }

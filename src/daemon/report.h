@@ -30,6 +30,10 @@ struct report {
     /* Copies, not pointers: the report outlives a reload of the policy it was made with. */
     char policy_source[512];    /* a path, or "<built-in>" */
     enum tuning_mode tuning_mode;
+    /* The policy's GID selection, for the GID table's reasons (gid_table.h). */
+    int gid_family;
+    uint32_t gid_version;
+    struct cidr gid_range;
     usec_t started;             /* CLOCK_REALTIME, when the pass began */
     usec_t finished;            /* CLOCK_REALTIME, when report_finish() ran */
     struct inventory inventory;

@@ -19,9 +19,9 @@ EXPECTED="boot.pid1 rail.rxe0 install.deb install.started install.group install.
   install.nccl_link install.catalog install.conffile install.disabled policy.valid
   unit.active unit.notify unit.socket ctl.root ctl.member ctl.supplementary ctl.outsider
   ctl.member_reload sandbox.sysctl sandbox.nccl_env sandbox.nccl_conf sandbox.textfile
-  sandbox.state sandbox.rdma_probe memlock.systemd memlock.limits_d unit.ready alert.raised
+  sandbox.state sandbox.rdma_probe memlock.systemd memlock.limits_d unit.ready metrics.promtool alert.raised
   alert.catalog alert.status_text ready.waits ready.starts ready.security reload.good
-  reload.bad watchdog.restart watchdog.jobs_kept socket.alone socket.activation stop.revert
+  reload.bad reload.sandbox watchdog.restart watchdog.jobs_kept socket.alone socket.activation stop.revert
   stop.clean start_limit.hit purge.files purge.units"
 
 if [ "${FABTUNE_SKIP_VM:-0}" = 1 ]; then

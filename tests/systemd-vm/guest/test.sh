@@ -209,6 +209,11 @@ check memlock.limits_d "after limits.d/90-rdma.conf: $m" has '^ok .*90-rdma.conf
 waitfor 60 sh -c '[ "$(fabtunectl --json status | jq -r .verdict)" = READY ]'
 ctl fabtunectl --json status | jq -r '.failing[]? | "\(.check) \(.message)"' > $R/evidence/failing
 check unit.ready "verdict READY on rxe0 under the unit ($(tr '\n' ';' < $R/evidence/failing))" [ "$(verdict)" = READY ]
+# The textfile the unit wrote, with the RDMA probe's series, as promtool reads it.
+waitfor 30 grep -q '^fabtune_probe_latency_p50_seconds{device="rxe0".*probe="rdma"' /var/lib/prometheus/node-exporter/fabtune.prom
+ev promtool promtool check metrics < /var/lib/prometheus/node-exporter/fabtune.prom
+check metrics.promtool "promtool check metrics on the unit's textfile ($(grep -vc '^#' /var/lib/prometheus/node-exporter/fabtune.prom) samples, RDMA p50 $(sed -n 's/^fabtune_probe_latency_p50_seconds{device="rxe0".*probe="rdma"} //p' /var/lib/prometheus/node-exporter/fabtune.prom) s): $(head -c 200 $R/evidence/promtool)" \
+    sh -c "promtool check metrics < /var/lib/prometheus/node-exporter/fabtune.prom && [ ! -s $R/evidence/promtool ] && grep -q '^fabtune_probe_latency_p50_seconds{device=\"rxe0\".*probe=\"rdma\"}' /var/lib/prometheus/node-exporter/fabtune.prom"
 
 # ---- 8. a rail goes down: journald alerts with the catalog's MESSAGE_IDs ---------------------------
 c=$(cursor)
@@ -255,6 +260,13 @@ systemctl reload $U
 waitfor 30 sh -c "systemctl show -p StatusText --value $U | grep -q 'policy reload failed'"
 check reload.bad "a broken policy keeps the old one: StatusText='$(prop StatusText $U)'" \
     sh -c "systemctl show -p StatusText --value $U | grep -q 'policy reload failed' && systemctl is-active -q $U"
+# An output outside ReadWritePaths= is refused at load, not failed at every write.
+cp $POLICY.good $POLICY
+sed -i 's|prometheus_textfile: .*|prometheus_textfile: /opt/fabtune.prom|' $POLICY
+c=$(cursor)
+out=$(ctl fabtunectl reload)
+check reload.sandbox "a textfile under /opt is refused under ProtectSystem=strict: $(printf '%s' "$out" | head -c 200)" \
+    has 'outputs.prometheus_textfile: /opt/fabtune.prom: cannot be written here: /opt: Read-only file system' "$out"
 mv $POLICY.good $POLICY
 systemctl reload $U
 
