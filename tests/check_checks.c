@@ -168,6 +168,7 @@ START_TEST(test_gid_shift)
     ck_assert_int_eq(s.inv.rails[5].gid_index, 5);
     ck_assert_int_eq(s.inv.rails[4].gid_index, 3);
     ck_assert_int_eq(sev(&s, "gid.family", "mlx5_5/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "gid.nccl_legacy", "mlx5_5/1"), SEVERITY_OK);
     ck_assert_int_eq(sev(&s, "gid.consistent", NULL), SEVERITY_WARNING);
     ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_DEGRADED);
     /* One index cannot serve every rail: hand the choice back to NCCL, inside the subnet. */
@@ -319,6 +320,8 @@ START_TEST(test_gid_holes)
     ck_assert_int_eq(r->gid_index, 5);
     ck_assert_int_eq(sev(&s, "gid.family", "mlx5_0/1"), SEVERITY_OK);
     ck_assert_int_eq(sev(&s, "gid.nccl", "mlx5_0/1"), SEVERITY_OK);
+    /* NCCL 2.21-2.25 read entry 6's type (IPv4, valid) and fail on it. */
+    ck_assert_int_eq(sev(&s, "gid.nccl_legacy", "mlx5_0/1"), SEVERITY_WARNING);
 
     /* The version comparison skips the unreadable entry 6 ... */
     struct cidr wide;

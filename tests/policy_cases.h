@@ -97,6 +97,13 @@ static const struct bad_policy bad_policies[] = {
     { "CIDR bad IPv6", "rails:\n  roce:\n    subnet: fd00::zz/64\n",
       "3:13: invalid CIDR subnet 'fd00::zz/64' for rails.roce.subnet "
       "(write e.g. 10.0.0.0/8 or fd00::/64)" },
+    { "subnet of the other family (IPv6 range, ipv4 default)", "rails:\n  roce:\n    subnet: fd00::/64\n",
+      "3:13: rails.roce.subnet fd00::/64 is an IPv6 range, but rails.roce.address_family is ipv4: "
+      "no GID could match it (and NCCL would ignore it as NCCL_IB_ADDR_RANGE)" },
+    { "subnet of the other family (family after it)",
+      "rails:\n  roce:\n    subnet: 10.0.0.0/8\n    address_family: ipv6\n",
+      "3:13: rails.roce.subnet 10.0.0.0/8 is an IPv4 range, but rails.roce.address_family is ipv6: "
+      "no GID could match it (and NCCL would ignore it as NCCL_IB_ADDR_RANGE)" },
     /* duplicates */
     { "duplicate top-level key", "version: 1\nversion: 1\n",
       "2:1: duplicate key 'version' (first set at line 1)" },

@@ -24,6 +24,7 @@ struct loader {
     size_t len;
     const char *filename;
     struct policy_errors *errs;
+    const yaml_node_t *subnet;  /* rails.roce.subnet's node, for the check across keys */
 };
 
 /* Keys of one rails.select entry; offsets are from struct rail_ref. */
@@ -392,8 +393,11 @@ static void load_cidr(struct loader *l, const struct policy_field *f, const yaml
     else if (r < 0)
         error_at(l, n, "invalid CIDR subnet '%.50s' for %s (write e.g. 10.0.0.0/8 or fd00::/64)",
                  s, path);
-    else
+    else {
         *dst = c;
+        if (streq(path, "rails.roce.subnet"))
+            l->subnet = n;
+    }
 }
 
 static void load_gid_index(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
@@ -661,6 +665,17 @@ static void load_document(struct loader *l, yaml_parser_t *parser, struct policy
         return;
     }
     load_map(l, root, policy_schema, "", (char *)p);
+    /* Checked once every key is read: the family may come after the subnet. NCCL ignores
+     * a range of the other family (inet_pton fails: everything matches), and no GID of
+     * the policy's family could be in it. */
+    const struct cidr *sub = &p->rails.roce.subnet;
+    if (l->subnet && sub->set && sub->family != policy_roce_family(p)) {
+        char text[64];
+        error_at(l, l->subnet, "rails.roce.subnet %s is an %s range, but rails.roce.address_family "
+                 "is %s: no GID could match it (and NCCL would ignore it as NCCL_IB_ADDR_RANGE)",
+                 cidr_format(sub, text, sizeof(text)), sub->family == AF_INET ? "IPv4" : "IPv6",
+                 p->rails.roce.address_family == ADDR_FAMILY_IPV4 ? "ipv4" : "ipv6");
+    }
 
     yaml_document_t next;
     if (!yaml_parser_load(parser, &next)) {

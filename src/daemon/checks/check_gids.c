@@ -128,6 +128,30 @@ static void check_nccl_pick(const struct rail *r, int idx, const struct policy *
                      "NCCL's automatic selection would pick %s", got);
 }
 
+/* NCCL 2.21 to 2.25 read the RoCE type of every candidate of the wanted family in range
+ * (ncclUpdateGidIndex's ncclIbRoceGetVersionNum) and fail the whole selection on one that
+ * cannot be read; 2.26+ skip it, which fabtune replays. Judged, as gid.nccl is, for a job
+ * started without NCCL_IB_* variables (IPv4, RoCE v2, any range); one that sources
+ * fabtune's nccl.env sets NCCL_IB_GID_INDEX and runs no selection. */
+static void check_nccl_legacy(const struct rail *r, struct findings *out)
+{
+    for (uint32_t i = 0; i < r->n_gids; i++) {
+        const char *why = nccl_gid_skip_reason(&r->gids[i], AF_INET, 2, NULL);
+        if (!why || !streq(why, "unreadable"))
+            continue;
+        char got[96];
+        describe(r, (int)i, got, sizeof(got));
+        findings_add(out, "gid.nccl_legacy", SEVERITY_WARNING, r->name, "readable GID types", got,
+                     "use NCCL 2.26 or later, or source fabtune's nccl.env (NCCL_IB_GID_INDEX "
+                     "set: no selection runs)",
+                     "GID index %u's RoCE type cannot be read (gid_attrs/types/%u): NCCL 2.21 to "
+                     "2.25 fail their GID selection on it, 2.26+ skip it", i, i);
+        return;
+    }
+    findings_add(out, "gid.nccl_legacy", SEVERITY_OK, r->name, NULL, NULL, NULL,
+                 "every GID NCCL's selection reads has a readable type");
+}
+
 static void check_consistent(const struct inventory *inv, const struct policy *p,
                              struct findings *out)
 {
@@ -173,6 +197,7 @@ void check_gids(const struct inventory *inv, const struct policy *p, struct find
         check_version_and_family(r, idx, p, out);
         check_subnet(r, idx, p, out);
         check_nccl_pick(r, idx, p, out);
+        check_nccl_legacy(r, out);
     }
     check_consistent(inv, p, out);
 }
