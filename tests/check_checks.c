@@ -14,6 +14,7 @@
 #include "check_run.h"
 #include "macro.h"
 #include "nccl.h"
+#include "findings_text.h"
 #include "nccl_gid.h"
 #include "inventory_take.h"
 #include "source_limits.h"
@@ -310,6 +311,27 @@ START_TEST(test_ofed_qos_sysfs)
 }
 END_TEST
 
+START_TEST(test_rails_compact)
+{
+    char buf[128];
+    const char *run[] = { "mlx5_0/1", "mlx5_1/1", "mlx5_2/1", "mlx5_3/1" };
+    rails_compact(run, 4, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "mlx5_0..3/1");
+    const char *gap[] = { "mlx5_0/1", "mlx5_2/1" };
+    rails_compact(gap, 2, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "mlx5_0/1, mlx5_2/1");
+    const char *ports[] = { "mlx5_0/1", "mlx5_1/2" };
+    rails_compact(ports, 2, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "mlx5_0/1, mlx5_1/2");
+    const char *mixed[] = { "rxe0/1", "mlx5_1/1" };
+    rails_compact(mixed, 2, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "rxe0/1, mlx5_1/1");
+    const char *odd[] = { "/1", "x/" };
+    rails_compact(odd, 2, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "/1, x/");
+}
+END_TEST
+
 START_TEST(test_gid_holes)
 {
     struct scan s;
@@ -594,6 +616,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_soft_roce);
     tcase_add_test(tc, test_bnxt_re_no_counters);
     tcase_add_test(tc, test_gid_holes);
+    tcase_add_test(tc, test_rails_compact);
     tcase_add_test(tc, test_ofed_qos_sysfs);
     tcase_add_test(tc, test_rail_list);
     tcase_add_test(tc, test_no_rdma);

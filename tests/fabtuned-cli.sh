@@ -137,4 +137,16 @@ jq -r '.[] | select(.device == "mlx5_6" or .device == "mlx5_7") | "\(.device) " 
 expect_match '^mlx5_6 subnet$' "$tmp/gs"
 expect_match '^mlx5_7 pick$' "$tmp/gs"
 expect_rc 64 "$fabtuned" --gids
+# One line per problem: the same unknown on 8 rails is one line naming them; errors and
+# warnings first, the unknown after their count; -v lists each.
+expect_rc 1 "$fabtuned" --once --no-probes --sysfs-root "$tmp/fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
+expect_match '^  unknown qos.pfc  *on mlx5_0\.\.7/1: PFC state unknown: a sysfs snapshot holds no DCB netlink state$' "$LAST_OUT"
+expect_match '^  [0-9][0-9]* unknown (' "$LAST_OUT"
+[ "$(grep -c 'qos.pfc  ' "$LAST_OUT")" -eq 1 ] && pass "qos.pfc: one line for 8 rails" || fail "qos.pfc: $(grep -c 'qos.pfc  ' "$LAST_OUT") lines"
+awk '/^  (error|warning) /{ if (u) bad = 1 } /^  [0-9]+ unknown/{ u = 1 } END { exit bad }' "$LAST_OUT" \
+    && pass "errors and warnings before the unknown" || fail "an error or warning after the unknown"
+expect_rc 1 "$fabtuned" --once --no-probes -v --sysfs-root "$tmp/fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
+[ "$(grep -c '^  unknown qos.pfc  ' "$LAST_OUT")" -eq 8 ] && pass "-v: qos.pfc once per rail" \
+    || fail "-v: $(grep -c '^  unknown qos.pfc  ' "$LAST_OUT") qos.pfc lines"
+expect_match '^  unknown qos.pfc  *mlx5_3/1: enp94s0f0np0: PFC state unknown' "$LAST_OUT"
 finish

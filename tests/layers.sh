@@ -13,7 +13,7 @@ headers_of() { (cd "$1" && ls ./*.h 2>/dev/null | sed 's|^\./||'); }
 headers_of "$src/daemon/sources" > "$tmp/sources"
 headers_of "$src/daemon/checks" > "$tmp/checks"
 printf '%s\n' manager.h control.h commands.h events.h once.h fabtuned.h options.h > "$tmp/service"
-printf '%s\n' inventory_take.h pipeline.h check_job.h outputs.h probes.h nccl.h report.h metrics.h gid_table.h alerts.h instance.h request.h > "$tmp/pass"
+printf '%s\n' inventory_take.h pipeline.h check_job.h outputs.h probes.h nccl.h report.h findings_text.h metrics.h gid_table.h alerts.h instance.h request.h > "$tmp/pass"
 headers_of "$src/daemon" > "$tmp/daemon"; headers_of "$src/client" > "$tmp/client"
 
 # violations FILES... -- FORBIDDEN_LIST: lines "file: header" for each forbidden include

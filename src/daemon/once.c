@@ -62,7 +62,7 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
                                                JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(j);
     } else {
-        report_print_text(&r, stdout);
+        report_print_text(&r, o->verbose == 0, stdout);
     }
     int code = verdict_exit_code(r.verdict, HEALTH_NPD);
     report_done(&r);

@@ -13,6 +13,7 @@
 #include "macro.h"
 #include "strutil.h"
 #include "dcb_parse.h"
+#include "findings_text.h"
 #include "report.h"
 
 void report_init(struct report *r, const struct policy *p, const char *policy_source)
@@ -77,17 +78,6 @@ void report_finish(struct report *r)
 {
     r->verdict = findings_verdict(&r->findings);
     r->finished = now_usec(CLOCK_REALTIME);
-}
-
-static void print_finding(const struct finding *f, FILE *out)
-{
-    fprintf(out, "  %-7s %-22s %s%s%s\n", severity_to_string(f->severity), f->check,
-            f->rail ? f->rail : "", f->rail ? ": " : "", f->message);
-    if (f->expected || f->actual)
-        fprintf(out, "          expected %s, actual %s\n",
-                f->expected ? f->expected : "-", f->actual ? f->actual : "-");
-    if (f->hint)
-        fprintf(out, "          hint: %s\n", f->hint);
 }
 
 /* The rail's RoCE GID as "3 10.0.0.1", or "-". */
@@ -203,7 +193,7 @@ static void print_nccl(const struct report *r, FILE *out)
         fprintf(out, "  %s=%s\n", r->nccl.vars[i].name, r->nccl.vars[i].value);
 }
 
-void report_print_text(const struct report *r, FILE *out)
+void report_print_text(const struct report *r, bool grouped, FILE *out)
 {
     fprintf(out, "fabtune %s on %s (kernel %s)\n", PACKAGE_VERSION, r->hostname, r->kernel);
     fprintf(out, "policy: %s (tuning mode %s)\n\n", r->policy_source,
@@ -220,19 +210,8 @@ void report_print_text(const struct report *r, FILE *out)
     print_probes(r, out);
 
     /* Every finding is in the JSON; the text shows what needs a look. */
-    size_t ok = 0;
     fprintf(out, "findings:\n");
-    if (r->findings.n == 0)
-        fprintf(out, "  none: no check produced data\n");
-    for (size_t i = 0; i < r->findings.n; i++) {
-        if (r->findings.items[i].severity == SEVERITY_OK)
-            ok++;
-        else
-            print_finding(&r->findings.items[i], out);
-    }
-    if (ok)
-        fprintf(out, "  ok      %zu more check%s passed\n", ok, ok == 1 ? "" : "s");
-
+    findings_print_text(&r->findings, grouped, out);
     print_nccl(r, out);
     fprintf(out, "\nverdict: %s\n", verdict_to_string(r->verdict));
 }

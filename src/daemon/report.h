@@ -58,7 +58,8 @@ void report_keep_rates(struct report *r, const struct counter_state *st);
 void report_keep_regressions(struct report *r, const struct baselines *all);
 /* Sets the verdict from the findings; call once every section is in. */
 void report_finish(struct report *r);
-void report_print_text(const struct report *r, FILE *f);
+/* GROUPED: one line per problem across rails (findings_text.h); else one per finding. */
+void report_print_text(const struct report *r, bool grouped, FILE *f);
 json_object *report_to_json(const struct report *r);
 json_object *report_findings_json(const struct report *r, bool failing_only);
 json_object *report_tuning_json(const struct report *r);
