@@ -5,7 +5,7 @@
 # fixture (exit 0), on one with a rail down (exit 1), and with no daemon (exit 2), each
 # line within the config's max_output_length and NPD's default of 80. The config must
 # not read healthy before the plugin ran (skip_initial_status) and must time out before
-# the next invocation. Also the DaemonSet example's host mounts.
+# the next invocation. Also NHC's check_fabtune and the DaemonSet example's host mounts.
 . "${top_srcdir:-.}/tests/lib.sh"
 if [ -z "${FABTUNE_IN_NS:-}" ]; then
     FABTUNE_IN_NS=1 exec unshare -n sh "$0"
@@ -54,9 +54,21 @@ daemon_on() {
 }
 daemon_on mlx5_8rail
 name="8 rails READY" want=0 contract "$@"
+FABTUNECTL="$ctl" bash -c '. "$1"; die() { echo "die $*"; }; check_fabtune -s "$2"' nhc \
+    "$top_srcdir/contrib/nhc/fabtune.nhc" "$tmp/run/fabtuned.sock" > "$tmp/nhc"; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$tmp/nhc" ] && pass "check_fabtune passes on READY, silently" || fail "check_fabtune READY: rc $rc $(cat "$tmp/nhc")"
 daemon_on mlx5_8rail_rail_down
 name="a rail down" want=1 contract "$@"
 expect_match '^fabtune: NOT_READY: ' "$tmp/out"
+# LBNL NHC's check (contrib/nhc/fabtune.nhc): NHC is not packaged in Debian, so its die
+# is a stand-in that prints what NHC would put in the drain reason.
+nhc_check() {
+    FABTUNECTL="$ctl" bash -c '. "$1"; die() { printf "die %s %s\n" "$1" "$2"; }; check_fabtune -s "$2"' \
+        nhc "$top_srcdir/contrib/nhc/fabtune.nhc" "$tmp/run/fabtuned.sock"
+}
+nhc_check > "$tmp/nhc"; rc=$?
+[ $rc -eq 1 ] && pass "check_fabtune fails on NOT_READY" || fail "check_fabtune: rc $rc"
+expect_match '^die 1 fabtune: port.state mlx5_3/1: port is DOWN$' "$tmp/nhc"
 # A first failing finding of 150 bytes (the GID index per rail) is cut, not dropped.
 daemon_on mlx5_8rail_gid_shift
 name="a long finding" want=1 contract "$@"
