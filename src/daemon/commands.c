@@ -49,9 +49,7 @@ static json_object *cmd_status(struct manager *m, const struct manager_view *vie
 {
     if (!view->report)
         return no_report();
-    json_object *o = report_to_json(view->report);
-    json_object_object_del(o, "findings");      /* "checks" has them */
-    json_object_object_add(o, "failing", report_findings_json(view->report, true));
+    json_object *o = report_status_json(view->report);
     json_object_object_add(o, "policy_error", view->reload_error[0]
                            ? json_object_new_string(view->reload_error) : NULL);
     json_object_object_add(o, "last_check_usec", json_object_new_int64((int64_t)view->last_check));

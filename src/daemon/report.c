@@ -16,10 +16,15 @@
 #include "findings_text.h"
 #include "report.h"
 
+struct report_cache {
+    json_object *status;        /* key -> a value with its text pre-rendered */
+};
+
 void report_init(struct report *r, const struct policy *p, const char *policy_source)
 {
     struct utsname u;
     memset(r, 0, sizeof(*r));
+    r->cache = calloc(1, sizeof(*r->cache));
     if (gethostname(r->hostname, sizeof(r->hostname) - 1) < 0)
         snprintf(r->hostname, sizeof(r->hostname), "unknown");
     if (uname(&u) == 0)
@@ -41,6 +46,47 @@ void report_done(struct report *r)
     findings_done(&r->findings);
     free(r->rail_rates);
     free(r->regressions);
+    if (r->cache)
+        json_object_put(r->cache->status);
+    free(r->cache);
+    r->cache = NULL;
+}
+
+/* A value that serializes as TEXT, as is (json-c's userdata serializer). */
+static json_object *prerendered(json_object *v)
+{
+    const char *text = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
+                                                         JSON_C_TO_STRING_NOSLASHESCAPE);
+    char *copy = text ? strdup(text) : NULL;
+    if (!copy)
+        return json_object_get(v);
+    json_object *w = json_object_new_object();
+    json_object_set_serializer(w, json_object_userdata_to_json_string, copy, json_object_free_userdata);
+    return w;
+}
+
+json_object *report_status_json(const struct report *r)
+{
+    json_object *out = json_object_new_object();
+    if (r->cache && !r->cache->status) {
+        json_object *full = report_to_json(r), *base = json_object_new_object();
+        json_object_object_del(full, "findings");       /* "checks" has them */
+        json_object_object_add(full, "failing", report_findings_json(r, true));
+        json_object_object_foreach(full, key, value)
+            json_object_object_add(base, key, value ? prerendered(value) : NULL);
+        json_object_put(full);
+        r->cache->status = base;
+    }
+    if (r->cache && r->cache->status) {
+        json_object_object_foreach(r->cache->status, key, value)
+            json_object_object_add(out, key, json_object_get(value));
+        return out;
+    }
+    json_object_put(out);       /* no cache: render this reply alone */
+    out = report_to_json(r);
+    json_object_object_del(out, "findings");
+    json_object_object_add(out, "failing", report_findings_json(r, true));
+    return out;
 }
 
 void report_keep_rates(struct report *r, const struct counter_state *st)

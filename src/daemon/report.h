@@ -24,6 +24,8 @@ struct report_regression {
     bool degraded;
 };
 
+struct report_cache;
+
 struct report {
     char hostname[256];
     char kernel[128];
@@ -48,6 +50,9 @@ struct report {
     struct report_regression *regressions;
     size_t n_regressions;
     enum verdict verdict;
+    /* What the daemon serves of this report, rendered once on first use (the event
+     * loop's thread only); report_init allocates it, NULL if that failed. */
+    struct report_cache *cache;
 };
 
 void report_init(struct report *r, const struct policy *p, const char *policy_source);
@@ -61,6 +66,10 @@ void report_finish(struct report *r);
 /* GROUPED: one line per problem across rails (findings_text.h); else one per finding. */
 void report_print_text(const struct report *r, bool grouped, FILE *f);
 json_object *report_to_json(const struct report *r);
+/* The status reply's part that only this report decides (the report less its findings,
+ * the failing ones), as a new object whose values were serialized once and are shared
+ * by every reply; the caller adds the live fields. */
+json_object *report_status_json(const struct report *r);
 json_object *report_findings_json(const struct report *r, bool failing_only);
 json_object *report_tuning_json(const struct report *r);
 /* One tuning transaction's keys, as report_tuning_json() renders a report's. */
