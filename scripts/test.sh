@@ -104,7 +104,8 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     mkdir -p "$fuzzdir"
     (cd "$fuzzdir" && CC=clang "$top/configure" --enable-fuzzing --enable-sanitizers >/dev/null &&
         make -j"$(nproc)" tests/fuzz_policy tests/fuzz_sysfs tests/fuzz_dcb tests/fuzz_request \
-            tests/fuzz_state tests/fuzz_reply tests/fuzz_sysctl_conf tests/fuzz_netlink)
+            tests/fuzz_state tests/fuzz_reply tests/fuzz_sysctl_conf tests/fuzz_netlink \
+            tests/fuzz_pci_config)
     # All at once: each gets its full time, the wall time is one target's.
     run_fuzzer fuzz_policy policy-corpus & p1=$!
     run_fuzzer fuzz_sysfs sysfs-corpus & p2=$!
@@ -114,6 +115,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     run_fuzzer fuzz_reply reply-corpus & p6=$!
     run_fuzzer fuzz_sysctl_conf sysctl-conf-corpus & p7=$!
     run_fuzzer fuzz_netlink netlink-corpus & p8=$!
+    run_fuzzer fuzz_pci_config pci-config-corpus & p9=$!
     crashed=0
     wait $p1 || crashed=1
     wait $p2 || crashed=1
@@ -123,6 +125,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     wait $p6 || crashed=1
     wait $p7 || crashed=1
     wait $p8 || crashed=1
+    wait $p9 || crashed=1
     [ $crashed = 0 ] || exit 1
 fi
 

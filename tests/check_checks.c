@@ -15,6 +15,7 @@
 #include "macro.h"
 #include "nccl.h"
 #include "findings_text.h"
+#include "pci_config.h"
 #include "nccl_gid.h"
 #include "inventory_take.h"
 #include "source_limits.h"
@@ -308,6 +309,84 @@ START_TEST(test_ofed_qos_sysfs)
             ck_assert_int_eq(s.findings.items[i].severity, SEVERITY_UNKNOWN);
     ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_READY);
     scan_done(&s);
+}
+END_TEST
+
+/* A config space: header with a capability list, the PCIe capability at 0x60 with Device
+ * Control DEVCTL, and (when ACS is nonzero) an ACS extended capability at 0x100. */
+static void config_space(uint8_t *b, uint16_t devctl, uint16_t acs_ctrl)
+{
+    memset(b, 0, 4096);
+    b[0] = 0xb3, b[1] = 0x15, b[2] = 0x21, b[3] = 0x10;
+    b[6] = 0x10;                /* Status: capability list */
+    b[0x34] = 0x60;
+    b[0x60] = 0x10, b[0x61] = 0x00, b[0x62] = 0x02;
+    b[0x68] = (uint8_t)devctl, b[0x69] = (uint8_t)(devctl >> 8);
+    if (acs_ctrl) {
+        b[0x100] = 0x0d, b[0x102] = 0x01;    /* ACS, version 1, next 0 */
+        b[0x104] = 0x7f;
+        b[0x106] = (uint8_t)acs_ctrl, b[0x107] = (uint8_t)(acs_ctrl >> 8);
+    }
+}
+
+START_TEST(test_pci_config_parse)
+{
+    static uint8_t b[4096];
+    struct pci_config c;
+    config_space(b, 0x5020, PCI_ACS_SV | PCI_ACS_RR | PCI_ACS_CR | PCI_ACS_UF);
+    ck_assert_int_eq(pci_config_parse(b, sizeof(b), &c), 0);
+    ck_assert_uint_eq(c.vendor, 0x15b3);
+    ck_assert(c.pcie);
+    ck_assert_uint_eq(c.max_read_request, 4096);
+    ck_assert_uint_eq(c.max_payload, 256);
+    ck_assert(c.acs);
+    ck_assert_uint_eq(c.acs_ctrl & PCI_ACS_P2P_REDIRECT, PCI_ACS_P2P_REDIRECT);
+    /* 256 bytes (no extended space): the PCIe capability, no ACS. */
+    ck_assert_int_eq(pci_config_parse(b, 256, &c), 0);
+    ck_assert(c.pcie && !c.extended && !c.acs);
+    /* 64 bytes, what non-root reads: the header only. */
+    ck_assert_int_eq(pci_config_parse(b, 64, &c), 0);
+    ck_assert(c.header && !c.pcie);
+    ck_assert_int_eq(pci_config_parse(b, 63, &c), -EBADMSG);
+    /* A function gone reads all ones. */
+    memset(b, 0xff, 64);
+    ck_assert_int_eq(pci_config_parse(b, 64, &c), -EBADMSG);
+    /* A capability that points at itself, and one past the buffer: the walk ends. */
+    config_space(b, 0x2020, 0);
+    b[0x61] = 0x60;
+    ck_assert_int_eq(pci_config_parse(b, sizeof(b), &c), 0);
+    ck_assert_uint_eq(c.max_read_request, 512);
+    b[0x34] = 0xfc;
+    ck_assert_int_eq(pci_config_parse(b, 0xfd, &c), 0);
+    ck_assert(!c.pcie);
+    /* An extended capability whose next pointer loops back: bounded. */
+    config_space(b, 0x5020, PCI_ACS_SV);
+    b[0x102] = 0x01, b[0x103] = 0x10;          /* next = 0x100: itself */
+    ck_assert_int_eq(pci_config_parse(b, sizeof(b), &c), 0);
+    ck_assert(c.acs);
+}
+END_TEST
+
+/* pcie.mrrs on the 8-rail node: 4096 everywhere but rail 6's 512 (mlnx_tune's warning). */
+START_TEST(test_mrrs)
+{
+    struct scan s;
+    scan(&s, "mlx5_8rail_mrrs512", NULL);
+    ck_assert_uint_eq(s.inv.rails[0].pcie.max_read_request, 4096);
+    ck_assert_uint_eq(s.inv.rails[6].pcie.max_read_request, 512);
+    ck_assert_int_eq(sev(&s, "pcie.mrrs", "mlx5_0/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "pcie.mrrs", "mlx5_6/1"), SEVERITY_WARNING);
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_DEGRADED);
+    /* A policy minimum of 512 accepts it; the software device says why it is unknown. */
+    struct scan t;
+    scan(&t, "mlx5_8rail_mrrs512", "rails: {pcie: {min_mrrs: 512}}\n");
+    ck_assert_int_eq(sev(&t, "pcie.mrrs", "mlx5_6/1"), SEVERITY_OK);
+    struct scan u;
+    scan(&u, "soft_roce", NULL);
+    ck_assert_int_eq(sev(&u, "pcie.mrrs", "rxe0/1"), SEVERITY_UNKNOWN);
+    scan_done(&s);
+    scan_done(&t);
+    scan_done(&u);
 }
 END_TEST
 
@@ -617,6 +696,8 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_bnxt_re_no_counters);
     tcase_add_test(tc, test_gid_holes);
     tcase_add_test(tc, test_rails_compact);
+    tcase_add_test(tc, test_pci_config_parse);
+    tcase_add_test(tc, test_mrrs);
     tcase_add_test(tc, test_ofed_qos_sysfs);
     tcase_add_test(tc, test_rail_list);
     tcase_add_test(tc, test_no_rdma);

@@ -37,7 +37,7 @@ static const char *const skip_dirs[] = {
 static const char *const pci_files[] = {
     "numa_node", "vendor", "device", "class", "subsystem_vendor", "subsystem_device",
     "current_link_speed", "current_link_width", "max_link_speed", "max_link_width",
-    "local_cpulist",
+    "local_cpulist", "config",      /* root reads the capabilities (pcie.mrrs) */
 };
 
 static int mkdir_p(const char *path)

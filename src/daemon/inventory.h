@@ -45,6 +45,8 @@ struct pcie_link {
     bool known;                 /* the HCA is a PCI function with link attributes */
     double speed_gts, max_speed_gts;
     uint32_t width, max_width;
+    uint32_t max_read_request;  /* bytes, from config space's Device Control; 0 unknown */
+    char config_why[96];        /* why max_read_request is unknown */
 };
 
 /* A GPU found by PCI vendor (NVIDIA 0x10de, AMD 0x1002) and display class (0x03). */

@@ -61,7 +61,7 @@ struct policy {
             enum qos_trust trust;
             enum requirement ecn;
         } qos;
-        struct { uint32_t min_width; double min_speed_gts; } pcie;
+        struct { uint32_t min_width; double min_speed_gts; uint32_t min_mrrs; } pcie;
         enum requirement gpudirect;
     } rails;
     struct {

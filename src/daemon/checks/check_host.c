@@ -33,6 +33,39 @@ static void check_link(const struct rail *r, const struct policy *p, struct find
                      "PCIe %s, below %s%s", got, want, policy_set ? " (policy)" : " (device max)");
 }
 
+/* Max Read Request Size: a ConnectX reading GPU memory for the wire issues reads of at most
+ * this size; mlnx_tune recommends 4096 for ConnectX (mlx5), the default minimum here. */
+static void check_mrrs(const struct rail *r, const struct policy *p, struct findings *out)
+{
+    char want[32], got[32], hint[192];
+    uint32_t min = p->rails.pcie.min_mrrs ? p->rails.pcie.min_mrrs
+                   : streq(r->driver, "mlx5_core") ? 4096 : 0;
+    const struct pcie_link *l = &r->pcie;
+    if (!r->pci_addr[0] || !l->max_read_request) {
+        findings_add(out, "pcie.mrrs", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL, "%s",
+                     !r->pci_addr[0] ? "not a PCI function (a software device)"
+                     : l->config_why[0] ? l->config_why : "config space not read");
+        return;
+    }
+    snprintf(want, sizeof(want), min ? ">= %u bytes" : "any", min);
+    snprintf(got, sizeof(got), "%u bytes", l->max_read_request);
+    if (l->max_read_request >= min)
+        findings_add(out, "pcie.mrrs", SEVERITY_OK, r->name, want, got, NULL,
+                     "PCIe Max Read Request %s", got);
+    else {
+        /* Device Control bits 14:12 = log2(size / 128): 5 is 4096 bytes. */
+        unsigned code = 0;
+        while (code < 5 && (128u << code) < min)
+            code++;
+        snprintf(hint, sizeof(hint), "setpci -s %s CAP_EXP+08.w=%x000:7000 (or the BIOS or mlnx_tune): "
+                 "the HCA's reads of GPU memory come in pieces this small", r->pci_addr, code);
+        findings_add(out, "pcie.mrrs", p->rails.pcie.min_mrrs ? SEVERITY_ERROR : SEVERITY_WARNING,
+                     r->name, want, got, hint,
+                     "PCIe Max Read Request %s, below %u%s", got, min,
+                     p->rails.pcie.min_mrrs ? " (policy)" : " (mlnx_tune's recommendation for mlx5)");
+    }
+}
+
 static void check_affinity(const struct inventory *inv, const struct rail *r,
                            const struct policy *p, struct findings *out)
 {
@@ -108,6 +141,7 @@ void check_host(const struct inventory *inv, const struct policy *p, struct find
 {
     for (size_t i = 0; i < inv->n_rails; i++) {
         check_link(&inv->rails[i], p, out);
+        check_mrrs(&inv->rails[i], p, out);
         if (p->rails.gpudirect != REQ_IGNORE)
             check_affinity(inv, &inv->rails[i], p, out);
     }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "macro.h"
+#include "pci_config.h"
 #include "source_pci.h"
 #include "strutil.h"
 #include "sysfs.h"
@@ -44,6 +45,34 @@ static void read_link(const char *root, const char *dev, struct pcie_link *l)
     if (sysfs_read_u64(root, &v, "%s/max_link_width", dev) == 0)
         l->max_width = (uint32_t)v;
     l->known = l->speed_gts > 0 && l->width > 0;
+}
+
+/* The Max Read Request Size from the function's config space. Only root reads past the
+ * 64-byte header (the kernel gives others that much), where the capabilities are. */
+static void read_config(const char *root, const char *dev, struct pcie_link *l)
+{
+    char path[PATH_MAX];
+    _cleanup_free_ char *buf = NULL;
+    size_t len = 0;
+    struct pci_config c;
+    snprintf(path, sizeof(path), "%s/%s/config", root, dev);
+    int r = read_file_full(path, 4096, &buf, &len);
+    if (r < 0) {
+        snprintf(l->config_why, sizeof(l->config_why), "config space not readable: %s",
+                 errno_text(-r));
+        return;
+    }
+    if (pci_config_parse((const uint8_t *)buf, len, &c) < 0) {
+        snprintf(l->config_why, sizeof(l->config_why), "config space of %zu bytes has no valid header", len);
+        return;
+    }
+    if (!c.pcie) {
+        snprintf(l->config_why, sizeof(l->config_why), len <= 64
+                 ? "only the 64-byte config header is readable (root reads the capabilities)"
+                 : "no PCI Express capability in config space");
+        return;
+    }
+    l->max_read_request = c.max_read_request;
 }
 
 static void scan_gpus(const char *root, struct inventory *inv)
@@ -81,8 +110,10 @@ void source_pci_scan(const char *root, struct inventory *inv)
         struct rail *r = &inv->rails[i];
         char link[PATH_MAX];
         snprintf(link, sizeof(link), "class/infiniband/%s/device", r->device);
-        if (r->pci_addr[0] && device_path(root, link, r->pci_path, sizeof(r->pci_path)))
+        if (r->pci_addr[0] && device_path(root, link, r->pci_path, sizeof(r->pci_path))) {
             read_link(root, r->pci_path, &r->pcie);
+            read_config(root, r->pci_path, &r->pcie);
+        }
     }
     scan_gpus(root, inv);
     inv->peermem_loaded = sysfs_exists(root, "module/nvidia_peermem");
