@@ -16,6 +16,7 @@
 #include "nccl.h"
 #include "findings_text.h"
 #include "pci_config.h"
+#include "topology.h"
 #include "nccl_gid.h"
 #include "inventory_take.h"
 #include "source_limits.h"
@@ -390,6 +391,38 @@ START_TEST(test_mrrs)
 }
 END_TEST
 
+/* pcie.acs: the switch's downstream ports between GPU0 and mlx5_0, ACS P2P redirect off
+ * (ok) and on (a warning; an error when GPUDirect is required); mlx5_1 shares only the host
+ * bridge with its GPU (ok: no switch); a software device is unknown. */
+START_TEST(test_acs)
+{
+    struct scan off, on, req, sw;
+    scan(&off, "gpu_node", NULL);
+    ck_assert_int_eq(sev(&off, "pcie.acs", "mlx5_0/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&off, "pcie.acs", "mlx5_1/1"), SEVERITY_OK);
+    const struct pci_bridge *b = inventory_find_bridge(&off.inv, "0000:17:00.0");
+    ck_assert(b && b->read && b->acs && b->acs_ctrl == 0);
+    scan(&on, "gpu_node_acs", NULL);
+    ck_assert_int_eq(sev(&on, "pcie.acs", "mlx5_0/1"), SEVERITY_WARNING);
+    ck_assert_int_eq(sev(&on, "pcie.acs", "mlx5_1/1"), SEVERITY_OK);
+    scan(&req, "gpu_node_acs", "rails: {gpudirect: required}\n");
+    ck_assert_int_eq(sev(&req, "pcie.acs", "mlx5_0/1"), SEVERITY_ERROR);
+    scan(&sw, "soft_roce", NULL);
+    ck_assert_int_eq(sev(&sw, "pcie.acs", "rxe0/1"), SEVERITY_UNKNOWN);
+    char between[TOPOLOGY_MAX_BRIDGES][16];
+    size_t n = topology_bridges_between("devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0/0000:19:00.0",
+                                        "devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/0000:18:00.0",
+                                        between, TOPOLOGY_MAX_BRIDGES);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(between[0], "0000:17:01.0");
+    ck_assert_str_eq(between[1], "0000:17:00.0");
+    scan_done(&off);
+    scan_done(&on);
+    scan_done(&req);
+    scan_done(&sw);
+}
+END_TEST
+
 START_TEST(test_rails_compact)
 {
     char buf[128];
@@ -698,6 +731,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_rails_compact);
     tcase_add_test(tc, test_pci_config_parse);
     tcase_add_test(tc, test_mrrs);
+    tcase_add_test(tc, test_acs);
     tcase_add_test(tc, test_ofed_qos_sysfs);
     tcase_add_test(tc, test_rail_list);
     tcase_add_test(tc, test_no_rdma);

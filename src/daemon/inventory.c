@@ -19,7 +19,16 @@ void inventory_done(struct inventory *inv)
     }
     free(inv->rails);
     free(inv->gpus);
+    free(inv->bridges);
     memset(inv, 0, sizeof(*inv));
+}
+
+const struct pci_bridge *inventory_find_bridge(const struct inventory *inv, const char *addr)
+{
+    for (size_t i = 0; i < inv->n_bridges; i++)
+        if (streq(inv->bridges[i].addr, addr))
+            return &inv->bridges[i];
+    return NULL;
 }
 
 struct rail *inventory_add_rail(struct inventory *inv, const char *device, uint32_t port)

@@ -49,6 +49,24 @@ struct pcie_link {
     char config_why[96];        /* why max_read_request is unknown */
 };
 
+/* ACS Control bits (PCI_ACS_*). */
+#define PCI_ACS_SV 0x0001       /* Source Validation */
+#define PCI_ACS_TB 0x0002       /* Translation Blocking */
+#define PCI_ACS_RR 0x0004       /* P2P Request Redirect */
+#define PCI_ACS_CR 0x0008       /* P2P Completion Redirect */
+#define PCI_ACS_UF 0x0010       /* Upstream Forwarding */
+/* The bits that send peer-to-peer traffic up through the root complex. */
+#define PCI_ACS_P2P_REDIRECT (PCI_ACS_SV | PCI_ACS_RR | PCI_ACS_CR | PCI_ACS_UF)
+
+/* A PCI bridge on a rail's or a GPU's path (a switch port, a root port), and its ACS. */
+struct pci_bridge {
+    char addr[16];              /* "0000:17:00.0" */
+    bool read;                  /* its config space was read past the header */
+    char why[96];               /* why not */
+    bool acs;                   /* it has an ACS extended capability */
+    uint16_t acs_ctrl;          /* its ACS Control register */
+};
+
 /* A GPU found by PCI vendor (NVIDIA 0x10de, AMD 0x1002) and display class (0x03). */
 struct gpu {
     char pci_addr[16];
@@ -102,6 +120,8 @@ struct inventory {
     size_t n_notes;
     struct gpu *gpus;
     size_t n_gpus;
+    struct pci_bridge *bridges; /* on the rails' and GPUs' paths */
+    size_t n_bridges;
     bool peermem_loaded;        /* /sys/module/nvidia_peermem */
     bool nvidia_loaded;         /* /sys/module/nvidia */
     bool memlock_known;
@@ -111,4 +131,5 @@ struct inventory {
 
 void inventory_done(struct inventory *inv);
 struct rail *inventory_add_rail(struct inventory *inv, const char *device, uint32_t port);
+const struct pci_bridge *inventory_find_bridge(const struct inventory *inv, const char *addr);
 void inventory_note(struct inventory *inv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

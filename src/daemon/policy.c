@@ -25,6 +25,7 @@ void policy_init_defaults(struct policy *p)
             .qos = { .dscp = 26, .pfc_priority = 3, .pfc_exclusive = true,
                      .trust = QOS_TRUST_DSCP, .ecn = REQ_OPTIONAL, .cnp_dscp = 48 },
             .gpudirect = REQ_OPTIONAL,
+            .pcie = { .acs = REQ_OPTIONAL },
         },
         .checks = {
             .interval = 30 * USEC_PER_SEC,

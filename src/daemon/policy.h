@@ -61,7 +61,12 @@ struct policy {
             enum qos_trust trust;
             enum requirement ecn;
         } qos;
-        struct { uint32_t min_width; double min_speed_gts; uint32_t min_mrrs; } pcie;
+        struct {
+            uint32_t min_width;
+            double min_speed_gts;
+            uint32_t min_mrrs;
+            enum requirement acs;   /* P2P redirect off between HCA and GPU */
+        } pcie;
         enum requirement gpudirect;
     } rails;
     struct {

@@ -56,6 +56,7 @@ static const struct policy_field pcie_fields[] = {
     UINT("min_width", rails.pcie.min_width, 0, 32),
     DBL("min_speed_gts", rails.pcie.min_speed_gts, 0, 128),
     UINT("min_mrrs", rails.pcie.min_mrrs, 0, 4096),
+    ENUM("acs", rails.pcie.acs, requirement_names),
     END,
 };
 

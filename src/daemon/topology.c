@@ -2,6 +2,10 @@
 /* PCI distance from the sysfs devices/ paths: the components two paths share. */
 #include "config.h"
 
+#include <string.h>
+
+#include "macro.h"
+#include "strutil.h"
 #include "topology.h"
 
 /* Components of a devices/ path in common ("devices", "pci0000:00", bridges...). */
@@ -47,4 +51,29 @@ const struct gpu *topology_nearest_gpu(const struct inventory *inv, const struct
     if (best)
         *dist = distance(r, best, best_depth);
     return best;
+}
+
+/* Splits a devices/ path into its components, in place; returns how many. */
+static size_t components(char *path, char **out, size_t max)
+{
+    size_t n = 0;
+    for (char *save = NULL, *c = strtok_r(path, "/", &save); c && n < max; c = strtok_r(NULL, "/", &save))
+        out[n++] = c;
+    return n;
+}
+
+size_t topology_bridges_between(const char *a, const char *b, char out[][16], size_t max)
+{
+    char pa[256], pb[256], *ca[32], *cb[32];
+    size_t n = 0;
+    strscpy(pa, a, sizeof(pa));
+    strscpy(pb, b, sizeof(pb));
+    size_t na = components(pa, ca, 32), nb = components(pb, cb, 32), k = 0;
+    while (k < na && k < nb && streq(ca[k], cb[k]))
+        k++;
+    for (size_t i = k; i + 1 < na && n < max; i++)
+        strscpy(out[n++], ca[i], 16);
+    for (size_t i = k; i + 1 < nb && n < max; i++)
+        strscpy(out[n++], cb[i], 16);
+    return n;
 }

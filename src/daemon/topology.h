@@ -10,3 +10,10 @@
  * gets its distance word. */
 const struct gpu *topology_nearest_gpu(const struct inventory *inv, const struct rail *r,
                                        const char **dist);
+
+#define TOPOLOGY_MAX_BRIDGES 16
+
+/* The PCI functions between two devices/ paths: the components below their common
+ * ancestor on either side, the two endpoints left out (a switch's downstream ports for a
+ * GPU and an HCA behind one switch). Returns how many went into OUT. */
+size_t topology_bridges_between(const char *a, const char *b, char out[][16], size_t max);

@@ -66,6 +66,54 @@ static void check_mrrs(const struct rail *r, const struct policy *p, struct find
     }
 }
 
+/* ACS on a switch port between the HCA and its GPU sends their peer-to-peer traffic up
+ * to the root complex: NCCL's troubleshooting guide has it disabled. */
+static void check_acs(const struct inventory *inv, const struct rail *r, const struct policy *p,
+                      struct findings *out)
+{
+    const char *dist = NULL;
+    const struct gpu *g = topology_nearest_gpu(inv, r, &dist);
+    if (!g) {
+        findings_add(out, "pcie.acs", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL, "%s",
+                     r->pci_path[0] ? "no GPU found" : "not a PCI function (a software device)");
+        return;
+    }
+    if (!streq(dist, "PXB")) {
+        findings_add(out, "pcie.acs", SEVERITY_OK, r->name, NULL, dist, NULL,
+                     "no PCIe switch between the HCA and GPU %s (%s): ACS routes none of their traffic",
+                     g->pci_addr, dist);
+        return;
+    }
+    char between[TOPOLOGY_MAX_BRIDGES][16], on[160] = "", hint[512] = "";
+    size_t n = topology_bridges_between(r->pci_path, g->path, between, TOPOLOGY_MAX_BRIDGES);
+    size_t w = 0, h = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct pci_bridge *b = inventory_find_bridge(inv, between[i]);
+        if (!b || !b->read) {
+            findings_add(out, "pcie.acs", SEVERITY_UNKNOWN, r->name, "P2P redirect off", NULL, NULL,
+                         "switch port %s: %s", between[i], b ? b->why : "not read");
+            return;
+        }
+        if (b->acs && (b->acs_ctrl & PCI_ACS_P2P_REDIRECT)) {
+            w += (size_t)snprintf(on + w, w < sizeof(on) ? sizeof(on) - w : 0, "%s%s (0x%04x)",
+                                  w ? ", " : "", b->addr, b->acs_ctrl);
+            h += (size_t)snprintf(hint + h, h < sizeof(hint) ? sizeof(hint) - h : 0,
+                                  "%ssetpci -s %s ECAP_ACS+0x6.w=0000", h ? "; " : "", b->addr);
+        }
+    }
+    if (!w) {
+        findings_add(out, "pcie.acs", SEVERITY_OK, r->name, "P2P redirect off", "off", NULL,
+                     "no ACS P2P redirect between the HCA and GPU %s (%zu switch ports)", g->pci_addr, n);
+        return;
+    }
+    bool error = p->rails.pcie.acs == REQ_REQUIRED || p->rails.gpudirect == REQ_REQUIRED;
+    if (strlen(hint) + 80 < sizeof(hint))
+        strcat(hint, " (as root; or in the BIOS, or pci=disable_acs_redir= on the kernel command line)");
+    findings_add(out, "pcie.acs", error ? SEVERITY_ERROR : SEVERITY_WARNING, r->name, "P2P redirect off",
+                 on, hint, "ACS redirects peer-to-peer traffic between the HCA and GPU %s up "
+                 "through the root complex: on %s", g->pci_addr, on);
+}
+
 static void check_affinity(const struct inventory *inv, const struct rail *r,
                            const struct policy *p, struct findings *out)
 {
@@ -142,6 +190,8 @@ void check_host(const struct inventory *inv, const struct policy *p, struct find
     for (size_t i = 0; i < inv->n_rails; i++) {
         check_link(&inv->rails[i], p, out);
         check_mrrs(&inv->rails[i], p, out);
+        if (p->rails.pcie.acs != REQ_IGNORE)
+            check_acs(inv, &inv->rails[i], p, out);
         if (p->rails.gpudirect != REQ_IGNORE)
             check_affinity(inv, &inv->rails[i], p, out);
     }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "inventory.h"   /* the ACS bits */
+
 struct pci_config {
     bool header;                /* at least the 64-byte header */
     uint16_t vendor, device;
@@ -22,14 +24,6 @@ struct pci_config {
     uint16_t acs_cap, acs_ctrl; /* its Capability and Control registers */
 };
 
-/* ACS Control bits (PCI_ACS_*). */
-#define PCI_ACS_SV 0x0001       /* Source Validation */
-#define PCI_ACS_TB 0x0002       /* Translation Blocking */
-#define PCI_ACS_RR 0x0004       /* P2P Request Redirect */
-#define PCI_ACS_CR 0x0008       /* P2P Completion Redirect */
-#define PCI_ACS_UF 0x0010       /* Upstream Forwarding */
-/* The bits that send peer-to-peer traffic up through the root complex. */
-#define PCI_ACS_P2P_REDIRECT (PCI_ACS_SV | PCI_ACS_RR | PCI_ACS_CR | PCI_ACS_UF)
 
 /* Parses LEN bytes of config space. -EBADMSG for less than a header or an all-ones header
  * (a function gone); a malformed list ends the walk with what was found so far. */

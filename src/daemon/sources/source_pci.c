@@ -49,30 +49,67 @@ static void read_link(const char *root, const char *dev, struct pcie_link *l)
 
 /* The Max Read Request Size from the function's config space. Only root reads past the
  * 64-byte header (the kernel gives others that much), where the capabilities are. */
-static void read_config(const char *root, const char *dev, struct pcie_link *l)
+static int read_config_space(const char *root, const char *dev, struct pci_config *c, char *why,
+                             size_t why_len)
 {
     char path[PATH_MAX];
     _cleanup_free_ char *buf = NULL;
     size_t len = 0;
-    struct pci_config c;
     snprintf(path, sizeof(path), "%s/%s/config", root, dev);
     int r = read_file_full(path, 4096, &buf, &len);
     if (r < 0) {
-        snprintf(l->config_why, sizeof(l->config_why), "config space not readable: %s",
-                 errno_text(-r));
-        return;
+        snprintf(why, why_len, "config space not readable: %s", errno_text(-r));
+        return r;
     }
-    if (pci_config_parse((const uint8_t *)buf, len, &c) < 0) {
-        snprintf(l->config_why, sizeof(l->config_why), "config space of %zu bytes has no valid header", len);
-        return;
+    if (pci_config_parse((const uint8_t *)buf, len, c) < 0) {
+        snprintf(why, why_len, "config space of %zu bytes has no valid header", len);
+        return -EBADMSG;
     }
-    if (!c.pcie) {
-        snprintf(l->config_why, sizeof(l->config_why), len <= 64
+    if (!c->pcie) {
+        snprintf(why, why_len, len <= 64
                  ? "only the 64-byte config header is readable (root reads the capabilities)"
                  : "no PCI Express capability in config space");
-        return;
+        return -ENODATA;
     }
-    l->max_read_request = c.max_read_request;
+    return 0;
+}
+
+static void read_config(const char *root, const char *dev, struct pcie_link *l)
+{
+    struct pci_config c;
+    if (read_config_space(root, dev, &c, l->config_why, sizeof(l->config_why)) == 0)
+        l->max_read_request = c.max_read_request;
+}
+
+/* Every bridge on PATH (a devices/ path; the last component is the device itself, the
+ * first two "devices" and the root "pci0000:xx"), read once. */
+static void scan_bridges_on(const char *root, const char *path, struct inventory *inv)
+{
+    char copy[PATH_MAX], prefix[PATH_MAX] = "";
+    char *parts[32], *save = NULL;
+    size_t n = 0;
+    strscpy(copy, path, sizeof(copy));
+    for (char *c = strtok_r(copy, "/", &save); c && n < ARRAY_SIZE(parts); c = strtok_r(NULL, "/", &save))
+        parts[n++] = c;
+    for (size_t i = 0; i + 1 < n; i++) {
+        size_t len = strlen(prefix);
+        snprintf(prefix + len, sizeof(prefix) - len, "%s%s", i ? "/" : "", parts[i]);
+        if (i < 2 || inventory_find_bridge(inv, parts[i]))
+            continue;       /* "devices", the root complex "pci0000:xx"; one read each */
+        struct pci_bridge *b = realloc(inv->bridges, (inv->n_bridges + 1) * sizeof(*b));
+        if (!b)
+            return;
+        inv->bridges = b;
+        b = &b[inv->n_bridges++];
+        memset(b, 0, sizeof(*b));
+        strscpy(b->addr, parts[i], sizeof(b->addr));
+        struct pci_config c;
+        if (read_config_space(root, prefix, &c, b->why, sizeof(b->why)) == 0) {
+            b->read = true;
+            b->acs = c.acs;
+            b->acs_ctrl = c.acs_ctrl;
+        }
+    }
 }
 
 static void scan_gpus(const char *root, struct inventory *inv)
@@ -116,6 +153,12 @@ void source_pci_scan(const char *root, struct inventory *inv)
         }
     }
     scan_gpus(root, inv);
+    for (size_t i = 0; i < inv->n_rails; i++)
+        if (inv->rails[i].pci_path[0])
+            scan_bridges_on(root, inv->rails[i].pci_path, inv);
+    for (size_t i = 0; i < inv->n_gpus; i++)
+        if (inv->gpus[i].path[0])
+            scan_bridges_on(root, inv->gpus[i].path, inv);
     inv->peermem_loaded = sysfs_exists(root, "module/nvidia_peermem");
     inv->nvidia_loaded = sysfs_exists(root, "module/nvidia") || sysfs_exists(root, "module/amdgpu");
 }
