@@ -15,6 +15,7 @@
 #include "macro.h"
 #include "nccl.h"
 #include "findings_text.h"
+#include "cpulist.h"
 #include "pci_config.h"
 #include "topology.h"
 #include "nccl_gid.h"
@@ -423,6 +424,60 @@ START_TEST(test_acs)
 }
 END_TEST
 
+START_TEST(test_cpulist)
+{
+    struct cpuset a, b;
+    ck_assert_int_eq(cpulist_parse("0-3,8-11\n", &a), 0);
+    ck_assert_int_eq(cpuset_first(&a), 0);
+    ck_assert_int_eq(cpulist_parse("10", &b), 0);
+    ck_assert(cpuset_intersects(&a, &b));
+    ck_assert_int_eq(cpulist_parse("12-4095", &b), 0);
+    ck_assert(!cpuset_intersects(&a, &b));
+    ck_assert_int_eq(cpuset_first(&b), 12);
+    ck_assert_int_eq(cpulist_parse("", &b), 0);
+    ck_assert_int_eq(cpuset_first(&b), -1);
+    ck_assert_int_eq(cpulist_parse("4096", &b), -ERANGE);
+    ck_assert_int_eq(cpulist_parse("5-3", &b), -EINVAL);
+    ck_assert_int_eq(cpulist_parse("1,,2", &b), -EINVAL);
+    ck_assert_int_eq(cpulist_parse("ff", &b), -EINVAL);
+    ck_assert_int_eq(cpulist_parse("1-", &b), -EINVAL);
+    ck_assert_int_eq(cpulist_parse("99999999999999999999", &b), -ERANGE);
+}
+END_TEST
+
+/* host.iommu, host.cpufreq, host.irq_affinity: the 8-rail node tuned (identity groups, the
+ * performance governor, interrupts on each HCA's node), then as a stock kernel leaves it. */
+START_TEST(test_host_path)
+{
+    struct scan tuned, stock, req, sw;
+    scan(&tuned, "mlx5_8rail", NULL);
+    ck_assert_int_eq(sev(&tuned, "host.iommu", "mlx5_0/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&tuned, "host.cpufreq", "mlx5_4/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&tuned, "host.irq_affinity", "mlx5_5/1"), SEVERITY_OK);
+    ck_assert_uint_eq(tuned.inv.rails[5].host.irqs, 4);
+    scan(&stock, "mlx5_8rail_host_stock", NULL);
+    ck_assert_int_eq(sev(&stock, "host.iommu", "mlx5_0/1"), SEVERITY_WARNING);
+    ck_assert_str_eq(stock.inv.iommu_cmdline, "intel_iommu=on");
+    ck_assert_int_eq(sev(&stock, "host.cpufreq", "mlx5_7/1"), SEVERITY_WARNING);
+    ck_assert_str_eq(stock.inv.rails[7].host.governor, "powersave");
+    ck_assert_int_eq(sev(&stock, "host.irq_affinity", "mlx5_2/1"), SEVERITY_WARNING);
+    ck_assert_uint_eq(stock.inv.rails[2].host.irqs_off_node, 4);
+    ck_assert_int_eq(sev(&stock, "host.irq_affinity", "mlx5_3/1"), SEVERITY_OK);
+    ck_assert_int_eq(findings_verdict(&stock.findings), VERDICT_DEGRADED);
+    scan(&req, "mlx5_8rail_host_stock", "host: {iommu: required, cpufreq: powersave}\n");
+    ck_assert_int_eq(sev(&req, "host.iommu", "mlx5_0/1"), SEVERITY_ERROR);
+    ck_assert_int_eq(sev(&req, "host.cpufreq", "mlx5_0/1"), SEVERITY_OK);
+    scan(&sw, "soft_roce", NULL);
+    ck_assert_int_eq(sev(&sw, "host.iommu", "rxe0/1"), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&sw, "host.irq_affinity", "rxe0/1"), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&sw, "host.cpufreq", "rxe0/1"), SEVERITY_UNKNOWN);
+    scan_done(&tuned);
+    scan_done(&stock);
+    scan_done(&req);
+    scan_done(&sw);
+}
+END_TEST
+
 START_TEST(test_rails_compact)
 {
     char buf[128];
@@ -732,6 +787,8 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_pci_config_parse);
     tcase_add_test(tc, test_mrrs);
     tcase_add_test(tc, test_acs);
+    tcase_add_test(tc, test_cpulist);
+    tcase_add_test(tc, test_host_path);
     tcase_add_test(tc, test_ofed_qos_sysfs);
     tcase_add_test(tc, test_rail_list);
     tcase_add_test(tc, test_no_rdma);

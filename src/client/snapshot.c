@@ -119,6 +119,66 @@ static void copy_tree(const char *src, const char *dst, int depth)
     closedir(d);
 }
 
+/* What host.iommu and host.irq_affinity read of a PCI function: its iommu_group link and
+ * the group's type, its msi_irqs/ and each vector's affinity in /proc/irq. */
+static void copy_host_path(const char *out, const char *path, const char *dst)
+{
+    char s[PATH_MAX + 64], t[PATH_MAX + 64], group[PATH_MAX];
+    snprintf(s, sizeof(s), "%s/iommu_group", path);
+    snprintf(t, sizeof(t), "%s/iommu_group", dst);
+    copy_link(s, t);
+    if (realpath(s, group) && strncmp(group, "/sys/kernel/iommu_groups/", 25) == 0) {
+        snprintf(t, sizeof(t), "%s%s", out, group);
+        mkdir_p(t);
+        snprintf(s, sizeof(s), "%s/type", group);
+        snprintf(t, sizeof(t), "%s%s/type", out, group);
+        copy_file(s, t);
+    }
+    snprintf(s, sizeof(s), "%s/msi_irqs", path);
+    snprintf(t, sizeof(t), "%s/msi_irqs", dst);
+    copy_tree(s, t, MAX_DEPTH - 1);
+    DIR *d = opendir(s);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        static const char *const files[] = { "effective_affinity_list", "smp_affinity_list" };
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(t, sizeof(t), "%s/proc/irq/%s", out, de->d_name);
+        mkdir_p(t);
+        for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+            snprintf(s, sizeof(s), "/proc/irq/%s/%s", de->d_name, files[i]);
+            snprintf(t, sizeof(t), "%s/proc/irq/%s/%s", out, de->d_name, files[i]);
+            copy_file(s, t);
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+/* The cpufreq governor and driver of every CPU (host.cpufreq reads the HCAs' local ones). */
+static void copy_cpufreq(const char *out)
+{
+    static const char *const files[] = { "scaling_governor", "scaling_driver" };
+    char s[PATH_MAX], t[PATH_MAX];
+    DIR *d = opendir("/sys/devices/system/cpu");
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (strncmp(de->d_name, "cpu", 3) != 0 || de->d_name[3] < '0' || de->d_name[3] > '9')
+            continue;
+        for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+            snprintf(s, sizeof(s), "/sys/devices/system/cpu/%s/cpufreq/%s", de->d_name, files[i]);
+            if (access(s, R_OK) < 0)
+                continue;
+            snprintf(t, sizeof(t), "%s/sys/devices/system/cpu/%s/cpufreq", out, de->d_name);
+            mkdir_p(t);
+            snprintf(t, sizeof(t), "%s/sys/devices/system/cpu/%s/cpufreq/%s", out, de->d_name, files[i]);
+            copy_file(s, t);
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
 /* A PCI function and its bridges up to the root, with the files fabtune reads. */
 static void copy_pci(const char *out, char *real)
 {
@@ -136,6 +196,7 @@ static void copy_pci(const char *out, char *real)
         snprintf(s, sizeof(s), "%s/driver", path);
         snprintf(t, sizeof(t), "%s/driver", dst);
         copy_link(s, t);
+        copy_host_path(out, path, dst);
         if (!(slash = strrchr(real, '/')) || strncmp(real, "/sys/devices/pci", 16) != 0 ||
             slash == real + strlen("/sys/devices"))
             return;
@@ -226,7 +287,7 @@ static void copy_proc(const char *out)
      * this process's own, reported as such. */
     static const char *const files[] = { "sys/kernel/numa_balancing", "sys/kernel/random/boot_id",
                                          "sys/kernel/hostname", "sys/kernel/osrelease",
-                                         "self/limits" };
+                                         "self/limits", "cmdline" };
     char s[PATH_MAX], t[PATH_MAX];
     for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
         snprintf(s, sizeof(s), "/proc/%s", dirs[i]);
@@ -268,6 +329,7 @@ int snapshot_take(const char *tarball)
         copy_tree("/sys/module/nvidia_peermem", mod, MAX_DEPTH - 1);
     }
     copy_proc(out);
+    copy_cpufreq(out);
 
     int status = 1;
     pid_t pid = fork();

@@ -73,6 +73,19 @@ struct gpu {
     char vendor[8];
     char path[256];             /* sysfs devices path: its PCI bridges, root first */
     int numa_node;
+    char iommu_type[16];        /* its IOMMU group's type; "" without a group */
+};
+
+/* What the host does to a rail's path beside the link: the IOMMU group's type, the CPU
+ * frequency governor of its local CPUs, and where its interrupts are served. */
+struct host_path {
+    char iommu_type[16];        /* "identity", "DMA", "DMA-FQ", ...; "" without a group */
+    char governor[32];          /* scaling_governor of the first CPU local to the HCA */
+    char cpufreq_driver[32];
+    char cpufreq_why[96];       /* why governor is "" */
+    bool irq_known;
+    unsigned irqs, irqs_off_node; /* MSI-X vectors, and those served by no local CPU */
+    char irq_why[96];           /* why !irq_known */
 };
 
 struct rail {
@@ -106,6 +119,7 @@ struct rail {
     struct netdev_info netdev;
     struct qos_state qos;       /* Ethernet rails: DCB, trust, ECN, global pause */
     struct counter_sample counters; /* hw_counters/, counters/, classified ethtool stats */
+    struct host_path host;
 };
 
 struct inventory {
@@ -121,6 +135,8 @@ struct inventory {
     struct gpu *gpus;
     size_t n_gpus;
     struct pci_bridge *bridges; /* on the rails' and GPUs' paths */
+    bool iommu_groups;          /* /sys/kernel/iommu_groups has entries */
+    char iommu_cmdline[128];    /* the kernel command line's iommu words, if read */
     size_t n_bridges;
     bool peermem_loaded;        /* /sys/module/nvidia_peermem */
     bool nvidia_loaded;         /* /sys/module/nvidia */

@@ -8,6 +8,7 @@
 #include "nccl_gid.h"
 #include "inventory_take.h"
 #include "source_counters.h"
+#include "source_host_path.h"
 #include "source_limits.h"
 #include "source_pci.h"
 #include "source_rdmanl.h"
@@ -35,6 +36,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
     if (err < 0)
         return err;
     source_pci_scan(sysroot, inv);
+    source_host_path_scan(sysroot, procroot, inv);
     if (procroot)       /* NULL: a snapshot without its procfs; limits stay unknown */
         source_limits_scan(procroot, "", inv->source == INVENTORY_LIVE, inv);
     if (inv->source == INVENTORY_OFFLINE) {

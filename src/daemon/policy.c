@@ -27,6 +27,7 @@ void policy_init_defaults(struct policy *p)
             .gpudirect = REQ_OPTIONAL,
             .pcie = { .acs = REQ_OPTIONAL },
         },
+        .host = { .iommu = REQ_OPTIONAL, .irq_affinity = REQ_OPTIONAL },
         .checks = {
             .interval = 30 * USEC_PER_SEC,
             .flaps = { .window = 10 * USEC_PER_MINUTE, .max = 2 },
@@ -49,6 +50,7 @@ void policy_init_defaults(struct policy *p)
     p->outputs.nccl_conf = strdup("/run/fabtune/nccl.conf");
     p->control.socket = strdup("/run/fabtune/fabtuned.sock");
     p->control.group = strdup("fabtune");
+    p->host.cpufreq = strdup("performance");
 }
 
 void policy_done(struct policy *p)
@@ -62,6 +64,7 @@ void policy_done(struct policy *p)
     free(p->outputs.prometheus_textfile);
     free(p->control.socket);
     free(p->control.group);
+    free(p->host.cpufreq);
     memset(p, 0, sizeof(*p));
 }
 

@@ -98,6 +98,11 @@ struct policy {
         struct { uint32_t baseline_runs, consecutive; double ratio; } regression;
         struct { double rdma_p99_us, tcp_p99_us, rdma_min_bw_fraction; } limits;
     } probes;
+    struct {
+        enum requirement iommu;         /* HCAs and GPUs untranslated (identity groups) */
+        enum requirement irq_affinity;  /* the HCA's interrupts on its NUMA node */
+        char *cpufreq;                  /* the governor wanted of the HCA's CPUs; "any" */
+    } host;
     struct { char *nccl_env, *nccl_conf, *prometheus_textfile; } outputs;
     struct { char *socket, *group; } control;
 };

@@ -165,12 +165,20 @@ static const struct policy_field control_fields[] = {
     END,
 };
 
+static const struct policy_field host_fields[] = {
+    ENUM("iommu", host.iommu, requirement_names),
+    ENUM("irq_affinity", host.irq_affinity, requirement_names),
+    { "cpufreq", FIELD_NAME, AT(host.cpufreq) },
+    END,
+};
+
 const struct policy_field policy_schema[] = {
     { "version", FIELD_VERSION, AT(version) },
     MAP("rails", rails_fields),
     MAP("checks", checks_fields),
     MAP("tuning", tuning_fields),
     MAP("probes", probes_fields),
+    MAP("host", host_fields),
     MAP("outputs", outputs_fields),
     MAP("control", control_fields),
     END,

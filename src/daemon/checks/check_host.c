@@ -114,6 +114,96 @@ static void check_acs(const struct inventory *inv, const struct rail *r, const s
                  "through the root complex: on %s", g->pci_addr, on);
 }
 
+static bool translated(const char *type)
+{
+    return strncmp(type, "DMA", 3) == 0;
+}
+
+/* host.iommu: a translating IOMMU in front of the HCA or its GPU costs every DMA a lookup
+ * (and IOTLB misses under GPUDirect); HPC nodes run iommu=pt. */
+static void check_iommu(const struct inventory *inv, const struct rail *r, const struct policy *p,
+                        struct findings *out)
+{
+    char got[96];
+    if (!r->pci_path[0]) {
+        findings_add(out, "host.iommu", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
+                     "not a PCI function (a software device)");
+        return;
+    }
+    if (!inv->iommu_groups || !r->host.iommu_type[0]) {
+        findings_add(out, "host.iommu", SEVERITY_UNKNOWN, r->name, "identity", NULL, NULL,
+                     "%s%s%s%s", inv->iommu_groups ? "the HCA is in no IOMMU group"
+                     : "no IOMMU groups (/sys/kernel/iommu_groups): the IOMMU is off or absent",
+                     inv->iommu_cmdline[0] ? " (kernel command line: " : "", inv->iommu_cmdline,
+                     inv->iommu_cmdline[0] ? ")" : "");
+        return;
+    }
+    const char *dist = NULL;
+    const struct gpu *g = topology_nearest_gpu(inv, r, &dist);
+    const char *gtype = g && g->iommu_type[0] ? g->iommu_type : NULL;
+    snprintf(got, sizeof(got), "HCA %s%s%s", r->host.iommu_type, gtype ? ", GPU " : "", gtype ? gtype : "");
+    if (!translated(r->host.iommu_type) && !(gtype && translated(gtype))) {
+        findings_add(out, "host.iommu", SEVERITY_OK, r->name, "identity", got, NULL,
+                     "IOMMU groups: %s", got);
+        return;
+    }
+    findings_add(out, "host.iommu", p->host.iommu == REQ_REQUIRED ? SEVERITY_ERROR : SEVERITY_WARNING,
+                 r->name, "identity", got,
+                 "iommu=pt on the kernel command line (intel_iommu=on iommu=pt, or amd_iommu=on "
+                 "iommu=pt), or echo identity > /sys/kernel/iommu_groups/N/type with the device unbound",
+                 "the IOMMU translates DMA of the %s (%s)%s%s", translated(r->host.iommu_type)
+                 ? "HCA" : "GPU", got, inv->iommu_cmdline[0] ? "; kernel command line: " : "",
+                 inv->iommu_cmdline);
+}
+
+/* host.cpufreq: a powersave or ondemand governor stretches every wake-up the probes and
+ * the jobs' progress threads take. */
+static void check_cpufreq(const struct rail *r, const struct policy *p, struct findings *out)
+{
+    const struct host_path *h = &r->host;
+    if (!h->governor[0]) {
+        findings_add(out, "host.cpufreq", SEVERITY_UNKNOWN, r->name, p->host.cpufreq, NULL, NULL,
+                     "%s", h->cpufreq_why[0] ? h->cpufreq_why : "no cpufreq");
+        return;
+    }
+    if (streq(h->governor, p->host.cpufreq))
+        findings_add(out, "host.cpufreq", SEVERITY_OK, r->name, p->host.cpufreq, h->governor, NULL,
+                     "the HCA's CPUs run the %s governor (%s)", h->governor,
+                     h->cpufreq_driver[0] ? h->cpufreq_driver : "driver unknown");
+    else
+        findings_add(out, "host.cpufreq", SEVERITY_WARNING, r->name, p->host.cpufreq, h->governor,
+                     "cpupower frequency-set -g performance (or tuned's latency-performance "
+                     "profile; host.cpufreq: any to skip)",
+                     "the HCA's CPUs run the %s governor (%s), not %s", h->governor,
+                     h->cpufreq_driver[0] ? h->cpufreq_driver : "driver unknown", p->host.cpufreq);
+}
+
+/* host.irq_affinity: completions served across the socket add a cross-node wake-up to
+ * every message. */
+static void check_irqs(const struct rail *r, const struct policy *p, struct findings *out)
+{
+    const struct host_path *h = &r->host;
+    char got[48];
+    if (!h->irq_known) {
+        findings_add(out, "host.irq_affinity", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL, "%s",
+                     !r->pci_path[0] ? "not a PCI function (a software device)"
+                     : h->irq_why[0] ? h->irq_why : "no interrupts read");
+        return;
+    }
+    snprintf(got, sizeof(got), "%u of %u off-node", h->irqs_off_node, h->irqs);
+    if (h->irqs_off_node * 2 <= h->irqs)
+        findings_add(out, "host.irq_affinity", SEVERITY_OK, r->name, "on the HCA's node", got, NULL,
+                     "%u of %u MSI-X vectors served on the HCA's NUMA node", h->irqs - h->irqs_off_node,
+                     h->irqs);
+    else
+        findings_add(out, "host.irq_affinity", p->host.irq_affinity == REQ_REQUIRED ? SEVERITY_ERROR
+                     : SEVERITY_WARNING, r->name, "on the HCA's node", got,
+                     "set_irq_affinity_bynode.sh NODE NETDEV (mlnx-tools), or stop irqbalance from "
+                     "moving them: most completions cross the socket",
+                     "%u of the HCA's %u MSI-X vectors are served off its NUMA node",
+                     h->irqs_off_node, h->irqs);
+}
+
 static void check_affinity(const struct inventory *inv, const struct rail *r,
                            const struct policy *p, struct findings *out)
 {
@@ -192,6 +282,12 @@ void check_host(const struct inventory *inv, const struct policy *p, struct find
         check_mrrs(&inv->rails[i], p, out);
         if (p->rails.pcie.acs != REQ_IGNORE)
             check_acs(inv, &inv->rails[i], p, out);
+        if (p->host.iommu != REQ_IGNORE)
+            check_iommu(inv, &inv->rails[i], p, out);
+        if (p->host.irq_affinity != REQ_IGNORE)
+            check_irqs(&inv->rails[i], p, out);
+        if (p->host.cpufreq && !streq(p->host.cpufreq, "any"))
+            check_cpufreq(&inv->rails[i], p, out);
         if (p->rails.gpudirect != REQ_IGNORE)
             check_affinity(inv, &inv->rails[i], p, out);
     }
