@@ -369,6 +369,32 @@ START_TEST(test_pci_config_parse)
 }
 END_TEST
 
+/* The real H200's GPU config space (tests/fixtures/README): the walk finds what pciutils'
+ * lspci finds in it. */
+START_TEST(test_pci_config_h200)
+{
+    static uint8_t b[8192];
+    char path[512];
+    snprintf(path, sizeof(path), "%s/tests/fixtures/h200-vm-gpu-config.bin", TEST_SRCDIR);
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f, "%s", path);
+    size_t n = fread(b, 1, sizeof(b), f);
+    fclose(f);
+    ck_assert_uint_eq(n, 4096);
+    struct pci_config c;
+    ck_assert_int_eq(pci_config_parse(b, n, &c), 0);
+    ck_assert_uint_eq(c.vendor, 0x10de);
+    ck_assert_uint_eq(c.n_capabilities, 4);     /* 40 48 60 b0 */
+    ck_assert(c.pcie);
+    ck_assert_uint_eq(c.pcie_type, 0);          /* Endpoint */
+    ck_assert_uint_eq(c.max_payload, 256);
+    ck_assert_uint_eq(c.max_read_request, 4096);
+    ck_assert(c.extended);
+    ck_assert_uint_eq(c.n_extended, 9);         /* 100 12c 134 1b8 248 250 2a4 2b8 2f0 */
+    ck_assert(!c.acs);
+}
+END_TEST
+
 /* pcie.mrrs on the 8-rail node: 4096 everywhere but rail 6's 512 (mlnx_tune's warning). */
 START_TEST(test_mrrs)
 {
@@ -786,6 +812,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_rails_compact);
     tcase_add_test(tc, test_pci_config_parse);
     tcase_add_test(tc, test_mrrs);
+    tcase_add_test(tc, test_pci_config_h200);
     tcase_add_test(tc, test_acs);
     tcase_add_test(tc, test_cpulist);
     tcase_add_test(tc, test_host_path);

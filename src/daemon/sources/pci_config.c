@@ -48,6 +48,7 @@ static void standard_capabilities(const uint8_t *buf, size_t len, struct pci_con
     for (int hops = 0; hops < 48 && at >= 0x40 && at + 2 <= len && at < PCI_CFG_SPACE_SIZE; hops++) {
         if (buf[at] == 0xff)
             break;
+        c->n_capabilities++;
         if (buf[at] == PCI_CAP_ID_EXP && !c->pcie)
             pcie_capability(buf, len, at, c);
         at = buf[at + 1] & ~3u;
@@ -64,6 +65,7 @@ static void extended_capabilities(const uint8_t *buf, size_t len, struct pci_con
         uint32_t header = le32(buf + at);
         if (header == 0 || header == 0xffffffff)
             break;
+        c->n_extended++;
         if ((header & 0xffff) == PCI_EXT_CAP_ID_ACS && !c->acs && at + 8 <= len) {
             c->acs = true;
             c->acs_cap = le16(buf + at + 4);

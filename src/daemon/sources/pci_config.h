@@ -19,7 +19,9 @@ struct pci_config {
                                  * upstream port, 6 downstream port, 4 root port) */
     uint32_t max_read_request;  /* bytes, from Device Control; 0 without PCIe */
     uint32_t max_payload;       /* bytes, from Device Control */
+    unsigned n_capabilities;    /* standard capabilities walked */
     bool extended;              /* the buffer reaches the extended space (4096 bytes) */
+    unsigned n_extended;        /* extended capabilities walked (Null ones included) */
     bool acs;                   /* an ACS extended capability */
     uint16_t acs_cap, acs_ctrl; /* its Capability and Control registers */
 };
