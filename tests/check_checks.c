@@ -504,6 +504,31 @@ START_TEST(test_host_path)
 }
 END_TEST
 
+/* The H200 VM's layout (a flat bus, no IOMMU groups, no cpufreq) with a rail beside its
+ * GPU: what that host cannot say is unknown with its reason, never an error. */
+START_TEST(test_host_path_h200_vm)
+{
+    struct scan s;
+    scan(&s, "h200_vm_rail", NULL);
+    ck_assert_int_eq(sev(&s, "host.iommu", "mlx5_0/1"), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&s, "host.cpufreq", "mlx5_0/1"), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&s, "pcie.acs", "mlx5_0/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "pcie.mrrs", "mlx5_0/1"), SEVERITY_OK);
+    ck_assert_int_eq(sev(&s, "host.irq_affinity", "mlx5_0/1"), SEVERITY_OK);
+    for (size_t i = 0; i < s.findings.n; i++) {
+        const struct finding *f = &s.findings.items[i];
+        if (strncmp(f->check, "host.", 5) == 0 || strncmp(f->check, "pcie.", 5) == 0)
+            ck_assert_msg(f->severity != SEVERITY_ERROR, "%s: %s", f->check, f->message);
+        if (streq(f->check, "host.iommu"))
+            ck_assert_msg(strstr(f->message, "no IOMMU groups"), "%s", f->message);
+        if (streq(f->check, "host.cpufreq"))
+            ck_assert_msg(strstr(f->message, "no cpufreq for cpu0"), "%s", f->message);
+    }
+    ck_assert_uint_eq(s.inv.n_gpus, 1);
+    scan_done(&s);
+}
+END_TEST
+
 START_TEST(test_rails_compact)
 {
     char buf[128];
@@ -816,6 +841,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_acs);
     tcase_add_test(tc, test_cpulist);
     tcase_add_test(tc, test_host_path);
+    tcase_add_test(tc, test_host_path_h200_vm);
     tcase_add_test(tc, test_ofed_qos_sysfs);
     tcase_add_test(tc, test_rail_list);
     tcase_add_test(tc, test_no_rdma);
