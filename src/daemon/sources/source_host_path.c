@@ -21,14 +21,18 @@ static void iommu_type(const char *root, const char *dev, char *buf, size_t len)
         buf[0] = '\0';
 }
 
-static void cpufreq(const char *root, const char *dev, struct host_path *h)
+/* DEV's local_cpulist; false when it has none (a software device) or it does not parse. */
+static bool local_cpus(const char *root, const char *dev, struct cpuset *ret)
 {
-    char list[4096] = "";
-    struct cpuset local;
-    int cpu = 0;
-    if (dev[0] && sysfs_read_line(root, list, sizeof(list), "%s/local_cpulist", dev) == 0 &&
-        cpulist_parse(list, &local) == 0 && cpuset_first(&local) >= 0)
-        cpu = cpuset_first(&local);
+    char list[4096];
+    return dev[0] && sysfs_read_line(root, list, sizeof(list), "%s/local_cpulist", dev) == 0 &&
+           cpulist_parse(list, ret) == 0 && cpuset_first(ret) >= 0;
+}
+
+/* The governor of the first CPU local to the HCA (cpu0 without a local_cpulist). */
+static void cpufreq(const char *root, const struct cpuset *local, struct host_path *h)
+{
+    int cpu = local ? cpuset_first(local) : 0;
     if (sysfs_read_line(root, h->governor, sizeof(h->governor),
                         "devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu) < 0) {
         h->governor[0] = '\0';
@@ -40,16 +44,16 @@ static void cpufreq(const char *root, const char *dev, struct host_path *h)
                           "devices/system/cpu/cpu%d/cpufreq/scaling_driver", cpu);
 }
 
-static void irqs(const char *root, const char *procroot, const char *dev, struct host_path *h)
+static void irqs(const char *root, const char *procroot, const char *dev,
+                 const struct cpuset *local, struct host_path *h)
 {
-    char list[4096], aff[4096], **names = NULL;
-    struct cpuset local, served;
+    char aff[4096], **names = NULL;
+    struct cpuset served;
     if (!procroot) {
         snprintf(h->irq_why, sizeof(h->irq_why), "no procfs with the snapshot: /proc/irq unknown");
         return;
     }
-    if (!dev[0] || sysfs_read_line(root, list, sizeof(list), "%s/local_cpulist", dev) < 0 ||
-        cpulist_parse(list, &local) < 0 || cpuset_first(&local) < 0) {
+    if (!local) {
         snprintf(h->irq_why, sizeof(h->irq_why), "the HCA has no local_cpulist");
         return;
     }
@@ -64,7 +68,7 @@ static void irqs(const char *root, const char *procroot, const char *dev, struct
         if (cpulist_parse(aff, &served) < 0 || cpuset_first(&served) < 0)
             continue;
         h->irqs++;
-        h->irqs_off_node += !cpuset_intersects(&served, &local);
+        h->irqs_off_node += !cpuset_intersects(&served, local);
     }
     strv_free(names);
     h->irq_known = h->irqs > 0;
@@ -93,7 +97,9 @@ void source_host_path_scan(const char *root, const char *procroot, struct invent
     for (size_t i = 0; i < inv->n_rails; i++) {
         struct rail *r = &inv->rails[i];
         iommu_type(root, r->pci_path, r->host.iommu_type, sizeof(r->host.iommu_type));
-        cpufreq(root, r->pci_path, &r->host);
-        irqs(root, procroot, r->pci_path, &r->host);
+        struct cpuset local;
+        bool have_local = local_cpus(root, r->pci_path, &local);
+        cpufreq(root, have_local ? &local : NULL, &r->host);
+        irqs(root, procroot, r->pci_path, have_local ? &local : NULL, &r->host);
     }
 }
