@@ -45,7 +45,8 @@ t_start=$(now)
 cache=${FABTUNE_VM_CACHE:-$top_srcdir/.cache/vm}
 mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ] || cache=$HOME/.cache/fabtune/vm
 mkdir -p "$cache"
-set -- $("$top_srcdir/tests/vm/fetch-kernel.sh" "$cache") || { fail "cannot fetch the guest kernel"; finish; exit 1; }
+set -- $("$top_srcdir/tests/vm/fetch-kernel.sh" "$cache")
+[ $# -eq 2 ] || { fail "cannot fetch the guest kernel"; finish; exit 1; }
 kroot=$1 kver=$2
 key=$(cd "$here" && cat init build-initramfs.sh masked-units guest/* | md5sum | cut -c1-12)
 initrd="$cache/svm-initramfs-$kver-$key.cpio.gz"

@@ -26,6 +26,11 @@ esac
 kver=${pkg#linux-image-}
 root="$cache/kernel-$kver"
 
+# The Soft-RoCE and systemd guest stages share the cache and start together (make check
+# -j2): one unpacks while the other waits, or the second's rm -rf pulls the tree from
+# under the first's dpkg -x.
+exec 9>"$cache/.fetch.lock"
+flock 9
 if [ ! -f "$root/.complete" ]; then
     if ! ls "$cache/${pkg}_"*.deb >/dev/null 2>&1; then
         (cd "$cache" && { apt-get download "$pkg" >/dev/null 2>&1 ||

@@ -43,7 +43,8 @@ mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ] || cache=$HOME/.cache/fabtune/v
 mkdir -p "$cache"
 t_start=$(date +%s.%N)
 
-set -- $("$top_srcdir/tests/vm/fetch-kernel.sh" "$cache") || { fail "cannot fetch the guest kernel"; finish; exit 1; }
+set -- $("$top_srcdir/tests/vm/fetch-kernel.sh" "$cache")
+[ $# -eq 2 ] || { fail "cannot fetch the guest kernel"; finish; exit 1; }
 kroot=$1 kver=$2
 key=$(cat "$top_srcdir/tests/vm/init" "$top_srcdir/tests/vm/build-initramfs.sh" | md5sum | cut -c1-12)
 initrd="$cache/initramfs-$kver-$key.cpio.gz"
