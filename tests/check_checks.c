@@ -504,6 +504,45 @@ START_TEST(test_host_path)
 }
 END_TEST
 
+/* A GPU node whose rails are not selected (or not up): the host path is judged once for
+ * the node, unknown (nothing degraded yet) but with what the node shows: the ACS redirect
+ * on the switch port above the GPU, the GPUs' IOMMU groups. */
+START_TEST(test_host_path_railless)
+{
+    struct scan s;
+    const char *ib_only = "rails: {link_layer: infiniband}\n";
+    scan(&s, "gpu_node_acs", ib_only);
+    ck_assert_uint_eq(s.inv.n_rails, 0);
+    ck_assert_uint_eq(s.inv.n_gpus, 2);
+    ck_assert_int_eq(sev(&s, "pcie.acs", NULL), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&s, "pcie.mrrs", NULL), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&s, "host.irq_affinity", NULL), SEVERITY_UNKNOWN);
+    for (size_t i = 0; i < s.findings.n; i++) {
+        const struct finding *f = &s.findings.items[i];
+        if (streq(f->check, "pcie.acs"))
+            ck_assert_msg(strstr(f->message, "no RDMA rail; 1 of the"), "%s", f->message);
+        ck_assert_msg((f->severity != SEVERITY_ERROR && f->severity != SEVERITY_WARNING) ||
+                      strncmp(f->check, "tuning.", 7) == 0, "%s: %s", f->check, f->message);
+    }
+    scan_done(&s);
+    scan(&s, "gpu_node", ib_only);
+    for (size_t i = 0; i < s.findings.n; i++)
+        if (streq(s.findings.items[i].check, "pcie.acs"))
+            ck_assert_msg(strstr(s.findings.items[i].message, "0 of the"), "%s", s.findings.items[i].message);
+    scan_done(&s);
+    /* The stock 8-rail node's GPUs sit in DMA groups: said, without degrading. */
+    scan(&s, "mlx5_8rail_host_stock", ib_only);
+    ck_assert_uint_eq(s.inv.n_rails, 0);
+    ck_assert_int_eq(sev(&s, "host.iommu", NULL), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(sev(&s, "host.cpufreq", NULL), SEVERITY_UNKNOWN);
+    ck_assert_str_eq(s.inv.node_host.governor, "powersave");
+    scan_done(&s);
+    scan(&s, "mlx5_8rail", ib_only);
+    ck_assert_int_eq(sev(&s, "host.cpufreq", NULL), SEVERITY_OK);
+    scan_done(&s);
+}
+END_TEST
+
 /* The H200 VM's layout (a flat bus, no IOMMU groups, no cpufreq) with a rail beside its
  * GPU: what that host cannot say is unknown with its reason, never an error. */
 START_TEST(test_host_path_h200_vm)
@@ -842,6 +881,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_cpulist);
     tcase_add_test(tc, test_host_path);
     tcase_add_test(tc, test_host_path_h200_vm);
+    tcase_add_test(tc, test_host_path_railless);
     tcase_add_test(tc, test_ofed_qos_sysfs);
     tcase_add_test(tc, test_rail_list);
     tcase_add_test(tc, test_no_rdma);

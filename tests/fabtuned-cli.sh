@@ -86,6 +86,19 @@ expect_match '^\[{"pci_address":"0000:00:06.0","vendor":"0x10de"}\]$' "$tmp/gpus
 # No RDMA device on that host: the missing nvidia_peermem is reported, without degrading.
 jq -r '.findings[] | select(.check == "gpudirect.peermem") | "\(.severity) \(.actual)"' "$LAST_OUT" > "$tmp/pm"
 expect_match '^unknown absent$' "$tmp/pm"
+# Its host path without a rail (fabtuned --once said the same on that host): each check
+# unknown with the reason that host gives: a flat virtual bus, no IOMMU groups, no cpufreq.
+jq -r '.findings[] | select(.check | test("^(host\\.(iommu|cpufreq|irq_affinity)|pcie\\.(acs|mrrs))$"))
+       | "\(.check) \(.severity) \(.message)"' "$LAST_OUT" | sort > "$tmp/hostpath"
+cat > "$tmp/hostpath.want" <<'EOF'
+host.cpufreq unknown no cpufreq for cpu0 (no frequency scaling driver: a VM, or fixed in firmware)
+host.iommu unknown no IOMMU groups (/sys/kernel/iommu_groups): the IOMMU is off or absent
+host.irq_affinity unknown no RDMA rail: nothing to measure until an HCA appears
+pcie.acs unknown no RDMA rail, and no PCIe bridge above the GPUs (a flat bus): no switch port to redirect
+pcie.mrrs unknown no RDMA rail: nothing to measure until an HCA appears
+EOF
+if diff -u "$tmp/hostpath.want" "$tmp/hostpath"; then pass "H200 snapshot: host path unknown with its reasons"
+else fail "H200 snapshot: host path findings differ"; fi
 
 # host.memlock judges what jobs get: a running slurmd's own limit (jobs inherit it), read
 # live from its /proc/PID/limits, not fabtuned's own. A real process named slurmd with a

@@ -138,6 +138,7 @@ struct inventory {
     bool iommu_groups;          /* /sys/kernel/iommu_groups has entries */
     char iommu_cmdline[128];    /* the kernel command line's iommu words, if read */
     size_t n_bridges;
+    struct host_path node_host; /* a node without rails: cpu0's cpufreq (host.* per node) */
     bool peermem_loaded;        /* /sys/module/nvidia_peermem */
     bool nvidia_loaded;         /* /sys/module/nvidia */
     bool memlock_known;

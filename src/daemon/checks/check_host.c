@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* pcie.link, gpudirect.affinity, gpudirect.peermem and host.memlock. */
+/* pcie.link, pcie.mrrs, pcie.acs, host.iommu, host.irq_affinity, host.cpufreq,
+ * gpudirect.affinity, gpudirect.peermem and host.memlock. */
 #include "config.h"
 
 #include <stdio.h>
@@ -157,25 +158,29 @@ static void check_iommu(const struct inventory *inv, const struct rail *r, const
 }
 
 /* host.cpufreq: a powersave or ondemand governor stretches every wake-up the probes and
- * the jobs' progress threads take. */
-static void check_cpufreq(const struct rail *r, const struct policy *p, struct findings *out)
+ * the jobs' progress threads take. RAIL NULL: the node's cpu0, on a node without rails,
+ * where it is worth knowing but degrades no fabric. */
+static void check_cpufreq(const struct host_path *h, const char *rail, const struct policy *p,
+                          struct findings *out)
 {
-    const struct host_path *h = &r->host;
+    const char *whose = rail ? "the HCA's CPUs run" : "cpu0 runs";
     if (!h->governor[0]) {
-        findings_add(out, "host.cpufreq", SEVERITY_UNKNOWN, r->name, p->host.cpufreq, NULL, NULL,
+        findings_add(out, "host.cpufreq", SEVERITY_UNKNOWN, rail, p->host.cpufreq, NULL, NULL,
                      "%s", h->cpufreq_why[0] ? h->cpufreq_why : "no cpufreq");
         return;
     }
     if (streq(h->governor, p->host.cpufreq))
-        findings_add(out, "host.cpufreq", SEVERITY_OK, r->name, p->host.cpufreq, h->governor, NULL,
-                     "the HCA's CPUs run the %s governor (%s)", h->governor,
+        findings_add(out, "host.cpufreq", SEVERITY_OK, rail, p->host.cpufreq, h->governor, NULL,
+                     "%s the %s governor (%s)", whose, h->governor,
                      h->cpufreq_driver[0] ? h->cpufreq_driver : "driver unknown");
     else
-        findings_add(out, "host.cpufreq", SEVERITY_WARNING, r->name, p->host.cpufreq, h->governor,
+        findings_add(out, "host.cpufreq", rail ? SEVERITY_WARNING : SEVERITY_UNKNOWN, rail,
+                     p->host.cpufreq, h->governor,
                      "cpupower frequency-set -g performance (or tuned's latency-performance "
                      "profile; host.cpufreq: any to skip)",
-                     "the HCA's CPUs run the %s governor (%s), not %s", h->governor,
-                     h->cpufreq_driver[0] ? h->cpufreq_driver : "driver unknown", p->host.cpufreq);
+                     "%s the %s governor (%s), not %s%s", whose, h->governor,
+                     h->cpufreq_driver[0] ? h->cpufreq_driver : "driver unknown", p->host.cpufreq,
+                     rail ? "" : " (no RDMA rail: nothing degraded yet)");
 }
 
 /* host.irq_affinity: completions served across the socket add a cross-node wake-up to
@@ -275,8 +280,56 @@ static void check_memlock(const struct inventory *inv, struct findings *out)
                  (unsigned long long)inv->memlock_soft, inv->memlock_source);
 }
 
+/* No rails (a GPU node whose NICs are not up, or not seen): the host path is judged on what
+ * the node has, once, without a rail; nothing here can degrade a fabric that is not there. */
+static void check_host_node(const struct inventory *inv, const struct policy *p, struct findings *out)
+{
+    const char *no_rail = "no RDMA rail: nothing to measure until an HCA appears";
+    findings_add(out, "pcie.mrrs", SEVERITY_UNKNOWN, NULL, NULL, NULL, NULL, "%s", no_rail);
+    if (p->rails.pcie.acs != REQ_IGNORE) {
+        size_t acs_on = 0;
+        for (size_t i = 0; i < inv->n_bridges; i++)
+            acs_on += inv->bridges[i].read && inv->bridges[i].acs &&
+                      (inv->bridges[i].acs_ctrl & PCI_ACS_P2P_REDIRECT);
+        if (!inv->n_gpus || !inv->n_bridges)
+            findings_add(out, "pcie.acs", SEVERITY_UNKNOWN, NULL, "P2P redirect off", NULL, NULL,
+                         "no RDMA rail, and %s", !inv->n_gpus ? "no GPU"
+                         : "no PCIe bridge above the GPUs (a flat bus): no switch port to redirect");
+        else
+            findings_add(out, "pcie.acs", SEVERITY_UNKNOWN, NULL, "P2P redirect off", NULL, NULL,
+                         "no RDMA rail; %zu of the %zu PCIe bridges above the GPUs redirect "
+                         "peer-to-peer traffic (ACS)", acs_on, inv->n_bridges);
+    }
+    if (p->host.iommu != REQ_IGNORE) {
+        size_t translating = 0, grouped = 0;
+        for (size_t i = 0; i < inv->n_gpus; i++) {
+            grouped += inv->gpus[i].iommu_type[0] != '\0';
+            translating += translated(inv->gpus[i].iommu_type);
+        }
+        if (!inv->iommu_groups || !grouped)
+            findings_add(out, "host.iommu", SEVERITY_UNKNOWN, NULL, "identity", NULL, NULL,
+                         "%s%s%s%s", !inv->iommu_groups
+                         ? "no IOMMU groups (/sys/kernel/iommu_groups): the IOMMU is off or absent"
+                         : inv->n_gpus ? "no GPU is in an IOMMU group" : "no RDMA rail and no GPU",
+                         inv->iommu_cmdline[0] ? " (kernel command line: " : "", inv->iommu_cmdline,
+                         inv->iommu_cmdline[0] ? ")" : "");
+        else
+            findings_add(out, "host.iommu",
+                         translating ? SEVERITY_UNKNOWN : SEVERITY_OK, NULL, "identity",
+                         translating ? "DMA" : "identity", NULL,
+                         "%zu of %zu GPUs behind a translating IOMMU%s", translating, grouped,
+                         translating ? " (no RDMA rail: nothing degraded yet)" : "");
+    }
+    if (p->host.irq_affinity != REQ_IGNORE)
+        findings_add(out, "host.irq_affinity", SEVERITY_UNKNOWN, NULL, NULL, NULL, NULL, "%s", no_rail);
+    if (p->host.cpufreq && !streq(p->host.cpufreq, "any"))
+        check_cpufreq(&inv->node_host, NULL, p, out);
+}
+
 void check_host(const struct inventory *inv, const struct policy *p, struct findings *out)
 {
+    if (inv->n_rails == 0)
+        check_host_node(inv, p, out);
     for (size_t i = 0; i < inv->n_rails; i++) {
         check_link(&inv->rails[i], p, out);
         check_mrrs(&inv->rails[i], p, out);
@@ -287,7 +340,7 @@ void check_host(const struct inventory *inv, const struct policy *p, struct find
         if (p->host.irq_affinity != REQ_IGNORE)
             check_irqs(&inv->rails[i], p, out);
         if (p->host.cpufreq && !streq(p->host.cpufreq, "any"))
-            check_cpufreq(&inv->rails[i], p, out);
+            check_cpufreq(&inv->rails[i].host, inv->rails[i].name, p, out);
         if (p->rails.gpudirect != REQ_IGNORE)
             check_affinity(inv, &inv->rails[i], p, out);
     }

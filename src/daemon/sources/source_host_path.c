@@ -102,4 +102,7 @@ void source_host_path_scan(const char *root, const char *procroot, struct invent
         cpufreq(root, have_local ? &local : NULL, &r->host);
         irqs(root, procroot, r->pci_path, have_local ? &local : NULL, &r->host);
     }
+    /* A GPU node whose NICs are not up yet is still judged on what it has. */
+    if (inv->n_rails == 0)
+        cpufreq(root, NULL, &inv->node_host);
 }
