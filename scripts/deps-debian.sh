@@ -10,7 +10,7 @@ PACKAGES="
   libibverbs-dev rdma-core ibverbs-providers
   libnl-3-dev libnl-route-3-dev
   libsystemd-dev systemd
-  libyaml-dev libjson-c-dev check
+  libyaml-dev libjson-c-dev libarchive-dev check
   iproute2 util-linux procps kmod jq
   qemu-system-x86 busybox-static cpio xz-utils
   perftest sockperf

@@ -77,6 +77,42 @@ expect_match "^$(cat /proc/sys/net/core/rmem_max)\$" "$tmp/live"
 jq -r '"\(.hostname) \(.kernel)"' "$LAST_OUT" > "$tmp/snap-id"
 expect_grep "$(cat /proc/sys/kernel/hostname) $(uname -r)" "$tmp/snap-id"
 
+# --snapshot FILE.tar reads the tarball in place (libarchive, nothing unpacked) and judges
+# it as the unpacked tree: this host's snapshot, and the 8-rail, GPU-switch and Soft-RoCE
+# trees tarred (their class/ links resolved inside the archive).
+same_report() {   # $1: label; $LAST_OUT of the unpacked run saved in $tmp/unpacked.json
+    sed "s|$2|ROOT/|g" "$tmp/unpacked.json" | jq -S 'del(.timestamp)' > "$tmp/u.json"
+    sed "s|$3|ROOT/|g" "$LAST_OUT" | jq -S 'del(.timestamp)' > "$tmp/s.json"
+    if cmp -s "$tmp/u.json" "$tmp/s.json"; then pass "$1: --snapshot reports as the unpacked tree"
+    else fail "$1: --snapshot differs from the unpacked tree"; diff "$tmp/u.json" "$tmp/s.json" | head -20; fi
+}
+expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/snap/sys" \
+    --procfs-root "$tmp/snap/proc"
+cp "$LAST_OUT" "$tmp/unpacked.json"
+expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --snapshot "$tmp/snap.tar"
+same_report "this host" "$tmp/snap/" "tar:$tmp/snap.tar!/"
+for f in mlx5_8rail gpu_node_acs soft_roce; do
+    mkdir -p "$tmp/fx/$f/proc"
+    tar -C "$tmp/fx/$f" -czf "$tmp/$f.tar.gz" .
+    expect_rc_in "0 1" "$fabtuned" --once --json --no-probes -c "$rails_only" \
+        --sysfs-root "$tmp/fx/$f/sys" --procfs-root "$tmp/fx/$f/proc"
+    cp "$LAST_OUT" "$tmp/unpacked.json"
+    expect_rc_in "0 1" "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/$f.tar.gz"
+    same_report "$f" "$tmp/fx/$f/" "tar:$tmp/$f.tar.gz!/"
+done
+jq -r '.rails | length' "$LAST_OUT" > "$tmp/n"
+expect_match '^1$' "$tmp/n"
+# Not a tarball, a symlink loop in one, and --snapshot with what it excludes: clear errors.
+echo "not a tar" > "$tmp/bad.tar"
+expect_rc 66 "$fabtuned" --once --snapshot "$tmp/bad.tar"
+expect_grep "cannot read the snapshot $tmp/bad.tar" "$LAST_ERR"
+expect_rc 66 "$fabtuned" --once --snapshot "$tmp/absent.tar"
+mkdir -p "$tmp/loop/sys/class" && ln -s ../class/infiniband "$tmp/loop/sys/class/infiniband"
+tar -C "$tmp/loop" -cf "$tmp/loop.tar" .
+expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/loop.tar"
+expect_rc 64 "$fabtuned" --once --apply --snapshot "$tmp/snap.tar"
+expect_rc 64 "$fabtuned" --snapshot "$tmp/snap.tar"
+
 # A real GPU host's snapshot (an H200 VM): GPU discovery by PCI vendor and class.
 mkdir "$tmp/h200" && xz -dc "$top_srcdir/tests/fixtures/h200-vm-snapshot.tar.xz" | tar -C "$tmp/h200" -xf -
 expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/h200/sys" \

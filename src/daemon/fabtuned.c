@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 #include "once.h"
 #include "options.h"
 #include "policy.h"
+#include "sysfs.h"
+#include "tarfs.h"
 #include "tuning.h"
 
 static int load_policy(const struct options *o, struct policy *p, const char **ret_source)
@@ -138,6 +141,24 @@ static int run(const struct options *o)
     return r;
 }
 
+/* --once --snapshot FILE.tar: the tarball's sys/ and proc/ become the roots. */
+static int run_snapshot(struct options *o)
+{
+    char why[256] = "", sys[PATH_MAX + 16], proc[PATH_MAX + 16];
+    int r = sysfs_mount_snapshot(o->snapshot, why, sizeof(why));
+    if (r < 0) {
+        fprintf(stderr, "fabtuned: cannot read the snapshot %s: %s\n", o->snapshot, why);
+        return EXIT_NOINPUT;
+    }
+    snprintf(sys, sizeof(sys), "%s/sys", tarfs_prefix());
+    snprintf(proc, sizeof(proc), "%s/proc", tarfs_prefix());
+    o->sysfs_root = sys;
+    o->procfs_root = proc;
+    r = run(o);
+    sysfs_unmount_snapshot();
+    return r;
+}
+
 int fabtuned_main(int argc, char **argv)
 {
     struct options o;
@@ -155,5 +176,7 @@ int fabtuned_main(int argc, char **argv)
     }
     if (o.action == ACTION_DAEMON)
         return run_daemon(&o);
+    if (o.snapshot)
+        return run_snapshot(&o);
     return run(&o);
 }

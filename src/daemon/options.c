@@ -19,6 +19,7 @@ enum {
     OPT_GIDS,
     OPT_SYSFS_ROOT,
     OPT_PROCFS_ROOT,
+    OPT_SNAPSHOT,
     OPT_STATE_DIR,
     OPT_RUNTIME_DIR,
     OPT_LOG_TARGET,
@@ -46,6 +47,8 @@ static void help(void)
            "      --revert            restore the sysctl originals fabtune saved, and exit\n"
            "      --sysfs-root DIR    read a captured tree instead of /sys\n"
            "      --procfs-root DIR   read a captured tree instead of /proc\n"
+           "      --snapshot FILE.tar with --once: judge a fabtunectl snapshot, read in\n"
+           "                          place (no unpacking)\n"
            "      --state-dir DIR     persistent state (default %s)\n"
            "      --runtime-dir DIR   socket and runtime files (default %s)\n"
            "  -v                      debug logging for every category\n"
@@ -81,6 +84,7 @@ static int parse_one(int c, struct options *o)
     case OPT_REVERT: return set_action(o, ACTION_REVERT);
     case OPT_SYSFS_ROOT: o->sysfs_root = optarg; return 0;
     case OPT_PROCFS_ROOT: o->procfs_root = optarg; return 0;
+    case OPT_SNAPSHOT: o->snapshot = optarg; return 0;
     case OPT_STATE_DIR: o->state_dir = optarg; return 0;
     case OPT_RUNTIME_DIR: o->runtime_dir = optarg; return 0;
     case 'v': o->verbose++; return 0;
@@ -112,6 +116,7 @@ int options_parse(int argc, char **argv, struct options *ret)
         { "revert", no_argument, NULL, OPT_REVERT },
         { "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
         { "procfs-root", required_argument, NULL, OPT_PROCFS_ROOT },
+        { "snapshot", required_argument, NULL, OPT_SNAPSHOT },
         { "state-dir", required_argument, NULL, OPT_STATE_DIR },
         { "runtime-dir", required_argument, NULL, OPT_RUNTIME_DIR },
         { "debug", required_argument, NULL, 'd' },
@@ -143,6 +148,12 @@ int options_parse(int argc, char **argv, struct options *ret)
     }
     if ((o.json || o.no_probes || o.apply || o.gids) && o.action != ACTION_ONCE) {
         fprintf(stderr, "fabtuned: --json, --no-probes, --gids and --apply go with --once\n");
+        return -EINVAL;
+    }
+    if (o.snapshot && (o.action != ACTION_ONCE || o.apply || !streq(o.sysfs_root, "/sys") ||
+                       !streq(o.procfs_root, "/proc"))) {
+        fprintf(stderr, "fabtuned: --snapshot goes with --once, without --apply, --sysfs-root "
+                "or --procfs-root\n");
         return -EINVAL;
     }
     *ret = o;

@@ -24,6 +24,7 @@ struct options {
     bool apply;                 /* --once --apply: write the sysctl profile */
     const char *sysfs_root;
     const char *procfs_root;
+    const char *snapshot;       /* --once --snapshot FILE.tar: read in place */
     const char *state_dir;
     const char *runtime_dir;
     int verbose;

@@ -5,6 +5,7 @@
 
 #define EXIT_DAEMON_ERROR 1     /* fabtunectl: the daemon answered with an error */
 #define EXIT_USAGE 64           /* EX_USAGE */
+#define EXIT_NOINPUT 66          /* EX_NOINPUT: a snapshot that cannot be read */
 #define EXIT_UNAVAILABLE 69     /* EX_UNAVAILABLE */
 #define EXIT_UNREACHABLE 69     /* fabtunectl: no daemon to talk to (EX_UNAVAILABLE) */
 #define EXIT_SOFTWARE 70        /* EX_SOFTWARE */

@@ -21,14 +21,10 @@
  * from class/infiniband/DEV/device, or bus/pci/devices/ADDR). */
 static bool device_path(const char *root, const char *link, char *buf, size_t len)
 {
-    char full[PATH_MAX], real[PATH_MAX], base[PATH_MAX];
-    snprintf(full, sizeof(full), "%s/%s", root, link);
-    if (!realpath(full, real) || !realpath(root, base))
+    char real[PATH_MAX];
+    if (!sysfs_resolve(root, link, real, sizeof(real)) || strncmp(real, "devices/", 8) != 0)
         return false;
-    size_t n = strlen(base);
-    if (strncmp(real, base, n) != 0 || strncmp(real + n, "/devices/", 9) != 0)
-        return false;
-    strscpy(buf, real + n + 1, len);    /* "devices/pci0000:00/0000:00:01.0/0000:1a:00.0" */
+    strscpy(buf, real, len);            /* "devices/pci0000:00/0000:00:01.0/0000:1a:00.0" */
     return true;
 }
 

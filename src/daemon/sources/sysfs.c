@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "macro.h"
 #include "strutil.h"
 #include "sysfs.h"
+#include "tarfs.h"
 
 __attribute__((format(printf, 4, 0)))
 static int build_path(char *path, size_t len, const char *root, const char *fmt, va_list ap)
@@ -118,10 +120,17 @@ int sysfs_link_name(const char *root, char *buf, size_t len, const char *fmt, ..
     va_end(ap);
     if (r < 0)
         return r;
-    ssize_t k = readlink(path, target, sizeof(target) - 1);
-    if (k < 0)
-        return -errno;
-    target[k] = '\0';
+    const char *inside;
+    const struct tarfs *t = tarfs_owner(path, &inside);
+    if (t) {
+        if ((r = tarfs_readlink(t, inside, target, sizeof(target))) < 0)
+            return r;
+    } else {
+        ssize_t k = readlink(path, target, sizeof(target) - 1);
+        if (k < 0)
+            return -errno;
+        target[k] = '\0';
+    }
     const char *base = strrchr(target, '/');
     strscpy(buf, base ? base + 1 : target, len);
     return 0;
@@ -134,6 +143,10 @@ int sysfs_exists(const char *root, const char *fmt, ...)
     va_start(ap, fmt);
     int r = build_path(path, sizeof(path), root, fmt, ap);
     va_end(ap);
+    const char *inside;
+    const struct tarfs *t = r == 0 ? tarfs_owner(path, &inside) : NULL;
+    if (t)
+        return tarfs_lookup(t, inside, NULL, NULL, NULL, 0) != 0;
     return r == 0 && access(path, F_OK) == 0;
 }
 
@@ -150,6 +163,28 @@ static int version_cmp(const void *a, const void *b)
     return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
+struct names {
+    char **v;
+    size_t n, cap;
+};
+
+static int names_add(const char *name, void *u)
+{
+    struct names *l = u;
+    if (l->n + 2 > l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **nv = realloc(l->v, cap * sizeof(*nv));
+        if (!nv)
+            return -ENOMEM;
+        l->v = nv;
+        l->cap = cap;
+    }
+    if (!(l->v[l->n] = strdup(name)))
+        return -ENOMEM;
+    l->v[++l->n] = NULL;
+    return 0;
+}
+
 int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ...)
 {
     char path[PATH_MAX];
@@ -160,38 +195,103 @@ int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ..
     if (r < 0)
         return r;
 
-    DIR *d = opendir(path);
-    if (!d)
-        return -errno;
-    char **v = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-            continue;
-        if (n + 2 > cap) {
-            cap = cap ? cap * 2 : 16;
-            char **nv = realloc(v, cap * sizeof(*v));
-            if (!nv)
-                goto oom;
-            v = nv;
-        }
-        if (!(v[n] = strdup(de->d_name)))
-            goto oom;
-        v[++n] = NULL;
+    struct names l = { 0 };
+    const char *inside;
+    const struct tarfs *t = tarfs_owner(path, &inside);
+    if (t)
+        r = tarfs_list(t, inside, names_add, &l);
+    else {
+        DIR *d = opendir(path);
+        if (!d)
+            return -errno;
+        struct dirent *de;
+        r = 0;
+        while (r == 0 && (de = readdir(d)))
+            if (!streq(de->d_name, ".") && !streq(de->d_name, ".."))
+                r = names_add(de->d_name, &l);
+        closedir(d);
     }
-    closedir(d);
-    if (!v && !(v = calloc(1, sizeof(*v))))
-        return -ENOMEM;
-    qsort(v, n, sizeof(*v), version_cmp);
-    *ret = v;
+    if (r == 0 && !l.v && !(l.v = calloc(1, sizeof(*l.v))))
+        r = -ENOMEM;
+    if (r < 0) {
+        strv_free(l.v);
+        return r;
+    }
+    qsort(l.v, l.n, sizeof(*l.v), version_cmp);
+    *ret = l.v;
     if (ret_n)
-        *ret_n = n;
+        *ret_n = l.n;
     return 0;
-oom:
-    closedir(d);
-    if (v)
-        v[n] = NULL;
-    strv_free(v);
-    return -ENOMEM;
+}
+
+/* A file of the mounted snapshot as a memfd, so that every reader (open_regular, FILE*,
+ * read_file_full) reads it as it reads the real one. */
+static bool tarfs_open(const char *path, int *fd)
+{
+    const char *inside, *data;
+    size_t size;
+    const struct tarfs *t = tarfs_owner(path, &inside);
+    if (!t)
+        return false;
+    char kind = tarfs_lookup(t, inside, &data, &size, NULL, 0);
+    if (kind != 'f') {
+        *fd = kind == 'd' ? -EISDIR : -ENOENT;
+        return true;
+    }
+    int m = memfd_create("fabtune-snapshot", MFD_CLOEXEC);
+    if (m < 0) {
+        *fd = -errno;
+        return true;
+    }
+    for (size_t w = 0; w < size;) {
+        ssize_t k = write(m, data + w, size - w);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            *fd = k < 0 ? -errno : -EIO;
+            close(m);
+            return true;
+        }
+        w += (size_t)k;
+    }
+    (void)lseek(m, 0, SEEK_SET);
+    *fd = m;
+    return true;
+}
+
+int sysfs_mount_snapshot(const char *tar, char *why, size_t whylen)
+{
+    int r = tarfs_mount(tar, why, whylen);
+    if (r == 0)
+        open_regular_divert(tarfs_open);
+    return r;
+}
+
+void sysfs_unmount_snapshot(void)
+{
+    open_regular_divert(NULL);
+    tarfs_unmount();
+}
+
+bool sysfs_resolve(const char *root, const char *rel, char *buf, size_t len)
+{
+    char full[PATH_MAX], real[PATH_MAX], base[PATH_MAX];
+    const char *inside, *root_inside;
+    snprintf(full, sizeof(full), "%s/%s", root, rel);
+    const struct tarfs *t = tarfs_owner(full, &inside);
+    if (t) {
+        /* Both inside the archive: its top is "/" of the node it was taken on. */
+        (void)tarfs_owner(root, &root_inside);
+        if (!tarfs_lookup(t, inside, NULL, NULL, real, sizeof(real)))
+            return false;
+        while (*root_inside == '/')
+            root_inside++;
+        snprintf(base, sizeof(base), "%s", root_inside);
+    } else if (!realpath(full, real) || !realpath(root, base))
+        return false;
+    size_t n = strlen(base);
+    if (strncmp(real, base, n) != 0 || (n && real[n] != '/'))
+        return false;
+    strscpy(buf, real + n + (n ? 1 : 0), len);
+    return true;
 }

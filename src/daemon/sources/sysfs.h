@@ -2,6 +2,7 @@
 /* Reads under a sysfs or procfs root ("/sys", or a captured tree for --sysfs-root). */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,3 +22,12 @@ int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ..
     __attribute__((format(printf, 4, 5)));
 int sysfs_exists(const char *root, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strv_free(char **v);
+/* ROOT/REL with every symlink resolved, relative to ROOT ("devices/pci0000:00/..." from
+ * "class/infiniband/mlx5_0/device"); false when it does not exist or leaves ROOT. */
+bool sysfs_resolve(const char *root, const char *rel, char *buf, size_t len);
+
+/* fabtuned --snapshot FILE.tar: reads under the roots "tar:FILE!/sys" and "tar:FILE!/proc"
+ * come from the tarball, through libarchive (tarfs.h), with nothing unpacked. Returns 0,
+ * or -errno with WHY set. */
+int sysfs_mount_snapshot(const char *tar, char *why, size_t whylen);
+void sysfs_unmount_snapshot(void);
