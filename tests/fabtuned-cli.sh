@@ -113,6 +113,52 @@ expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$
 expect_rc 64 "$fabtuned" --once --apply --snapshot "$tmp/snap.tar"
 expect_rc 64 "$fabtuned" --snapshot "$tmp/snap.tar"
 
+# The snapshot keeps what is not a file: each netdev's DCB netlink and ethtool replies, as
+# raw bytes. The 8-rail node with mlx5's replies is judged on QoS as the live node would be
+# (PFC on priority 3, rail 2 without it, global pause off), where the bare tree says unknown.
+tar -C "$tmp/fx/mlx5_8rail_snapshot" -czf "$tmp/8rail-replies.tar.gz" sys fabtune
+expect_rc 1 "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/8rail-replies.tar.gz"
+jq -r '.findings[] | select(.check == "qos.pfc" or .check == "qos.global_pause") | "\(.check) \(.severity) \(.rail)"' \
+    "$LAST_OUT" | sort > "$tmp/qos8"
+grep -c '^qos.pfc ok ' "$tmp/qos8" > "$tmp/n"; expect_match '^7$' "$tmp/n"
+expect_grep 'qos.pfc error mlx5_2/1' "$tmp/qos8"
+grep -c '^qos.global_pause ok ' "$tmp/qos8" > "$tmp/n"; expect_match '^8$' "$tmp/n"
+expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/fx/mlx5_8rail/sys"
+jq -r '.findings[] | select(.check == "qos.pfc") | "\(.severity) \(.message)"' "$LAST_OUT" > "$tmp/qos-bare"
+expect_match '^unknown .*a sysfs snapshot holds no DCB netlink state' "$tmp/qos-bare"
+# A real capture: fabtunectl snapshot in a namespace (its own sysfs) with a veth pair keeps the kernel's
+# own replies for v0 (its DCB NLMSG_ERROR, ethtool's EOPNOTSUPP for pause, its statistics).
+# Given to rail 5 of the 8-rail tree, offline says what a live veth says.
+if unshare -nm sh -c "mount -t sysfs sysfs /sys && ip link add v0 type veth peer name v1 &&
+        '$top_builddir/src/client/fabtunectl' snapshot '$tmp/veth-snap.tar'" > /dev/null 2>&1; then
+    mkdir "$tmp/veth-snap" && tar -C "$tmp/veth-snap" -xf "$tmp/veth-snap.tar"
+    ls "$tmp/veth-snap/fabtune/net/v0" > "$tmp/v0-files"
+    expect_match '^dcb_ieee$' "$tmp/v0-files"
+    expect_match '^ethtool_pause.errno$' "$tmp/v0-files"
+    expect_match '^ethtool_stats$' "$tmp/v0-files"
+    cp -a "$tmp/fx/mlx5_8rail_snapshot" "$tmp/8rail-veth"
+    rm -rf "$tmp/8rail-veth/fabtune/net/enp188s0f0np0"
+    cp -a "$tmp/veth-snap/fabtune/net/v0" "$tmp/8rail-veth/fabtune/net/enp188s0f0np0"
+    expect_rc_in "0 1" "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/8rail-veth/sys"
+    jq -r '.findings[] | select((.check == "qos.pfc" or .check == "qos.global_pause") and .rail == "mlx5_5/1")
+           | "\(.check) \(.severity) \(.message)"' "$LAST_OUT" > "$tmp/qos-veth"
+    expect_match '^qos.pfc unknown .*dcbnl_ops' "$tmp/qos-veth"
+    expect_match '^qos.global_pause unknown .*the driver reports no pause parameters' "$tmp/qos-veth"
+else
+    fail "cannot make a veth pair in a new network and mount namespace (unshare -nm)"
+fi
+# The Soft-RoCE guest's own snapshot (tests/fixtures/README), read compressed and in place:
+# its rail, and QoS judged from the kernel's replies it kept (rxe0's veth answers neither
+# DCB netlink nor ethtool pause), as the guest's live run said.
+expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" \
+    --snapshot "$top_srcdir/tests/fixtures/soft-roce-guest-snapshot.tar.xz"
+jq -r '"\(.kernel) \(.rails[0].name) \(.rails[0].state) \(.rails[0].roce_address)",
+       (.findings[] | select(.check == "qos.pfc" or .check == "qos.global_pause") | "\(.check) \(.severity) \(.message)")' \
+    "$LAST_OUT" > "$tmp/guest-snap"
+expect_match '^6.1.0-57-amd64 rxe0/1 ACTIVE 192.0.2.1$' "$tmp/guest-snap"
+expect_match '^qos.pfc unknown v0: .*(no dcbnl_ops)$' "$tmp/guest-snap"
+expect_match '^qos.global_pause unknown v0: global pause unknown: the driver reports no pause parameters$' "$tmp/guest-snap"
+
 # A real GPU host's snapshot (an H200 VM): GPU discovery by PCI vendor and class.
 mkdir "$tmp/h200" && xz -dc "$top_srcdir/tests/fixtures/h200-vm-snapshot.tar.xz" | tar -C "$tmp/h200" -xf -
 expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/h200/sys" \

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /* libFuzzer target for the DCB netlink reply parser: any bytes are parsed, and whatever
  * state comes out is judged by the qos.* checks. Never a crash, an out-of-bounds read or
- * undefined behaviour; a malformed reply must say why. */
+ * undefined behaviour; a malformed reply must say why. The same bytes, cut in two, are a
+ * snapshot's ethtool GSTRINGS and GSTATS replies (captured_replies.h): folded within both. */
 #include "config.h"
 
 #include <stdint.h>
@@ -9,7 +10,9 @@
 #include <string.h>
 
 #include "checks.h"
+#include "counter_sample.h"
 #include "dcb_parse.h"
+#include "source_counters.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,6 +39,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (r->qos.dcb.known && r->qos.dcb.n_app > QOS_MAX_APPS)
             abort();
         check_qos(&inv, &pol, &fs);
+    }
+    /* The first byte says where the cut falls; each part its own exact-size copy. */
+    if (size > 1) {
+        size_t cut = 1 + (size_t)data[0] * (size - 1) / 255;
+        size_t nl = cut - 1, sl = size - cut;
+        uint8_t *names = malloc(nl ? nl : 1), *stats = malloc(sl ? sl : 1);
+        struct counter_sample s;
+        memset(&s, 0, sizeof(s));
+        if (names && stats) {
+            memcpy(names, data + 1, nl);
+            memcpy(stats, data + cut, sl);
+            int n = source_ethtool_fold_bytes(names, nl, stats, sl, NULL, &s);
+            if (n > 0 && (size_t)n * ETH_GSTRING_LEN > nl)
+                abort();
+        }
+        counter_sample_done(&s);
+        free(names);
+        free(stats);
     }
     findings_done(&fs);
     inventory_done(&inv);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /* fabtunectl snapshot: copies every sysfs and procfs file fabtune reads into a tarball,
  * in the kernel's own layout (real directories under devices/, class/ and bus/ symlinks),
- * so that "fabtuned --once --sysfs-root DIR/sys --procfs-root DIR/proc" analyses it. Works
+ * with each netdev's DCB netlink and ethtool replies as raw bytes (capture_replies.h),
+ * so that "fabtuned --once --snapshot FILE.tar" analyses it as the live node. Works
  * without the daemon. A file the kernel refuses to read (an empty GID slot's type) is left
  * out, which fabtune reads the same way. */
 #include "config.h"
@@ -18,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "capture_replies.h"
 #include "client.h"
 #include "macro.h"
 
@@ -305,6 +307,22 @@ static void copy_proc(const char *out)
     }
 }
 
+/* What is not a file: each netdev's DCB netlink and ethtool replies, as raw bytes. */
+static void capture_replies(const char *out)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s/fabtune", out);
+    mkdir_p(dir);
+    DIR *d = opendir("/sys/class/net");
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.' && !streq(de->d_name, "lo"))
+            (void)capture_replies_take(out, de->d_name);
+    closedir(d);
+}
+
 /* nftw's callback for the scratch tree: depth first, links not followed. */
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -330,16 +348,17 @@ int snapshot_take(const char *tarball)
     }
     copy_proc(out);
     copy_cpufreq(out);
+    capture_replies(out);
 
     int status = 1;
     pid_t pid = fork();
     if (pid == 0) {
-        execlp("tar", "tar", "-C", out, "-cf", tarball, "sys", "proc", (char *)NULL);
+        execlp("tar", "tar", "-C", out, "-cf", tarball, "sys", "proc", "fabtune", (char *)NULL);
         _exit(127);
     }
     if (pid > 0 && waitpid(pid, &status, 0) > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        printf("snapshot written to %s; analyse it with:\n  mkdir DIR && tar -C DIR -xf %s && "
-               "fabtuned --once --sysfs-root DIR/sys --procfs-root DIR/proc\n", tarball, tarball);
+        printf("snapshot written to %s; analyse it with:\n  fabtuned --once --snapshot %s\n",
+               tarball, tarball);
     else
         fprintf(stderr, "fabtunectl: tar failed for %s\n", tarball);
     if (nftw(out, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)

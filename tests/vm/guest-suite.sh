@@ -43,7 +43,7 @@ echo "setup: $(rdma link show rxe0/1)"
 expect_addr=$addr
 [ "$breakage" = gid ] && expect_addr=192.0.2.99   # a deliberately wrong expectation
 run_test rxe_port_events "$builddir/tests/vm/rxe_port_events" rxe0 v0 v1 "$expect_addr"
-run_test fabtuned_once env top_srcdir="$srcdir" sh "$srcdir/tests/vm/fabtuned-once.sh" \
+run_test fabtuned_once env top_srcdir="$srcdir" FABTUNE_GUEST_OUT="$out" sh "$srcdir/tests/vm/fabtuned-once.sh" \
     "$builddir" v0 v1 "$expect_addr"
 
 run_test daemon env top_srcdir="$srcdir" sh "$srcdir/tests/vm/daemon-guest.sh" "$builddir" v1

@@ -103,4 +103,5 @@ case $suite_rc in
     *) fail "the guest suite exited $suite_rc" ;;
 esac
 cp "$out/results" "$top_builddir/tests/vm/results.txt"
+[ -f "$out/soft-roce-snapshot.tar" ] && cp "$out/soft-roce-snapshot.tar" "$top_builddir/tests/vm/"
 finish

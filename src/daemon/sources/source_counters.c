@@ -4,9 +4,11 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "captured_replies.h"
 #include "counters.h"
 #include "macro.h"
 #include "source_counters.h"
@@ -41,6 +43,19 @@ static bool classified_stat(const char *name)
            sscanf(name, "rx_prio%u_pause", &prio) == 1 || sscanf(name, "tx_prio%u_pause", &prio) == 1;
 }
 
+/* Offline: the ethtool statistics the snapshot kept (GSTRINGS and GSTATS, raw). */
+static void snapshot_stats(const char *sysroot, const char *ifname, struct counter_sample *s)
+{
+    char *names = NULL, *stats = NULL;
+    size_t nlen, slen;
+    int err;
+    if (captured_reply(sysroot, ifname, "ethtool_strings", &names, &nlen, &err) == 1 &&
+        captured_reply(sysroot, ifname, "ethtool_stats", &stats, &slen, &err) == 1)
+        (void)source_ethtool_fold_bytes(names, nlen, stats, slen, classified_stat, s);
+    free(names);
+    free(stats);
+}
+
 void source_counters_sample(const char *sysroot, bool live, const struct rail *r,
                             struct counter_sample *s)
 {
@@ -52,6 +67,8 @@ void source_counters_sample(const char *sysroot, bool live, const struct rail *r
     read_dir(sysroot, r, "counters", s);
     if (live && r->netdev.present)
         (void)source_ethtool_stats(r->netdev.name, classified_stat, s);
+    else if (r->netdev.present)
+        snapshot_stats(sysroot, r->netdev.name, s);
 }
 
 void source_counters_read(const char *sysroot, bool live, struct inventory *inv)

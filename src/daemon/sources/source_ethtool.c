@@ -19,27 +19,39 @@
 #include "source_qos.h"
 #include "strutil.h"
 
-void source_ethtool_pause(const char *ifname, struct qos_state *q)
+int source_ethtool_pause_raw(const char *ifname, struct ethtool_pauseparam *pp)
 {
-    struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
     struct ifreq ifr = { 0 };
     _cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        snprintf(q->pause_why, sizeof(q->pause_why), "cannot open a socket for ethtool: %s",
-                 errno_text(errno));
-        return;
-    }
+    if (fd < 0)
+        return -errno;
+    *pp = (struct ethtool_pauseparam){ .cmd = ETHTOOL_GPAUSEPARAM };
     snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-    ifr.ifr_data = (void *)&pp;
-    if (ioctl(fd, SIOCETHTOOL, &ifr) < 0) {
-        snprintf(q->pause_why, sizeof(q->pause_why), "%s",
-                 errno == EOPNOTSUPP ? "the driver reports no pause parameters"
-                                     : errno_text(errno));
-        return;
-    }
-    q->pause_autoneg = pp.autoneg != 0;
-    q->pause_rx = pp.rx_pause != 0;
-    q->pause_tx = pp.tx_pause != 0;
+    ifr.ifr_data = (void *)pp;
+    return ioctl(fd, SIOCETHTOOL, &ifr) < 0 ? -errno : 0;
+}
+
+void source_ethtool_pause_why(int err, struct qos_state *q)
+{
+    snprintf(q->pause_why, sizeof(q->pause_why), "%s",
+             err == -EOPNOTSUPP ? "the driver reports no pause parameters" : errno_text(-err));
+}
+
+void source_ethtool_pause_apply(const struct ethtool_pauseparam *pp, struct qos_state *q)
+{
+    q->pause_autoneg = pp->autoneg != 0;
+    q->pause_rx = pp->rx_pause != 0;
+    q->pause_tx = pp->tx_pause != 0;
+}
+
+void source_ethtool_pause(const char *ifname, struct qos_state *q)
+{
+    struct ethtool_pauseparam pp;
+    int r = source_ethtool_pause_raw(ifname, &pp);
+    if (r < 0)
+        source_ethtool_pause_why(r, q);
+    else
+        source_ethtool_pause_apply(&pp, q);
 }
 
 /* One ethtool string set's length (ETHTOOL_GSSET_INFO), or -errno. */
@@ -93,8 +105,8 @@ static int read_names(int fd, struct ifreq *ifr, struct ethtool_gstrings **ret, 
     return -EAGAIN;
 }
 
-int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
-                         struct counter_sample *s)
+int source_ethtool_stats_raw(const char *ifname, struct ethtool_gstrings **ret_names,
+                             struct ethtool_stats **ret_stats, size_t *ret_cap)
 {
     struct ifreq ifr = { 0 };
     size_t cap;
@@ -105,22 +117,63 @@ int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
     _cleanup_free_ struct ethtool_gstrings *names = NULL;
     int r = read_names(fd, &ifr, &names, &cap);
     if (r < 0 || !names)
-        return r;
+        return r < 0 ? r : -ENODATA;
     /* The count again, right before GSTATS: a set grown past the buffer is not read. */
     int n = stats_count(fd, &ifr);
     if (n < 0)
         return n;
     if ((size_t)n > cap)
         return -EAGAIN;
-    _cleanup_free_ struct ethtool_stats *stats = calloc(1, sizeof(*stats) + cap * sizeof(uint64_t));
+    struct ethtool_stats *stats = calloc(1, sizeof(*stats) + cap * sizeof(uint64_t));
     if (!stats)
         return -ENOMEM;
     stats->cmd = ETHTOOL_GSTATS;
     stats->n_stats = (uint32_t)n;
     ifr.ifr_data = (void *)stats;
-    if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
-        return -errno;
-    return source_ethtool_fold(names, stats, cap, want, s);
+    if (ioctl(fd, SIOCETHTOOL, &ifr) < 0) {
+        r = -errno;
+        free(stats);
+        return r;
+    }
+    *ret_names = TAKE_PTR(names);
+    *ret_stats = stats;
+    *ret_cap = cap;
+    return 0;
+}
+
+int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
+                         struct counter_sample *s)
+{
+    struct ethtool_gstrings *names = NULL;
+    struct ethtool_stats *stats = NULL;
+    size_t cap;
+    int r = source_ethtool_stats_raw(ifname, &names, &stats, &cap);
+    if (r == -ENODATA)
+        return 0;
+    if (r < 0)
+        return r;
+    r = source_ethtool_fold(names, stats, cap, want, s);
+    free(names);
+    free(stats);
+    return r;
+}
+
+int source_ethtool_fold_bytes(const void *names, size_t names_len, const void *stats,
+                              size_t stats_len, bool (*want)(const char *name),
+                              struct counter_sample *s)
+{
+    const struct ethtool_gstrings *n = names;
+    const struct ethtool_stats *v = stats;
+    if (names_len < sizeof(*n) || stats_len < sizeof(*v) || n->cmd != ETHTOOL_GSTRINGS ||
+        v->cmd != ETHTOOL_GSTATS)
+        return -EBADMSG;
+    /* Only the entries both buffers hold: CAP bounds the fold below. */
+    size_t cap_n = (names_len - sizeof(*n)) / ETH_GSTRING_LEN;
+    size_t cap_v = (stats_len - sizeof(*v)) / sizeof(uint64_t);
+    size_t cap = cap_n < cap_v ? cap_n : cap_v;
+    if (n->len > cap_n || v->n_stats > cap_v)
+        return -EBADMSG;
+    return source_ethtool_fold(n, v, cap, want, s);
 }
 
 int source_ethtool_fold(const struct ethtool_gstrings *names, const struct ethtool_stats *stats,

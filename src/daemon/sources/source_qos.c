@@ -1,12 +1,56 @@
 /* SPDX-License-Identifier: ISC */
 /* The QoS state of every Ethernet rail, from its sources in order: DCB netlink first,
- * since trust may be derived from its APP table. */
+ * since trust may be derived from its APP table; offline, the replies a snapshot kept. */
 #include "config.h"
 
+#include <linux/ethtool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "captured_replies.h"
+#include "dcb_parse.h"
 #include "macro.h"
 #include "source_qos.h"
+
+/* Offline: the DCB and pause replies the snapshot kept, through the live parsers. */
+static bool qos_from_snapshot(const char *sysroot, const char *ifname, struct qos_state *q)
+{
+    char *buf = NULL;
+    size_t len;
+    int err, r;
+    if (!captured_replies_present(sysroot, ifname))
+        return false;
+    r = captured_reply(sysroot, ifname, "dcb_ieee", &buf, &len, &err);
+    if (r == 1)
+        (void)dcb_parse_ieee_reply(buf, len, &q->dcb);
+    else {
+        memset(&q->dcb, 0, sizeof(q->dcb));
+        q->dcb.dcbx = -1;
+        snprintf(q->dcb.why, sizeof(q->dcb.why), "%s", r == 0
+                 ? "no reply to RTM_GETDCB when the snapshot was taken"
+                 : "the snapshot holds no DCB reply for it");
+    }
+    free(buf);
+    buf = NULL;
+    r = captured_reply(sysroot, ifname, "ethtool_pause", &buf, &len, &err);
+    struct ethtool_pauseparam pp;
+    if (r == 1 && len == sizeof(pp)) {
+        memcpy(&pp, buf, sizeof(pp));
+        r = pp.cmd == ETHTOOL_GPAUSEPARAM ? 1 : 2;
+    } else if (r == 1)
+        r = 2;
+    if (r == 1)
+        source_ethtool_pause_apply(&pp, q);
+    else if (r == 0)
+        source_ethtool_pause_why(err, q);
+    else
+        snprintf(q->pause_why, sizeof(q->pause_why), "%s", r == 2
+                 ? "the snapshot's ethtool pause reply is malformed"
+                 : "the snapshot holds no ethtool pause reply for it");
+    free(buf);
+    return true;
+}
 
 void source_qos_fill(const char *sysroot, bool live, struct inventory *inv)
 {
@@ -18,7 +62,7 @@ void source_qos_fill(const char *sysroot, bool live, struct inventory *inv)
         if (live) {
             (void)source_dcb_query(r->netdev.name, &q->dcb);
             source_ethtool_pause(r->netdev.name, q);
-        } else {
+        } else if (!qos_from_snapshot(sysroot, r->netdev.name, q)) {
             snprintf(q->dcb.why, sizeof(q->dcb.why), "a sysfs snapshot holds no DCB netlink state");
             snprintf(q->pause_why, sizeof(q->pause_why),
                      "a sysfs snapshot holds no ethtool pause parameters");

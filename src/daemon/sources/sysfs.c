@@ -136,6 +136,16 @@ int sysfs_link_name(const char *root, char *buf, size_t len, const char *fmt, ..
     return 0;
 }
 
+int sysfs_read_file(const char *root, size_t max, char **ret, size_t *ret_len, const char *fmt, ...)
+{
+    char path[PATH_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    int r = build_path(path, sizeof(path), root, fmt, ap);
+    va_end(ap);
+    return r < 0 ? r : read_file_full(path, max, ret, ret_len);
+}
+
 int sysfs_exists(const char *root, const char *fmt, ...)
 {
     char path[PATH_MAX];

@@ -20,6 +20,9 @@ int sysfs_link_name(const char *root, char *buf, size_t len, const char *fmt, ..
  * "..". *ret is a NULL-terminated array to free with strv_free(). */
 int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* All of ROOT/PATH, at most MAX bytes (-EFBIG beyond), NUL-terminated, malloc'd in *RET. */
+int sysfs_read_file(const char *root, size_t max, char **ret, size_t *ret_len, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 int sysfs_exists(const char *root, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strv_free(char **v);
 /* ROOT/REL with every symlink resolved, relative to ROOT ("devices/pci0000:00/..." from

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: ISC */
+/* fabtunectl snapshot's capture of what is not a file: each netdev's DCB netlink and
+ * ethtool replies, written as raw bytes in captured_replies.h's layout. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/ethtool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture_replies.h"
+#include "captured_replies.h"
+#include "macro.h"
+#include "source_counters.h"
+#include "source_qos.h"
+
+static int write_bytes(const char *dir, const char *name, const void *data, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    _cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+        return -errno;
+    for (size_t w = 0; w < len;) {
+        ssize_t k = write(fd, (const char *)data + w, len - w);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k < 0 ? -errno : -EIO;
+        w += (size_t)k;
+    }
+    return 1;
+}
+
+static int write_errno(const char *dir, const char *name, int err)
+{
+    char file[64], text[16];
+    snprintf(file, sizeof(file), "%s.errno", name);
+    int n = snprintf(text, sizeof(text), "%d\n", -err);
+    return write_bytes(dir, file, text, (size_t)n);
+}
+
+int capture_replies_take(const char *top, const char *ifname)
+{
+    char dir[512], why[128];
+    int kept = 0, r;
+    if (!ifname[0] || strchr(ifname, '/') || streq(ifname, ".") || streq(ifname, ".."))
+        return -EINVAL;
+    snprintf(dir, sizeof(dir), "%s/fabtune", top);
+    (void)mkdir(dir, 0755);
+    snprintf(dir, sizeof(dir), "%s/%s", top, CAPTURED_REPLIES_DIR);
+    (void)mkdir(dir, 0755);
+    snprintf(dir, sizeof(dir), "%s/%s/%s", top, CAPTURED_REPLIES_DIR, ifname);
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+        return -errno;
+
+    unsigned char *reply = NULL;
+    int n = source_dcb_fetch(ifname, &reply, why, sizeof(why));
+    r = n > 0 ? write_bytes(dir, "dcb_ieee", reply, (size_t)n) : write_errno(dir, "dcb_ieee", n);
+    free(reply);
+    kept += r > 0;
+
+    struct ethtool_pauseparam pp;
+    int e = source_ethtool_pause_raw(ifname, &pp);
+    r = e == 0 ? write_bytes(dir, "ethtool_pause", &pp, sizeof(pp)) : write_errno(dir, "ethtool_pause", e);
+    kept += r > 0;
+
+    struct ethtool_gstrings *names = NULL;
+    struct ethtool_stats *stats = NULL;
+    size_t cap;
+    e = source_ethtool_stats_raw(ifname, &names, &stats, &cap);
+    if (e == 0) {
+        size_t count = names->len < stats->n_stats ? names->len : stats->n_stats;
+        struct ethtool_gstrings nh = *names;
+        struct ethtool_stats sh = *stats;
+        nh.len = sh.n_stats = (uint32_t)count;
+        /* Header and the COUNT entries both replies cover, as the kernel laid them out. */
+        memcpy(names, &nh, sizeof(nh));
+        memcpy(stats, &sh, sizeof(sh));
+        r = write_bytes(dir, "ethtool_strings", names, sizeof(*names) + count * ETH_GSTRING_LEN);
+        kept += r > 0;
+        r = write_bytes(dir, "ethtool_stats", stats, sizeof(*stats) + count * sizeof(uint64_t));
+        kept += r > 0;
+    } else
+        kept += write_errno(dir, "ethtool_stats", e) > 0;
+    free(names);
+    free(stats);
+    return kept;
+}
+
