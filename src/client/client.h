@@ -24,3 +24,7 @@ void render_reload(json_object *data);
 void render_probe_now(json_object *data);
 /* Captures the sysfs and procfs files fabtune reads into a tarball; 0 or 1. */
 int snapshot_take(const char *tarball);
+/* fabtunectl diff: fabtuned's reports on snapshot A and on B (NULL: this node live),
+ * compared; prints the differences and returns 0 (the same), 1 (they differ) or
+ * EXIT_NOINPUT (no report on one side). */
+int diff_run(const char *fabtuned, const char *config, const char *a, const char *b, bool json);

@@ -25,6 +25,7 @@ struct ctl {
     bool json, failed, conf;
     const char *format;
     double wait_timeout;
+    const char *config;         /* diff: the policy both sides are judged by */
 };
 
 static void help(void)
@@ -41,8 +42,11 @@ static void help(void)
            "  health [--format npd|nagios|nhc|slurm]  the cached verdict as exit code and line\n"
            "  wait-ready [--timeout SEC] wait until the node is READY (exit 0) or time out (1)\n"
            "  reload, probe-now, apply, revert  (root only)\n"
-           "  snapshot FILE.tar          capture what fabtune reads, for another machine\n\n"
+           "  snapshot FILE.tar          capture what fabtune reads, for another machine\n"
+           "  diff A.tar [B.tar] [-c POLICY]  what differs between two nodes' snapshots (or\n"
+           "                             one and this node): exit 0 the same, 1 different\n\n"
            "  -s, --socket PATH   the daemon's socket (default %s)\n"
+           "  -c, --config FILE   diff: the policy both sides are judged by\n"
            "  -j, --json          machine output\n"
            "  -h, --help          this help\n"
            "  -V, --version       print the version\n", PROTOCOL_DEFAULT_SOCKET);
@@ -337,6 +341,7 @@ int main(int argc, char **argv)
     enum { OPT_JSON = 0x100, OPT_FAILED, OPT_CONF, OPT_FORMAT, OPT_TIMEOUT };
     static const struct option longopts[] = {
         { "socket", required_argument, NULL, 's' },
+        { "config", required_argument, NULL, 'c' },
         { "json", no_argument, NULL, OPT_JSON },
         { "failed", no_argument, NULL, OPT_FAILED },
         { "conf", no_argument, NULL, OPT_CONF },
@@ -349,9 +354,10 @@ int main(int argc, char **argv)
     struct ctl c = { .socket = PROTOCOL_DEFAULT_SOCKET, .format = "npd" };
     int o;
     char *end;
-    while ((o = getopt_long(argc, argv, "s:jhV", longopts, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, "s:c:jhV", longopts, NULL)) != -1) {
         switch (o) {
         case 's': c.socket = optarg; break;
+        case 'c': c.config = optarg; break;
         case 'j':
         case OPT_JSON: c.json = true; break;
         case OPT_FAILED: c.failed = true; break;
@@ -373,6 +379,15 @@ int main(int argc, char **argv)
     }
     if (optind == argc - 2 && streq(argv[optind], "snapshot"))
         return snapshot_take(argv[optind + 1]);
+    if (optind < argc && streq(argv[optind], "diff")) {
+        if (argc - optind < 2 || argc - optind > 3) {
+            fprintf(stderr, "fabtunectl: diff wants one or two snapshots: diff A.tar [B.tar]\n");
+            return EXIT_USAGE;
+        }
+        const char *fabtuned = getenv("FABTUNED");
+        return diff_run(fabtuned && fabtuned[0] ? fabtuned : SBINDIR "/fabtuned", c.config,
+                        argv[optind + 1], argc - optind == 3 ? argv[optind + 2] : NULL, c.json);
+    }
     if (optind != argc - 1) {
         fprintf(stderr, "fabtunectl: expected one command; see 'fabtunectl --help'\n");
         return EXIT_USAGE;

@@ -320,6 +320,21 @@ static json_object *qos_to_json(const struct qos_state *q)
     return o;
 }
 
+/* The HCA's PCIe link and Max Read Request; null for a software device. */
+static json_object *pcie_to_json(const struct pcie_link *l)
+{
+    if (!l->known && !l->max_read_request)
+        return NULL;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "speed_gts", l->known ? json_object_new_double(l->speed_gts) : NULL);
+    json_object_object_add(o, "width", l->known ? json_object_new_int((int)l->width) : NULL);
+    json_object_object_add(o, "max_speed_gts", l->known ? json_object_new_double(l->max_speed_gts) : NULL);
+    json_object_object_add(o, "max_width", l->known ? json_object_new_int((int)l->max_width) : NULL);
+    json_object_object_add(o, "max_read_request_bytes", l->max_read_request
+                           ? json_object_new_int((int)l->max_read_request) : NULL);
+    return o;
+}
+
 static json_object *rail_to_json(const struct report *r, const struct rail *rail)
 {
     json_object *o = json_object_new_object(), *nd = json_object_new_object();
@@ -354,6 +369,7 @@ static json_object *rail_to_json(const struct report *r, const struct rail *rail
     json_object_object_add(nd, "carrier_changes", rail->netdev.has_carrier_changes
                            ? json_object_new_int64((int64_t)rail->netdev.carrier_changes) : NULL);
     json_object_object_add(o, "netdev", nd);
+    json_object_object_add(o, "pcie", pcie_to_json(&rail->pcie));
     if (streq(rail->link_layer, "Ethernet"))
         json_object_object_add(o, "qos", qos_to_json(&rail->qos));
     add_string(o, "verdict", verdict_to_string(findings_rail_verdict(&r->findings, rail->name)));

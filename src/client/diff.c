@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: ISC */
+/* fabtunectl diff A.tar [B.tar]: what differs between two nodes in what fabtune judges, the
+ * "golden node" comparison. Each side is fabtuned's own report (fabtuned --once --json
+ * --no-probes, on the snapshot read in place, or on this node live), so both are judged by
+ * one code and one policy; the reports' rails, GID indexes, MTUs, rates, firmware, QoS,
+ * PCIe links, sysctls and NCCL contract are compared field by field, each difference under
+ * the check id that judges it. What differs between any two healthy nodes (addresses,
+ * GUIDs, PCI addresses, counters, host names) is not compared. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "json_text.h"
+#include "macro.h"
+
+#define REPORT_MAX (64u << 20)
+
+struct side {
+    const char *label;          /* the tarball, or "live" */
+    json_object *report;
+};
+
+/* fabtuned's report on SNAPSHOT (NULL: this node live), or NULL with the reason printed. */
+static json_object *report_of(const char *fabtuned, const char *config, const char *snapshot)
+{
+    const char *argv[10];
+    size_t n = 0;
+    argv[n++] = fabtuned;
+    argv[n++] = "--once";
+    argv[n++] = "--json";
+    argv[n++] = "--no-probes";
+    if (config) {
+        argv[n++] = "-c";
+        argv[n++] = config;
+    }
+    if (snapshot) {
+        argv[n++] = "--snapshot";
+        argv[n++] = snapshot;
+    }
+    argv[n] = NULL;
+
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) < 0)
+        return NULL;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        execv(fabtuned, (char *const *)argv);
+        fprintf(stderr, "fabtunectl: cannot run %s: %m\n", fabtuned);
+        _exit(127);
+    }
+    close(fds[1]);
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 65536 + 1 > cap) {
+            char *nb = cap + 65536 + 1 > REPORT_MAX ? NULL : realloc(buf, cap + 65536 + 1);
+            if (!nb)
+                break;
+            buf = nb;
+            cap += 65536 + 1;
+        }
+        ssize_t k = read(fds[0], buf + len, cap - len - 1);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        len += (size_t)k;
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    json_object *j = NULL;
+    /* 0, 1 and 2 are verdicts: a report came with each. */
+    if (WIFEXITED(status) && WEXITSTATUS(status) <= 2 && buf) {
+        buf[len] = '\0';
+        j = json_tokener_parse(buf);
+    }
+    if (!j)
+        fprintf(stderr, "fabtunectl: no report from %s on %s (exit %d)\n", fabtuned,
+                snapshot ? snapshot : "this node", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    free(buf);
+    return j;
+}
+
+static json_object *get(json_object *o, const char *path)
+{
+    char key[64];
+    while (o && *path) {
+        size_t k = strcspn(path, ".");
+        snprintf(key, sizeof(key), "%.*s", (int)k, path);
+        if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &o))
+            return NULL;
+        path += k + (path[k] == '.');
+    }
+    return o;
+}
+
+struct diff {
+    json_object *out;           /* the differences, for --json */
+    size_t n;
+};
+
+static void differ(struct diff *d, const char *check, const char *subject, const char *field,
+                   json_object *a, json_object *b)
+{
+    if (a && b && json_object_equal(a, b))
+        return;
+    if (!a && !b)
+        return;
+    json_object *e = json_object_new_object();
+    json_object_object_add(e, "check", json_object_new_string(check));
+    json_object_object_add(e, "subject", json_object_new_string(subject));
+    json_object_object_add(e, "field", json_object_new_string(field));
+    json_object_object_add(e, "a", a ? json_object_get(a) : NULL);
+    json_object_object_add(e, "b", b ? json_object_get(b) : NULL);
+    json_object_array_add(d->out, e);
+    d->n++;
+}
+
+/* The rail fields compared, each with the check that judges it. */
+static const struct { const char *field, *check; } rail_fields[] = {
+    { "link_layer", "port.link_layer" },
+    { "state", "port.state" },
+    { "phys_state", "port.phys_state" },
+    { "rate_bits_per_second", "port.rate" },
+    { "active_mtu_bytes", "port.mtu" },
+    { "driver", "rails.count" },
+    { "fw_ver", "rails.firmware" },
+    { "gid_index", "gid.nccl" },
+    { "gid_table_size", "gid.consistent" },
+    { "netdev.name", "netdev.oper" },
+    { "netdev.operstate", "netdev.oper" },
+    { "netdev.carrier", "netdev.carrier" },
+    { "netdev.mtu_bytes", "netdev.mtu" },
+    { "pcie.speed_gts", "pcie.link" },
+    { "pcie.width", "pcie.link" },
+    { "pcie.max_read_request_bytes", "pcie.mrrs" },
+    { "qos.pfc_priorities", "qos.pfc" },
+    { "qos.dcbx", "qos.pfc" },
+    { "qos.trust", "qos.trust" },
+    { "qos.app_entries", "qos.dscp_map" },
+    { "qos.ecn_np_priorities", "qos.ecn" },
+    { "qos.ecn_rp_priorities", "qos.ecn" },
+    { "qos.cnp_dscp", "qos.cnp" },
+    { "qos.cnp_802p_prio", "qos.cnp" },
+    { "qos.global_pause_rx", "qos.global_pause" },
+    { "qos.global_pause_tx", "qos.global_pause" },
+    { "verdict", "verdict" },
+};
+
+static json_object *find_by(json_object *array, const char *key, const char *value)
+{
+    size_t n = json_object_is_type(array, json_type_array) ? json_object_array_length(array) : 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx(array, i), *k;
+        if (json_object_object_get_ex(e, key, &k) && json_object_is_type(k, json_type_string) &&
+            streq(json_object_get_string(k), value))
+            return e;
+    }
+    return NULL;
+}
+
+/* Every NAME in A's array, then those only in B. */
+static void each_name(json_object *a, json_object *b, const char *key,
+                      void (*fn)(struct diff *, const char *, json_object *, json_object *),
+                      struct diff *d)
+{
+    json_object *arrays[2] = { a, b };
+    for (int s = 0; s < 2; s++) {
+        size_t n = json_object_is_type(arrays[s], json_type_array) ? json_object_array_length(arrays[s]) : 0;
+        for (size_t i = 0; i < n; i++) {
+            json_object *k;
+            if (!json_object_object_get_ex(json_object_array_get_idx(arrays[s], i), key, &k) ||
+                !json_object_is_type(k, json_type_string))
+                continue;
+            const char *name = json_object_get_string(k);
+            if (s == 1 && find_by(a, key, name))
+                continue;
+            fn(d, name, find_by(a, key, name), find_by(b, key, name));
+        }
+    }
+}
+
+static void diff_rail(struct diff *d, const char *name, json_object *a, json_object *b)
+{
+    if (!a || !b) {
+        json_object *present = json_object_new_string("present");
+        differ(d, "rails.count", name, "rail", a ? present : NULL, b ? present : NULL);
+        json_object_put(present);
+        return;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(rail_fields); i++)
+        differ(d, rail_fields[i].check, name, rail_fields[i].field, get(a, rail_fields[i].field),
+               get(b, rail_fields[i].field));
+}
+
+static void diff_sysctl(struct diff *d, const char *key, json_object *a, json_object *b)
+{
+    differ(d, "tuning.drift", key, "live", get(a, "live"), get(b, "live"));
+}
+
+static void diff_nccl(struct diff *d, json_object *a, json_object *b)
+{
+    json_object *sides[2] = { a, b };
+    for (int s = 0; s < 2; s++) {
+        if (!json_object_is_type(sides[s], json_type_object))
+            continue;
+        json_object_object_foreach(sides[s], key, v) {
+            (void)v;
+            if (s == 1 && get(a, key))
+                continue;
+            differ(d, "nccl.contract", key, "value", get(a, key), get(b, key));
+        }
+    }
+}
+
+static void print_side(const char *tag, const struct side *s)
+{
+    json_object *rails = get(s->report, "rails");
+    printf("%s: %s (host %s, kernel %s, %zu rails, %s)\n", tag, s->label,
+           json_text(s->report, "hostname"), json_text(s->report, "kernel"),
+           json_object_is_type(rails, json_type_array) ? json_object_array_length(rails) : 0,
+           json_text(s->report, "verdict"));
+}
+
+int diff_run(const char *fabtuned, const char *config, const char *a, const char *b, bool json)
+{
+    struct side sa = { .label = a }, sb = { .label = b ? b : "live" };
+    if (!(sa.report = report_of(fabtuned, config, a)))
+        return EXIT_NOINPUT;
+    if (!(sb.report = report_of(fabtuned, config, b))) {
+        json_object_put(sa.report);
+        return EXIT_NOINPUT;
+    }
+    struct diff d = { .out = json_object_new_array() };
+    each_name(get(sa.report, "rails"), get(sb.report, "rails"), "name", diff_rail, &d);
+    each_name(get(sa.report, "tuning"), get(sb.report, "tuning"), "key", diff_sysctl, &d);
+    diff_nccl(&d, get(sa.report, "nccl"), get(sb.report, "nccl"));
+
+    if (json) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "a", json_object_new_string(sa.label));
+        json_object_object_add(o, "b", json_object_new_string(sb.label));
+        json_object_object_add(o, "same", json_object_new_boolean(d.n == 0));
+        json_object_object_add(o, "differences", json_object_get(d.out));
+        puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(o);
+    } else {
+        print_side("A", &sa);
+        print_side("B", &sb);
+        if (d.n)
+            printf("\n  %-18s %-26s %-28s %-22s %s\n", "CHECK", "SUBJECT", "FIELD", "A", "B");
+        for (size_t i = 0; i < d.n; i++) {
+            json_object *e = json_object_array_get_idx(d.out, i);
+            printf("  %-18s %-26s %-28s %-22s %s\n", json_text(e, "check"), json_text(e, "subject"),
+                   json_text(e, "field"), json_text(e, "a"), json_text(e, "b"));
+        }
+        if (d.n)
+            printf("\n%zu difference%s\n", d.n, d.n == 1 ? "" : "s");
+        else
+            printf("the same in everything fabtune judges\n");
+    }
+    json_object_put(d.out);
+    json_object_put(sa.report);
+    json_object_put(sb.report);
+    return d.n ? 1 : 0;
+}

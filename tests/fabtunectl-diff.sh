@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# fabtunectl diff, the golden-node comparison: two snapshots (or one and this node live),
+# each judged by the real fabtuned, compared field by field under the check that judges
+# it. Each kind of difference the issue names is made by one real change to a real tree.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+ctl="$top_builddir/src/client/fabtunectl"
+FABTUNED="$top_builddir/src/daemon/fabtuned"; export FABTUNED
+rails_only="$top_srcdir/tests/rails-only.policy"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
+snap() { tar -C "$tmp/fx/$1" -cf "$tmp/$1.tar" . ; }
+# The rows of the last --json diff: "check subject field a b".
+rows() { jq -r '.differences[] | "\(.check) \(.subject) \(.field) \(.a|tojson) \(.b|tojson)"' "$LAST_OUT" > "$tmp/rows"; }
+
+for f in mlx5_8rail mlx5_8rail_mtu1500 mlx5_8rail_rail_down mlx5_8rail_mrrs512 mlx5_8rail_gid_shift; do snap "$f"; done
+
+# A node against itself: the same, exit 0.
+expect_rc 0 "$ctl" -c "$rails_only" diff "$tmp/mlx5_8rail.tar" "$tmp/mlx5_8rail.tar"
+expect_grep "the same in everything fabtune judges" "$LAST_OUT"
+# An MTU: the one difference, under netdev.mtu, exit 1.
+expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/mlx5_8rail.tar" "$tmp/mlx5_8rail_mtu1500.tar"
+rows; jq -r '.same' "$LAST_OUT" > "$tmp/same"; expect_match '^false$' "$tmp/same"
+wc -l < "$tmp/rows" > "$tmp/n"; expect_match '^1$' "$tmp/n"
+expect_match '^netdev.mtu mlx5_6/1 netdev.mtu_bytes 9000 1500$' "$tmp/rows"
+# A rail down: the port's state, its netdev, its verdict.
+expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/mlx5_8rail.tar" "$tmp/mlx5_8rail_rail_down.tar"
+rows
+expect_match '^port.state mlx5_3/1 state "ACTIVE" "DOWN"$' "$tmp/rows"
+expect_match '^netdev.carrier mlx5_3/1 netdev.carrier true false$' "$tmp/rows"
+# PCIe: a Max Read Request left at 512.
+expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/mlx5_8rail.tar" "$tmp/mlx5_8rail_mrrs512.tar"
+rows; expect_match '^pcie.mrrs mlx5_6/1 pcie.max_read_request_bytes 4096 512$' "$tmp/rows"
+# GID indexes: rail 5's RoCE v2 IPv4 entry moved from 3 to 5, and so the NCCL contract.
+expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/mlx5_8rail.tar" "$tmp/mlx5_8rail_gid_shift.tar"
+rows; expect_match '^gid.nccl mlx5_5/1 gid_index 3 5$' "$tmp/rows"
+expect_match '^nccl.contract NCCL_IB_GID_INDEX value "3"' "$tmp/rows"
+# Firmware and a PCIe link trained narrow: one file each in a copy of the tree.
+cp -a "$tmp/fx/mlx5_8rail" "$tmp/fx/fw"
+echo 28.40.1000 > "$tmp/fx/fw/sys/class/infiniband/mlx5_1/fw_ver"
+echo 8 > "$(readlink -f "$tmp/fx/fw/sys/class/infiniband/mlx5_1/device")/current_link_width"
+snap fw
+expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/mlx5_8rail.tar" "$tmp/fw.tar"
+rows
+expect_match '^rails.firmware mlx5_1/1 fw_ver "28.39.1002" "28.40.1000"$' "$tmp/rows"
+expect_match '^pcie.link mlx5_1/1 pcie.width 16 8$' "$tmp/rows"
+# QoS: rail 2 with PFC on priority 3 against one without (the DCB replies a snapshot keeps).
+cp -a "$tmp/fx/mlx5_8rail_snapshot" "$tmp/fx/qos"
+cp "$tmp/fx/qos/fabtune/net/enp26s0f0np0/dcb_ieee" "$tmp/fx/qos/fabtune/net/enp77s0f0np0/dcb_ieee"
+snap qos; snap mlx5_8rail_snapshot
+expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/qos.tar" "$tmp/mlx5_8rail_snapshot.tar"
+rows
+expect_match '^qos.pfc mlx5_2/1 qos.pfc_priorities \[3\] \[\]$' "$tmp/rows"
+expect_match '^qos.trust mlx5_2/1 qos.trust "dscp" "pcp"$' "$tmp/rows"
+# A rail only one node has.
+rm -rf "$tmp/fx/qos/sys/class/infiniband/mlx5_7"
+snap qos
+expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/qos.tar" "$tmp/mlx5_8rail_snapshot.tar"
+rows; expect_match '^rails.count mlx5_7/1 rail null "present"$' "$tmp/rows"
+
+# Sysctls, with the default policy: this host's snapshot against itself with one key
+# changed; and the snapshot against this node live (nothing changed in between).
+expect_rc 0 "$ctl" snapshot "$tmp/host.tar"
+mkdir "$tmp/host" && tar -C "$tmp/host" -xf "$tmp/host.tar"
+echo 1234567 > "$tmp/host/proc/sys/net/core/rmem_max"
+tar -C "$tmp/host" -cf "$tmp/host2.tar" .
+expect_rc 1 "$ctl" --json diff "$tmp/host.tar" "$tmp/host2.tar"
+rows; expect_match "^tuning.drift net.core.rmem_max live \"$(cat /proc/sys/net/core/rmem_max)\" \"1234567\"\$" "$tmp/rows"
+expect_rc 0 "$ctl" diff "$tmp/host.tar"
+expect_grep "B: live" "$LAST_OUT"
+
+# What cannot be compared says so.
+echo "not a tar" > "$tmp/bad.tar"
+expect_rc 66 "$ctl" diff "$tmp/bad.tar" "$tmp/host.tar"
+expect_grep "cannot read the snapshot" "$LAST_ERR"
+expect_rc 64 "$ctl" diff
+expect_rc 64 "$ctl" diff a b c
+finish
