@@ -4,7 +4,7 @@
 # answers from the last finished report. FABTUNE_TEST_SLOW_CHECK_MS makes each pass in the
 # worker sleep first (it stands for a DCB netlink timeout of 2 s per rail). Judged by
 # ratios: every reply during a pass takes a small fraction of that pass, however loaded
-# the machine. Also: passes asked for during one fold into one more, and "fabtunectl
+# the machine. The worker thread runs at a lower priority than the loop. Also: passes asked for during one fold into one more, and "fabtunectl
 # reload" prints the verdict of the first pass under the new policy.
 . "${top_srcdir:-.}/tests/lib.sh"
 fabtuned="$top_builddir/src/daemon/fabtuned"
@@ -49,6 +49,14 @@ for _ in 1 2 3 4 5; do
 done
 [ $during -ge 1 ] && pass "$during health replies (exit 0) while the pass was going" ||
     fail "no health reply fell inside the pass"
+# The worker runs 10 nice levels below the loop (field 19 of /proc/PID/task/TID/stat is
+# the thread's nice; a command name may hold spaces, so count from the last ')').
+nices() { for f in /proc/"$dpid"/task/*/stat; do sed 's/.*) //' "$f" | awk '{ print $17 }'; done | sort -n | tr '\n' ' '; }
+[ "$(st .checking)" = true ] && thread_nices=$(nices)
+case " $thread_nices" in
+    *" 0 "*"10 "*) pass "the loop at nice 0, the pass's worker at nice 10 ($thread_nices)" ;;
+    *) fail "thread nice values during the pass: '$thread_nices' (want the loop 0, the worker 10)" ;;
+esac
 for _ in $(seq 400); do [ "$(st .checks_done)" = 2 ] && break; sleep 0.05; done
 t_pass=$(( $(ms) - t0 ))
 [ "$(st .checks_done)" = 2 ] && pass "the pass finished ($t_pass ms, of which $slow_ms slept)" ||

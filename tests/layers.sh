@@ -72,7 +72,7 @@ family_header() {
     policy_*.c) echo policy.h ;;
     counters_store.c) echo counters.h ;;
     source_dcb.c|source_ethtool.c|source_qos_sysfs.c) echo source_qos.h ;;
-    fabtunectl.c|render.c|request.c|snapshot.c) echo client.h ;;
+    fabtunectl.c|render.c|request.c|snapshot.c|diff.c) echo client.h ;;
     main.c) echo fabtuned.h ;;
     esac
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "background.h"
 #include "check_job.h"
 #include "log.h"
 #include "strutil.h"
@@ -56,6 +57,7 @@ static void pass_and_writes(const struct pipeline_input *in, struct report *r, i
 static void *job_main(void *arg)
 {
     struct check_job *job = arg;
+    background_thread_enter();
     test_slow_check();
     pass_and_writes(&job->in, job->report, &job->err, &job->writes);
     if (job->notify_fd >= 0) {

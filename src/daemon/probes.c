@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "background.h"
 #include "log.h"
 #include "macro.h"
 #include "nccl_gid.h"
@@ -189,6 +190,7 @@ struct probe_job {
 static void *job_main(void *arg)
 {
     struct probe_job *job = arg;
+    background_thread_enter();
     probes_execute(job->run);
     if (job->notify_fd >= 0) {
         char done = 1;
