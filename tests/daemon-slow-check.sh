@@ -12,7 +12,7 @@ ctl="$top_builddir/src/client/fabtunectl"
 raw="$top_builddir/tests/ctl_raw"
 tmp=$(mktemp -d /tmp/fabtune-slow.XXXXXX)
 slow_ms=3000
-"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
+fx=$(shared_fixtures)
 cat > "$tmp/policy.yaml" <<EOP
 version: 1
 rails: {expect_count: 1}
@@ -22,7 +22,7 @@ probes: {enabled: false}
 EOP
 unlimited_proc "$tmp/proc"
 sock="$tmp/run/fabtuned.sock"
-FABTUNE_TEST_SLOW_CHECK_MS=$slow_ms "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$tmp/fx/soft_roce/sys" \
+FABTUNE_TEST_SLOW_CHECK_MS=$slow_ms "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$fx/soft_roce/sys" \
     --procfs-root "$tmp/proc" --state-dir "$tmp/state" --runtime-dir "$tmp/run" \
     --log-target stderr 2> "$tmp/log" & dpid=$!
 trap 'kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -10,8 +10,9 @@ FABTUNED="$top_builddir/src/daemon/fabtuned"; export FABTUNED
 rails_only="$top_srcdir/tests/rails-only.policy"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
-snap() { tar -C "$tmp/fx/$1" -cf "$tmp/$1.tar" . ; }
+fx=$(shared_fixtures)
+own="$tmp/own"; mkdir "$own"    # the trees this test changes: copies
+snap() { tar -C "${2:-$fx}/$1" -cf "$tmp/$1.tar" . ; }
 # The rows of the last --json diff: "check subject field a b".
 rows() { jq -r '.differences[] | "\(.check) \(.subject) \(.field) \(.a|tojson) \(.b|tojson)"' "$LAST_OUT" > "$tmp/rows"; }
 
@@ -38,25 +39,25 @@ expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/mlx5_8rail.tar" "$tmp/mlx5
 rows; expect_match '^gid.nccl mlx5_5/1 gid_index 3 5$' "$tmp/rows"
 expect_match '^nccl.contract NCCL_IB_GID_INDEX value "3"' "$tmp/rows"
 # Firmware and a PCIe link trained narrow: one file each in a copy of the tree.
-cp -a "$tmp/fx/mlx5_8rail" "$tmp/fx/fw"
-echo 28.40.1000 > "$tmp/fx/fw/sys/class/infiniband/mlx5_1/fw_ver"
-echo 8 > "$(readlink -f "$tmp/fx/fw/sys/class/infiniband/mlx5_1/device")/current_link_width"
-snap fw
+cp -a "$fx/mlx5_8rail" "$own/fw"
+echo 28.40.1000 > "$own/fw/sys/class/infiniband/mlx5_1/fw_ver"
+echo 8 > "$(readlink -f "$own/fw/sys/class/infiniband/mlx5_1/device")/current_link_width"
+snap fw "$own"
 expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/mlx5_8rail.tar" "$tmp/fw.tar"
 rows
 expect_match '^rails.firmware mlx5_1/1 fw_ver "28.39.1002" "28.40.1000"$' "$tmp/rows"
 expect_match '^pcie.link mlx5_1/1 pcie.width 16 8$' "$tmp/rows"
 # QoS: rail 2 with PFC on priority 3 against one without (the DCB replies a snapshot keeps).
-cp -a "$tmp/fx/mlx5_8rail_snapshot" "$tmp/fx/qos"
-cp "$tmp/fx/qos/fabtune/net/enp26s0f0np0/dcb_ieee" "$tmp/fx/qos/fabtune/net/enp77s0f0np0/dcb_ieee"
-snap qos; snap mlx5_8rail_snapshot
+cp -a "$fx/mlx5_8rail_snapshot" "$own/qos"
+cp "$own/qos/fabtune/net/enp26s0f0np0/dcb_ieee" "$own/qos/fabtune/net/enp77s0f0np0/dcb_ieee"
+snap qos "$own"; snap mlx5_8rail_snapshot
 expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/qos.tar" "$tmp/mlx5_8rail_snapshot.tar"
 rows
 expect_match '^qos.pfc mlx5_2/1 qos.pfc_priorities \[3\] \[\]$' "$tmp/rows"
 expect_match '^qos.trust mlx5_2/1 qos.trust "dscp" "pcp"$' "$tmp/rows"
 # A rail only one node has.
-rm -rf "$tmp/fx/qos/sys/class/infiniband/mlx5_7"
-snap qos
+rm -rf "$own/qos/sys/class/infiniband/mlx5_7"
+snap qos "$own"
 expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/qos.tar" "$tmp/mlx5_8rail_snapshot.tar"
 rows; expect_match '^rails.count mlx5_7/1 rail null "present"$' "$tmp/rows"
 

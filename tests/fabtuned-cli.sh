@@ -42,8 +42,8 @@ case "$verdict:$LAST_RC" in
 esac
 
 # Offline analysis of a captured tree: the 8-rail fixture with rail 3 down.
-"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
-expect_rc 1 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/fx/mlx5_8rail_rail_down/sys" \
+fx=$(shared_fixtures)
+expect_rc 1 "$fabtuned" --once --json --no-probes --sysfs-root "$fx/mlx5_8rail_rail_down/sys" \
     -c "$top_srcdir/conf/examples/roce-8rail.yaml"
 expect_grep '"verdict":"NOT_READY"' "$(jq -c '{verdict}' "$LAST_OUT" > "$tmp/v.json"; echo "$tmp/v.json")"
 jq -c '[.rails[] | select(.verdict == "NOT_READY") | .name]' "$LAST_OUT" > "$tmp/bad.json"
@@ -53,7 +53,7 @@ expect_match '^\[3\]$' "$tmp/gids.json"
 jq -r '.nccl.NCCL_IB_HCA' "$LAST_OUT" > "$tmp/hca"
 expect_match '^=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1$' "$tmp/hca"
 unlimited_proc "$tmp/proc"
-expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$tmp/fx/soft_roce/sys" -c "$rails_only" \
+expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$fx/soft_roce/sys" -c "$rails_only" \
     --procfs-root "$tmp/proc"
 expect_grep "rxe0/1       v0               ACTIVE   10G       1500/-      1 192.0.2.1" "$LAST_OUT"
 expect_grep "NCCL_IB_GID_INDEX=1" "$LAST_OUT"
@@ -92,13 +92,13 @@ cp "$LAST_OUT" "$tmp/unpacked.json"
 expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --snapshot "$tmp/snap.tar"
 same_report "this host" "$tmp/snap/" "tar:$tmp/snap.tar!/"
 for f in mlx5_8rail gpu_node_acs soft_roce; do
-    mkdir -p "$tmp/fx/$f/proc"
-    tar -C "$tmp/fx/$f" -czf "$tmp/$f.tar.gz" .
+    cp -a "$fx/$f" "$tmp/$f" && mkdir -p "$tmp/$f/proc"
+    tar -C "$tmp/$f" -czf "$tmp/$f.tar.gz" .
     expect_rc_in "0 1" "$fabtuned" --once --json --no-probes -c "$rails_only" \
-        --sysfs-root "$tmp/fx/$f/sys" --procfs-root "$tmp/fx/$f/proc"
+        --sysfs-root "$tmp/$f/sys" --procfs-root "$tmp/$f/proc"
     cp "$LAST_OUT" "$tmp/unpacked.json"
     expect_rc_in "0 1" "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/$f.tar.gz"
-    same_report "$f" "$tmp/fx/$f/" "tar:$tmp/$f.tar.gz!/"
+    same_report "$f" "$tmp/$f/" "tar:$tmp/$f.tar.gz!/"
 done
 jq -r '.rails | length' "$LAST_OUT" > "$tmp/n"
 expect_match '^1$' "$tmp/n"
@@ -116,14 +116,14 @@ expect_rc 64 "$fabtuned" --snapshot "$tmp/snap.tar"
 # The snapshot keeps what is not a file: each netdev's DCB netlink and ethtool replies, as
 # raw bytes. The 8-rail node with mlx5's replies is judged on QoS as the live node would be
 # (PFC on priority 3, rail 2 without it, global pause off), where the bare tree says unknown.
-tar -C "$tmp/fx/mlx5_8rail_snapshot" -czf "$tmp/8rail-replies.tar.gz" sys fabtune
+tar -C "$fx/mlx5_8rail_snapshot" -czf "$tmp/8rail-replies.tar.gz" sys fabtune
 expect_rc 1 "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/8rail-replies.tar.gz"
 jq -r '.findings[] | select(.check == "qos.pfc" or .check == "qos.global_pause") | "\(.check) \(.severity) \(.rail)"' \
     "$LAST_OUT" | sort > "$tmp/qos8"
 grep -c '^qos.pfc ok ' "$tmp/qos8" > "$tmp/n"; expect_match '^7$' "$tmp/n"
 expect_grep 'qos.pfc error mlx5_2/1' "$tmp/qos8"
 grep -c '^qos.global_pause ok ' "$tmp/qos8" > "$tmp/n"; expect_match '^8$' "$tmp/n"
-expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/fx/mlx5_8rail/sys"
+expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$fx/mlx5_8rail/sys"
 jq -r '.findings[] | select(.check == "qos.pfc") | "\(.severity) \(.message)"' "$LAST_OUT" > "$tmp/qos-bare"
 expect_match '^unknown .*a sysfs snapshot holds no DCB netlink state' "$tmp/qos-bare"
 # A real capture: fabtunectl snapshot in a namespace (its own sysfs) with a veth pair keeps the kernel's
@@ -136,7 +136,7 @@ if unshare -nm sh -c "mount -t sysfs sysfs /sys && ip link add v0 type veth peer
     expect_match '^dcb_ieee$' "$tmp/v0-files"
     expect_match '^ethtool_pause.errno$' "$tmp/v0-files"
     expect_match '^ethtool_stats$' "$tmp/v0-files"
-    cp -a "$tmp/fx/mlx5_8rail_snapshot" "$tmp/8rail-veth"
+    cp -a "$fx/mlx5_8rail_snapshot" "$tmp/8rail-veth"
     rm -rf "$tmp/8rail-veth/fabtune/net/enp188s0f0np0"
     cp -a "$tmp/veth-snap/fabtune/net/v0" "$tmp/8rail-veth/fabtune/net/enp188s0f0np0"
     expect_rc_in "0 1" "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/8rail-veth/sys"
@@ -197,7 +197,7 @@ kill "$slurmd_pid"; wait "$slurmd_pid" 2>/dev/null
 # Offline analysis is of the snapshot alone: no probe of this machine, no state written,
 # no limits or host name of the analysing host (none given: unknown).
 mkdir -p "$tmp/offline-state"
-expect_rc_in "0 1 2" "$fabtuned" --once --json --sysfs-root "$tmp/fx/mlx5_8rail/sys" \
+expect_rc_in "0 1 2" "$fabtuned" --once --json --sysfs-root "$fx/mlx5_8rail/sys" \
     --state-dir "$tmp/offline-state" -c "$top_srcdir/tests/rails-only.policy"
 jq -r '"\(.probes // "none") \(.hostname)"' "$LAST_OUT" > "$tmp/off"
 expect_grep "none unknown (a sysfs snapshot)" "$tmp/off"
@@ -216,31 +216,31 @@ expect_rc 0 "$fabtuned" --version
 
 # --once --gids: the GID table as show_gids prints it, NCCL's pick, and a word for each
 # entry it skips. The issue's case: an IPv6 address on mlx5_5 moves the pick from 3 to 5.
-expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$tmp/fx/mlx5_8rail_gid_shift/sys" -c "$rails_only"
+expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/mlx5_8rail_gid_shift/sys" -c "$rails_only"
 expect_match '^DEV  *PORT INDEX GID  *IPv4  *VER NETDEV  *NCCL$' "$LAST_OUT"
 expect_match '^mlx5_5  *1  *3  *fd00:0000:0000:0005:0000:0000:0000:0001 -  *v2  *enp188s0f0np0  *family$' "$LAST_OUT"
 expect_match '^mlx5_5  *1  *4  *0000:0000:0000:0000:0000:ffff:0a00:0501 10.0.5.1  *v1  *enp188s0f0np0  *version$' "$LAST_OUT"
 expect_match '^mlx5_5  *1  *5  *0000:0000:0000:0000:0000:ffff:0a00:0501 10.0.5.1  *v2  *enp188s0f0np0  *pick$' "$LAST_OUT"
 expect_match '^mlx5_0  *1  *0  *fe80:.* link-local$' "$LAST_OUT"
 expect_match '^mlx5_0/1: NCCL picks index 3; 252 empty slots$' "$LAST_OUT"
-expect_rc 0 "$fabtuned" --once --gids --json --sysfs-root "$tmp/fx/gid_holes/sys" -c "$rails_only"
+expect_rc 0 "$fabtuned" --once --gids --json --sysfs-root "$fx/gid_holes/sys" -c "$rails_only"
 jq -r '.[0] | "\(.pick) " + ([.entries[] | "\(.index)=\(.nccl)"] | join(" "))' "$LAST_OUT" > "$tmp/gj"
 expect_match '^5 0=link-local 1=link-local 4=version 5=pick 6=unreadable$' "$tmp/gj"
 printf 'version: 1\nrails: {roce: {subnet: 10.0.7.0/24}}\n' > "$tmp/subnet.yaml"
-expect_rc 0 "$fabtuned" --once --gids --json --sysfs-root "$tmp/fx/mlx5_8rail/sys" -c "$tmp/subnet.yaml"
+expect_rc 0 "$fabtuned" --once --gids --json --sysfs-root "$fx/mlx5_8rail/sys" -c "$tmp/subnet.yaml"
 jq -r '.[] | select(.device == "mlx5_6" or .device == "mlx5_7") | "\(.device) " + ([.entries[] | select(.index == 3) | .nccl] | join(""))' "$LAST_OUT" > "$tmp/gs"
 expect_match '^mlx5_6 subnet$' "$tmp/gs"
 expect_match '^mlx5_7 pick$' "$tmp/gs"
 expect_rc 64 "$fabtuned" --gids
 # One line per problem: the same unknown on 8 rails is one line naming them; errors and
 # warnings first, the unknown after their count; -v lists each.
-expect_rc 1 "$fabtuned" --once --no-probes --sysfs-root "$tmp/fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
+expect_rc 1 "$fabtuned" --once --no-probes --sysfs-root "$fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
 expect_match '^  unknown qos.pfc  *on mlx5_0\.\.7/1: PFC state unknown: a sysfs snapshot holds no DCB netlink state$' "$LAST_OUT"
 expect_match '^  [0-9][0-9]* unknown (' "$LAST_OUT"
 [ "$(grep -c 'qos.pfc  ' "$LAST_OUT")" -eq 1 ] && pass "qos.pfc: one line for 8 rails" || fail "qos.pfc: $(grep -c 'qos.pfc  ' "$LAST_OUT") lines"
 awk '/^  (error|warning) /{ if (u) bad = 1 } /^  [0-9]+ unknown/{ u = 1 } END { exit bad }' "$LAST_OUT" \
     && pass "errors and warnings before the unknown" || fail "an error or warning after the unknown"
-expect_rc 1 "$fabtuned" --once --no-probes -v --sysfs-root "$tmp/fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
+expect_rc 1 "$fabtuned" --once --no-probes -v --sysfs-root "$fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
 [ "$(grep -c '^  unknown qos.pfc  ' "$LAST_OUT")" -eq 8 ] && pass "-v: qos.pfc once per rail" \
     || fail "-v: $(grep -c '^  unknown qos.pfc  ' "$LAST_OUT") qos.pfc lines"
 expect_match '^  unknown qos.pfc  *mlx5_3/1: enp94s0f0np0: PFC state unknown' "$LAST_OUT"

@@ -42,13 +42,13 @@ contract() {
     [ "$len" -le "$max" ] && pass "$name: $len bytes" || fail "$name: $len bytes > $max: $(cat "$tmp/out")"
 }
 
-"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
+fx=$(shared_fixtures)
 unlimited_proc "$tmp/proc"
 printf 'version: 1\ntuning: {mode: off}\nprobes: {enabled: false}\nchecks: {interval: 1h}\n' > "$tmp/policy.yaml"
 daemon_on() {
     kill $dpid 2>/dev/null; wait $dpid 2>/dev/null
     rm -rf "$tmp/run"
-    "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$tmp/fx/$1/sys" --procfs-root "$tmp/proc" \
+    "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$fx/$1/sys" --procfs-root "$tmp/proc" \
         --state-dir "$tmp/state-$1" --runtime-dir "$tmp/run" --log-target stderr 2> "$tmp/log" & dpid=$!
     for _ in $(seq 200); do "$ctl" -s "$tmp/run/fabtuned.sock" health > /dev/null 2>&1; [ $? -ne 2 ] && break; sleep 0.05; done
 }

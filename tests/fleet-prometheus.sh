@@ -89,8 +89,8 @@ expect_series() {   # expect_series FILE REGEX WHAT
 }
 
 # --- The 8-rail ConnectX-7 fixture. No verbs device here: the RDMA probes fail. ---
-"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
-start_daemon rail8 "$tmp/fx/mlx5_8rail/sys" true
+fx=$(shared_fixtures)
+start_daemon rail8 "$fx/mlx5_8rail/sys" true
 tf="$tmp/rail8/tf/fabtune.prom"
 wait_for_series "$tf" '^fabtune_probe_success' 60 && pass "8 rails: the textfile has the probe results" \
     || { fail "8 rails: no probe series in the textfile"; cat "$tmp/rail8/log"; }

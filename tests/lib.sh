@@ -65,10 +65,17 @@ live_veth_rail() {
     ip link add v0 type veth peer name v1
     ip addr add 192.0.2.1/24 dev v0
     ip link set v0 up; ip link set v1 up
-    "$top_srcdir/tests/fixtures/make-fixtures.sh" "$1/fx"
+    mkdir -p "$1/fx"
+    cp -a "$(shared_fixtures)/soft_roce" "$1/fx/"
     root="$1/fx/soft_roce/sys"
     rm -rf "$root/devices/virtual/net/v0"
     ln -s /sys/devices/virtual/net/v0 "$root/devices/virtual/net/v0"
+}
+
+# The build tree's fixture trees (tests/fixtures/shared-fixtures.sh), generated once for
+# every test: read them in place; copy one before changing it.
+shared_fixtures() {
+    sh "$top_srcdir/tests/fixtures/shared-fixtures.sh" "$top_builddir"
 }
 
 # A test that asserted nothing has proven nothing: it fails.

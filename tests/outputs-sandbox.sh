@@ -20,7 +20,7 @@ ln -s "$tmp/run/nccl.conf" "$tmp/ro/etc/nccl.conf"
 mount --bind "$tmp/ro" "$tmp/ro" && mount -o remount,bind,ro "$tmp/ro"
 touch "$tmp/ro/x" 2>/dev/null && fail "the bind mount is writable" || pass "$tmp/ro is a read-only mount"
 
-"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
+fx=$(shared_fixtures)
 unlimited_proc "$tmp/proc"
 # policy FILE TEXTFILE_PATH
 policy() {
@@ -28,7 +28,7 @@ policy() {
         "$tmp/ro/etc/nccl.conf" "$2" > "$1"
 }
 start() {
-    ${exec_start:+exec} "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$tmp/fx/mlx5_8rail/sys" --procfs-root "$tmp/proc" \
+    ${exec_start:+exec} "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$fx/mlx5_8rail/sys" --procfs-root "$tmp/proc" \
         --state-dir "$tmp/state" --runtime-dir "$tmp/run" --log-target stderr "$@"
 }
 

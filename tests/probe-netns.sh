@@ -13,14 +13,14 @@ trap 'rm -rf "$tmp"' EXIT
 ip link set lo up
 
 # The probe bound to a rail's address: the Soft-RoCE fixture's rail is 192.0.2.1 on v0.
-"$top_srcdir/tests/fixtures/make-fixtures.sh" "$tmp/fx"
+fx=$(shared_fixtures)
 ip link add v0 type veth peer name v1
 ip addr add 192.0.2.1/24 dev v0
 ip link set v0 up; ip link set v1 up
 printf 'version: 1\ntuning: {mode: off}\nchecks: {interval: 1h}\n' > "$tmp/policy"
 # The daemon probes the rails of its tree (a --sysfs-root is its test seam; an offline
 # --once analysis of a snapshot never probes this machine).
-"$fabtuned" -c "$tmp/policy" --sysfs-root "$tmp/fx/soft_roce/sys" --state-dir "$tmp/state" \
+"$fabtuned" -c "$tmp/policy" --sysfs-root "$fx/soft_roce/sys" --state-dir "$tmp/state" \
     --runtime-dir "$tmp/run" --log-target stderr 2> "$tmp/daemon.log" & dpid=$!
 ctl="$top_builddir/src/client/fabtunectl"
 i=0; while [ ! -S "$tmp/run/fabtuned.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
