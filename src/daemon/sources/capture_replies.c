@@ -4,36 +4,26 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/ethtool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "capture_replies.h"
 #include "captured_replies.h"
 #include "macro.h"
 #include "source_counters.h"
 #include "source_qos.h"
+#include "strutil.h"
 
+/* 1 when written, or -errno. The snapshot's scratch tree is this process's own. */
 static int write_bytes(const char *dir, const char *name, const void *data, size_t len)
 {
-    char path[512];
+    char path[640];             /* DIR (512) "/" NAME (< 64) */
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    _cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0)
-        return -errno;
-    for (size_t w = 0; w < len;) {
-        ssize_t k = write(fd, (const char *)data + w, len - w);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return k < 0 ? -errno : -EIO;
-        w += (size_t)k;
-    }
-    return 1;
+    int r = write_file_atomic(path, data, len, 0644);
+    return r < 0 ? r : 1;
 }
 
 static int write_errno(const char *dir, const char *name, int err)
@@ -74,13 +64,9 @@ int capture_replies_take(const char *top, const char *ifname)
     size_t cap;
     e = source_ethtool_stats_raw(ifname, &names, &stats, &cap);
     if (e == 0) {
-        size_t count = names->len < stats->n_stats ? names->len : stats->n_stats;
-        struct ethtool_gstrings nh = *names;
-        struct ethtool_stats sh = *stats;
-        nh.len = sh.n_stats = (uint32_t)count;
         /* Header and the COUNT entries both replies cover, as the kernel laid them out. */
-        memcpy(names, &nh, sizeof(nh));
-        memcpy(stats, &sh, sizeof(sh));
+        size_t count = names->len < stats->n_stats ? names->len : stats->n_stats;
+        names->len = stats->n_stats = (uint32_t)count;
         r = write_bytes(dir, "ethtool_strings", names, sizeof(*names) + count * ETH_GSTRING_LEN);
         kept += r > 0;
         r = write_bytes(dir, "ethtool_stats", stats, sizeof(*stats) + count * sizeof(uint64_t));

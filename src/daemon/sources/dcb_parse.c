@@ -138,12 +138,18 @@ static int parse_error(const uint8_t *payload, size_t len, struct dcb_state *d)
     return -err;
 }
 
+void dcb_state_unknown(struct dcb_state *d, const char *why)
+{
+    memset(d, 0, sizeof(*d));
+    d->dcbx = -1;
+    snprintf(d->why, sizeof(d->why), "%s", why);
+}
+
 int dcb_parse_ieee_reply(const void *buf, size_t len, struct dcb_state *d)
 {
     const uint8_t *p = buf;
     struct nlmsghdr h;
-    memset(d, 0, sizeof(*d));
-    d->dcbx = -1;
+    dcb_state_unknown(d, "");
     if (len < sizeof(h))
         return bad(d, "the message", len, sizeof(h));
     memcpy(&h, p, sizeof(h));

@@ -67,9 +67,7 @@ int source_dcb_query(const char *ifname, struct dcb_state *d)
     char why[sizeof(d->why)] = "";
     int n = source_dcb_fetch(ifname, &buf, why, sizeof(why));
     if (n < 0) {
-        memset(d, 0, sizeof(*d));
-        d->dcbx = -1;
-        snprintf(d->why, sizeof(d->why), "%s", why);
+        dcb_state_unknown(d, why);
         return n;
     }
     int r = dcb_parse_ieee_reply(buf, (size_t)n, d);

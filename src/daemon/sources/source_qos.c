@@ -24,28 +24,21 @@ static bool qos_from_snapshot(const char *sysroot, const char *ifname, struct qo
     r = captured_reply(sysroot, ifname, "dcb_ieee", &buf, &len, &err);
     if (r == 1)
         (void)dcb_parse_ieee_reply(buf, len, &q->dcb);
-    else {
-        memset(&q->dcb, 0, sizeof(q->dcb));
-        q->dcb.dcbx = -1;
-        snprintf(q->dcb.why, sizeof(q->dcb.why), "%s", r == 0
-                 ? "no reply to RTM_GETDCB when the snapshot was taken"
-                 : "the snapshot holds no DCB reply for it");
-    }
+    else
+        dcb_state_unknown(&q->dcb, r == 0 ? "no reply to RTM_GETDCB when the snapshot was taken"
+                                          : "the snapshot holds no DCB reply for it");
     free(buf);
     buf = NULL;
     r = captured_reply(sysroot, ifname, "ethtool_pause", &buf, &len, &err);
-    struct ethtool_pauseparam pp;
-    if (r == 1 && len == sizeof(pp)) {
+    struct ethtool_pauseparam pp = { 0 };
+    if (r == 1 && len == sizeof(pp))
         memcpy(&pp, buf, sizeof(pp));
-        r = pp.cmd == ETHTOOL_GPAUSEPARAM ? 1 : 2;
-    } else if (r == 1)
-        r = 2;
-    if (r == 1)
+    if (pp.cmd == ETHTOOL_GPAUSEPARAM)
         source_ethtool_pause_apply(&pp, q);
     else if (r == 0)
         source_ethtool_pause_why(err, q);
     else
-        snprintf(q->pause_why, sizeof(q->pause_why), "%s", r == 2
+        snprintf(q->pause_why, sizeof(q->pause_why), "%s", r == 1
                  ? "the snapshot's ethtool pause reply is malformed"
                  : "the snapshot holds no ethtool pause reply for it");
     free(buf);
