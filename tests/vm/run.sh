@@ -7,7 +7,7 @@
 # Environment:
 #   FABTUNE_VM_CACHE    download cache (default: .cache/vm in the source tree, or
 #                       ~/.cache/fabtune/vm when that is read-only)
-#   FABTUNE_VM_TIMEOUT  seconds for the whole guest run (default 480)
+#   FABTUNE_VM_TIMEOUT  seconds for the whole guest run (default 600)
 #   FABTUNE_VM_BREAK    "gid": give the in-guest test a wrong expectation (it must fail)
 #   FABTUNE_VM_BENCH=1  also run fabtune's RDMA probe and ib_write_lat side by side
 #                       (bench/rdma-vs-ib_write_lat.sh sets it)
@@ -62,7 +62,7 @@ esac
 
 t_qemu=$(date +%s.%N)
 rcfile="$top_builddir/tests/vm/qemu.rc"
-{ timeout "${FABTUNE_VM_TIMEOUT:-480}" qemu-system-x86_64 \
+{ timeout "${FABTUNE_VM_TIMEOUT:-600}" qemu-system-x86_64 \
     -accel tcg,thread=multi -cpu max -m 1536 -smp 2 -machine pc \
     -display none -monitor none -serial stdio -no-reboot -nic none \
     -kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
