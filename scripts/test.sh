@@ -105,7 +105,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     (cd "$fuzzdir" && CC=clang "$top/configure" --enable-fuzzing --enable-sanitizers >/dev/null &&
         make -j"$(nproc)" tests/fuzz_policy tests/fuzz_sysfs tests/fuzz_dcb tests/fuzz_request \
             tests/fuzz_state tests/fuzz_reply tests/fuzz_sysctl_conf tests/fuzz_netlink \
-            tests/fuzz_pci_config tests/fuzz_tarfs)
+            tests/fuzz_pci_config tests/fuzz_tarfs tests/fuzz_peers)
     # All at once: each gets its full time, the wall time is one target's.
     run_fuzzer fuzz_policy policy-corpus & p1=$!
     run_fuzzer fuzz_sysfs sysfs-corpus & p2=$!
@@ -117,6 +117,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     run_fuzzer fuzz_netlink netlink-corpus & p8=$!
     run_fuzzer fuzz_pci_config pci-config-corpus & p9=$!
     run_fuzzer fuzz_tarfs tarfs-corpus & p10=$!
+    run_fuzzer fuzz_peers peers-corpus & p11=$!
     crashed=0
     wait $p1 || crashed=1
     wait $p2 || crashed=1
@@ -128,6 +129,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     wait $p8 || crashed=1
     wait $p9 || crashed=1
     wait $p10 || crashed=1
+    wait $p11 || crashed=1
     [ $crashed = 0 ] || exit 1
 fi
 

@@ -227,6 +227,8 @@ START_TEST(test_round_trip_everything_set)
         "  tcp: {iterations: 1000000, size: 1, bandwidth: {duration: 10s}}\n"
         "  regression: {baseline_runs: 1, ratio: 1.1, consecutive: 100}\n"
         "  limits: {rdma_p99_us: 12.75, tcp_p99_us: 0.1, rdma_min_bw_fraction: 0.333}\n"
+        "  peers: {hosts: [node-b, '::1', 10.0.0.7, node-a.example.com, node-b], file: /etc/fabtune/peers,\n"
+        "          k: 3, port: 4791, max_sessions: 64, session_limit: 5s, unreachable_degraded: 0}\n"
         "outputs: {nccl_env: /tmp/x.env, nccl_conf: /etc/nccl.conf, prometheus_textfile: /p.prom}\n"
         "control: {socket: /tmp/ft.sock, group: wheel}\n"), 0);
     ck_assert_int_eq(p.rails.select, RAIL_SELECT_LIST);
@@ -237,6 +239,11 @@ START_TEST(test_round_trip_everything_set)
     ck_assert_uint_eq(p.checks.counters.interval, 1500 * USEC_PER_MSEC);
     ck_assert_int_eq(p.tuning.mode, TUNING_OFF);
     ck_assert_str_eq(policy_sysctl_get(&p, "net.ipv4.tcp_mem"), "1 2 3");
+    ck_assert_uint_eq(p.probes.peers.n_hosts, 4);      /* sorted, the duplicate once */
+    ck_assert_str_eq(p.probes.peers.hosts[0], "10.0.0.7");
+    ck_assert_str_eq(p.probes.peers.hosts[1], "::1");
+    ck_assert_str_eq(p.probes.peers.hosts[3], "node-b");
+    ck_assert_uint_eq(p.probes.peers.session_limit, 5 * USEC_PER_SEC);
     assert_round_trip();
 }
 END_TEST

@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include "baseline.h"
+#include "peer_list.h"
+#include "peer_wire.h"
 #include "check_run.h"
 #include "checks.h"
 #include "stats.h"
@@ -238,6 +242,146 @@ START_TEST(test_limits)
 }
 END_TEST
 
+/* The peers file a cluster tool writes: comments, blank lines, one host per line; a bad
+ * line is an error that names it. */
+START_TEST(test_peer_list_parse)
+{
+    const char *good = "# nodes of rack 1\n\nnode-c\n  node-a.example.com   # the first\r\n"
+                       "10.0.0.3\nfe80::1\nnode-c\n";
+    struct peer_list l;
+    char err[160];
+    ck_assert_int_eq(peer_list_parse(good, strlen(good), &l, err, sizeof(err)), 0);
+    ck_assert_uint_eq(l.n, 4);     /* sorted, the duplicate once */
+    ck_assert_str_eq(l.hosts[0], "10.0.0.3");
+    ck_assert_str_eq(l.hosts[1], "fe80::1");
+    ck_assert_str_eq(l.hosts[2], "node-a.example.com");
+    ck_assert_str_eq(l.hosts[3], "node-c");
+    peer_list_done(&l);
+    const struct { const char *text, *err; } bad[] = {
+        { "node-a\nnode_b\n", "line 2: not a host name or an IP address" },
+        { "node-a node-b\n", "line 1: one host per line" },
+        { "-node\n", "line 1: not a host" },
+        { "a..b\n", "line 1: not a host" },
+        { "1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.21.22.23.24.25.26.27.28.29.30.31.32."
+          "33.34.35.36.37.38.39.40.41.42.43.44.45.46.47.48.49.50.51.52.53.54.55.56.57.58.59.60.61."
+          "62.63.64.65.66.67.68.69.70.71.72.73.74.75.76.77.78.79.80.81.82.83.84.85.86.87.88.89.9\n",
+          "line 1: one host per line" },
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        err[0] = '\0';
+        ck_assert_int_eq(peer_list_parse(bad[i].text, strlen(bad[i].text), &l, err, sizeof(err)), -EINVAL);
+        ck_assert_msg(strncmp(err, bad[i].err, strlen(bad[i].err)) == 0, "%zu: %s", i, err);
+    }
+    /* An embedded NUL is no host. */
+    ck_assert_int_eq(peer_list_parse("node-a\0x\n", 9, &l, err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
+static bool self_is(const char *host, void *data)
+{
+    return strcmp(host, data) == 0;
+}
+
+/* k neighbours in a ring of the sorted list: every node probes k and is probed by k. */
+START_TEST(test_peer_neighbours)
+{
+    struct peer_list l = { 0 };
+    const char *nodes[] = { "n5", "n1", "n3", "n2", "n4" };
+    size_t pick[8], probed_by[5] = { 0 };
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_int_eq(peer_list_add(&l, nodes[i]), 0);
+    for (size_t self = 0; self < 5; self++) {
+        size_t n = peer_list_neighbours(&l, "", self_is, l.hosts[self], 2, pick);
+        ck_assert_uint_eq(n, 2);
+        ck_assert_uint_eq(pick[0], (self + 1) % 5);
+        ck_assert_uint_eq(pick[1], (self + 2) % 5);
+        for (size_t j = 0; j < n; j++)
+            probed_by[pick[j]]++;
+    }
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_uint_eq(probed_by[i], 2);
+    /* k past the others: each other node once, never this one. */
+    char n3[] = "n3";
+    ck_assert_uint_eq(peer_list_neighbours(&l, "", self_is, n3, 8, pick), 4);
+    /* This node by its name when is_self knows nothing of it... */
+    ck_assert_uint_eq(peer_list_neighbours(&l, "n4", NULL, NULL, 1, pick), 1);
+    ck_assert_str_eq(l.hosts[pick[0]], "n5");
+    /* ...and, absent from the list, where its name sorts: n2b's next is n3. */
+    ck_assert_uint_eq(peer_list_neighbours(&l, "n2b", NULL, NULL, 2, pick), 2);
+    ck_assert_str_eq(l.hosts[pick[0]], "n3");
+    ck_assert_str_eq(l.hosts[pick[1]], "n4");
+    peer_list_done(&l);
+}
+END_TEST
+
+/* The session's hello: what the prober writes parses back; anything else is refused. */
+START_TEST(test_peer_hello)
+{
+    uint8_t b[PEER_WIRE_HELLO_LEN];
+    struct peer_hello h;
+    peer_hello_write(&(struct peer_hello){ PEER_SESSION_ECHO, 64 }, b);
+    ck_assert_int_eq(peer_hello_parse(b, &h), 0);
+    ck_assert_int_eq(h.kind, PEER_SESSION_ECHO);
+    ck_assert_uint_eq(h.size, 64);
+    peer_hello_write(&(struct peer_hello){ PEER_SESSION_ECHO, PEER_WIRE_MAX_SIZE + 1 }, b);
+    ck_assert_int_eq(peer_hello_parse(b, &h), -EBADMSG);  /* a buffer past the bound */
+    peer_hello_write(&(struct peer_hello){ PEER_SESSION_ECHO, 0 }, b);
+    ck_assert_int_eq(peer_hello_parse(b, &h), -EBADMSG);
+    peer_hello_write(&(struct peer_hello){ PEER_SESSION_SINK, 0 }, b);
+    ck_assert_int_eq(peer_hello_parse(b, &h), 0);
+    b[4] = 2;                                              /* another version */
+    ck_assert_int_eq(peer_hello_parse(b, &h), -EBADMSG);
+    memcpy(b, "GET / HTTP/1.1", PEER_WIRE_HELLO_LEN);
+    ck_assert_int_eq(peer_hello_parse(b, &h), -EBADMSG);
+}
+END_TEST
+
+/* Peer findings: a failed path is unknown for that peer; probe.peers degrades the node at
+ * unreachable_degraded peers, counting a peer once over its rails. */
+START_TEST(test_peer_findings)
+{
+    struct policy p;
+    struct findings fs = { 0 };
+    struct probe_peer e[3] = {
+        { .peer = "n2", .rail = "mlx5_0/1", .addr = "10.0.0.2" },
+        { .peer = "n2", .rail = "mlx5_1/1", .addr = "10.1.0.2" },
+        { .peer = "n3", .rail = "mlx5_0/1", .addr = "10.0.0.3" },
+    };
+    struct probe_run run = { .peers = e, .n_peers = 3 };
+    policy_init_defaults(&p);
+    char n1[] = "n1", n2[] = "n2", n3[] = "n3", *hosts[] = { n1, n2, n3 };
+    p.probes.peers.hosts = hosts;
+    p.probes.peers.n_hosts = 3;
+    p.probes.peers.unreachable_degraded = 1;
+    for (size_t i = 0; i < 3; i++) {
+        e[i].tcp_lat = (struct probe_result){ .ran = true, .latency = { .n = 1, .p50 = 5e-6, .p99 = 9e-6 } };
+        e[i].tcp_bw = (struct probe_result){ .ran = true, .bandwidth = 1e9 };
+    }
+    e[1].tcp_lat = (struct probe_result){ .ran = true, .error = -ECONNRESET,
+                                          .error_text = "its responder refused the session" };
+    check_probe_results(&run, &p, &fs);
+    ck_assert_uint_eq(fs.n, 4);
+    ck_assert_str_eq(fs.items[0].check, "probe.peer");
+    ck_assert_int_eq(fs.items[0].severity, SEVERITY_OK);
+    ck_assert_str_eq(fs.items[0].subject, "n2");
+    ck_assert_int_eq(fs.items[1].severity, SEVERITY_UNKNOWN);
+    ck_assert_str_eq(fs.items[1].rail, "mlx5_1/1");
+    ck_assert_str_eq(fs.items[3].check, "probe.peers");
+    ck_assert_int_eq(fs.items[3].severity, SEVERITY_WARNING);
+    ck_assert_str_eq(fs.items[3].message, "1 of 2 peers unreachable (n2)");
+    ck_assert_int_eq(findings_verdict(&fs), VERDICT_DEGRADED);
+    findings_done(&fs);
+    p.probes.peers.unreachable_degraded = 2;   /* one of two is not enough */
+    check_probe_results(&run, &p, &fs);
+    ck_assert_int_eq(fs.items[3].severity, SEVERITY_OK);
+    ck_assert_int_eq(findings_verdict(&fs), VERDICT_READY);
+    findings_done(&fs);
+    p.probes.peers.hosts = NULL;
+    p.probes.peers.n_hosts = 0;
+    policy_done(&p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("probes");
@@ -252,6 +396,10 @@ int main(void)
     tcase_add_test(tc, test_persistence_and_findings);
     tcase_add_test(tc, test_hostile_baselines_file);
     tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_peer_list_parse);
+    tcase_add_test(tc, test_peer_neighbours);
+    tcase_add_test(tc, test_peer_hello);
+    tcase_add_test(tc, test_peer_findings);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

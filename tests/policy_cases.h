@@ -176,6 +176,15 @@ static const struct bad_policy bad_policies[] = {
       "(letters, digits, '_', '-', '.'; 32 characters at most)" },
     { "NUL in a string", "control:\n  group: \"a\\0b\"\n",
       "2:10: value for control.group contains a NUL byte" },
+    /* probes.peers */
+    { "peer host with an underscore", "probes:\n  peers:\n    hosts: [node-a, node_b]\n",
+      "3:21: invalid host 'node_b' in probes.peers.hosts (a host name, an IPv4 or an IPv6 address)" },
+    { "peer hosts as a string", "probes:\n  peers:\n    hosts: node-a\n",
+      "3:12: invalid value 'node-a' for probes.peers.hosts (expected a list of host names or addresses)" },
+    { "peer host a mapping", "probes:\n  peers:\n    hosts: [{a: 1}]\n",
+      "3:13: expected a host name or an address for probes.peers.hosts, got a mapping" },
+    { "peers k of 0", "probes:\n  peers: {k: 0}\n",
+      "2:14: value 0 out of range for probes.peers.k (1..64)" },
     /* aliases cannot loop: a mapping that refers to itself is just a wrong shape */
     { "self-referencing alias", "rails: &r\n  mtu: *r\n",
       "2:3: unknown key 'mtu' in rails.mtu (expected one of: netdev_min, rdma_active_min)" },

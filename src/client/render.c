@@ -79,6 +79,14 @@ void render_status(json_object *d)
                json_text(nd, "name"), json_text(r, "state"), json_num(r, "rate_bits_per_second") / 1e9,
                json_num(nd, "mtu_bytes"), gid, pfc, ecn, rdma, tcp, json_text(r, "verdict"));
     }
+    json_object *peers = get(get(d, "probes"), "peers");
+    if (count(peers)) {
+        size_t failed = 0;
+        for (size_t i = 0; i < count(peers); i++)
+            failed += get(get(json_object_array_get_idx(peers, i), "tcp_latency"), "latency_seconds") == NULL;
+        printf("peers: %zu paths probed, %zu failed ('fabtunectl probes' lists them)\n",
+               count(peers), failed);
+    }
     json_object *failing = get(d, "failing");
     if (count(failing)) {
         printf("failing:\n");
@@ -115,6 +123,29 @@ void render_probes(json_object *d)
                    json_num(get(t, bk), "bandwidth_bytes_per_second") * 8 / 1e9);
         }
     }
+    json_object *peers = get(get(d, "last_run"), "peers");
+    if (count(peers))
+        printf("\n%-30s %-16s %-5s %10s %10s %10s %12s\n", "PEER", "FROM", "PROBE", "MIN us",
+               "P50 us", "P99 us", "Gb/s");
+    for (size_t i = 0; i < count(peers); i++) {
+        json_object *e = json_object_array_get_idx(peers, i);
+        json_object *ls = get(get(e, "tcp_latency"), "latency_seconds");
+        if (!ls) {
+            printf("%-30s %-16s %-5s failed: %s\n", json_text(e, "peer"), json_text(e, "rail"), "tcp",
+                   json_text(get(e, "tcp_latency"), "error"));
+            continue;
+        }
+        printf("%-30s %-16s %-5s %10.2f %10.2f %10.2f %12.3f\n", json_text(e, "peer"),
+               json_text(e, "rail"), "tcp", json_num(ls, "min") * 1e6, json_num(ls, "p50") * 1e6,
+               json_num(ls, "p99") * 1e6,
+               json_num(get(e, "tcp_bandwidth"), "bandwidth_bytes_per_second") * 8 / 1e9);
+    }
+    json_object *rs = get(d, "responder");
+    if (rs)
+        printf("\nresponder: %s sessions served, %s refused (not in probes.peers), %s busy, "
+               "%s malformed, %s active, %s allowed addresses\n", json_text(rs, "sessions"),
+               json_text(rs, "refused"), json_text(rs, "busy"), json_text(rs, "bad_hello"),
+               json_text(rs, "active"), json_text(rs, "allowed_addresses"));
     printf("\n%-30s %-9s %14s %14s\n", "BASELINE", "STATE", "p50 base/last", "p99 base/last");
     for (size_t i = 0; i < count(b); i++) {
         json_object *x = json_object_array_get_idx(b, i);

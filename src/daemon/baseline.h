@@ -14,7 +14,8 @@
 #define BASELINE_MAX_RUNS 1000
 
 struct baseline {
-    char key[192];              /* "rxe0/1 rdma 8": target, probe, message size */
+    char key[352];              /* "rxe0/1 rdma 8": target, probe, message size; a peer's
+                                 * path adds " @PEER" */
     uint32_t n_learned;
     double learned_p50[BASELINE_MAX_RUNS], learned_p99[BASELINE_MAX_RUNS];
     bool ready;                 /* learned from baseline_runs healthy runs */

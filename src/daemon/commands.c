@@ -77,6 +77,16 @@ static json_object *cmd_probes(struct manager *m, const struct manager_view *vie
 {
     json_object *o = json_object_new_object(), *b = json_object_new_array();
     json_object_object_add(o, "last_run", view->report ? report_probes_json(view->report) : NULL);
+    if (view->has_responder) {
+        json_object *rs = json_object_new_object();
+        json_object_object_add(rs, "sessions", json_object_new_int64((int64_t)view->responder.sessions));
+        json_object_object_add(rs, "refused", json_object_new_int64((int64_t)view->responder.refused));
+        json_object_object_add(rs, "busy", json_object_new_int64((int64_t)view->responder.busy));
+        json_object_object_add(rs, "bad_hello", json_object_new_int64((int64_t)view->responder.bad_hello));
+        json_object_object_add(rs, "active", json_object_new_int((int)view->responder.active));
+        json_object_object_add(rs, "allowed_addresses", json_object_new_int((int)view->responder.allowed));
+        json_object_object_add(o, "responder", rs);
+    }
     for (size_t i = 0; i < view->baselines->n; i++) {
         const struct baseline *x = &view->baselines->e[i];
         json_object *j = json_object_new_object();

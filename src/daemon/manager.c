@@ -27,6 +27,8 @@
 #include "probes.h"
 #include "protocol.h"
 #include "inventory_take.h"
+#include "peers.h"
+#include "responder.h"
 #include "source_counters.h"
 #include "sysfs.h"
 #include "strutil.h"
@@ -64,7 +66,27 @@ struct manager {
     struct control *control;
     int output_errors[OUTPUTS]; /* the last write's result of each output */
     bool baselines_dirty;       /* a probe run folded in since the last save */
+    struct responder *responder;    /* answers the peers' probes; NULL without peers */
 };
+
+/* The responder runs while the policy has peers and probes; a reload restarts it (the
+ * port, the allowlist or the limits may have changed). A port in use is logged, never
+ * fatal: the node's own checks go on. */
+static void sync_responder(struct manager *m)
+{
+    responder_stop(m->responder);
+    m->responder = NULL;
+    if (!m->policy->probes.enabled || !peers_configured(m->policy))
+        return;
+    int r = responder_start(m->policy, &m->responder);
+    if (r < 0)
+        log_warning_errno(r, "Cannot start the peer responder on port %u: %m",
+                          m->policy->probes.peers.port);
+    else
+        log_info("Peer responder listening on port %u (%u sessions at most, %s each)",
+                 m->policy->probes.peers.port, m->policy->probes.peers.max_sessions,
+                 "bounded");
+}
 
 static void policy_free(struct policy *p)
 {
@@ -410,6 +432,8 @@ int manager_probe_now(struct manager *m)
         return log_error_errno(r, "Cannot start the probes: %m");
     }
     m->running = run;
+    log_debug("probe", "probe run started: %zu targets, %zu cross-rail pairs, %zu peer paths",
+              run->n, run->n_cross, run->n_peers);
     return 0;
 }
 
@@ -421,7 +445,10 @@ static int on_probe_timer(sd_event_source *s, uint64_t usec, void *userdata)
         log_warning("The previous probe run is still going; skipping this one");
     if (r == -EOPNOTSUPP)
         log_debug("probe", "probes.enabled is false");
-    sd_event_source_set_time(s, usec + m->policy->probes.interval);
+    log_debug("probe", "probe timer: %s", r < 0 ? errno_text(-r) : "started");
+    /* No check has finished yet (a slow first pass): try again in a second, not a whole
+     * interval later. */
+    sd_event_source_set_time(s, usec + (r == -EAGAIN ? USEC_PER_SEC : m->policy->probes.interval));
     return 0;
 }
 
@@ -450,6 +477,7 @@ int manager_reload(struct manager *m)
     m->shared.tuning_suspended = false;
     pthread_mutex_unlock(&m->shared.lock);
     log_info("Policy reloaded from %s", m->policy_source);
+    sync_responder(m);
     (void)manager_check(m);
     return 0;
 }
@@ -483,7 +511,10 @@ void manager_view(const struct manager *m, struct manager_view *ret)
         .reload_error = m->reload_error, .control_group = m->policy->control.group,
         .last_check = m->last_check, .checks_done = m->checks_done,
         .checking = m->check_job != NULL, .probing = m->job != NULL,
+        .has_responder = m->responder != NULL,
     };
+    if (m->responder)
+        responder_get_stats(m->responder, &ret->responder);
 }
 
 /* The policy's socket; --runtime-dir moves the default one with it. */
@@ -587,6 +618,7 @@ int manager_new(const struct options *o, control_handler_fn answer, struct manag
         manager_free(m);
         return r;
     }
+    sync_responder(m);
     *ret = m;
     return 0;
 }
@@ -626,6 +658,7 @@ void manager_free(struct manager *m)
         free(m->running);
     }
     drop_check(m);
+    responder_stop(m->responder);
     control_free(m->control);
     events_free(m->events);
     sd_event_source_unref(m->probe_io);

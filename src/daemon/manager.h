@@ -10,6 +10,7 @@
 #include "control.h"
 #include "options.h"
 #include "report.h"
+#include "responder.h"
 #include "timeutil.h"
 #include "tuning.h"
 
@@ -30,6 +31,8 @@ struct manager_view {
     usec_t last_check;                  /* CLOCK_REALTIME */
     unsigned checks_done;
     bool checking, probing;             /* a pass, a probe run, in a worker now */
+    bool has_responder;                 /* the peer responder runs: its counters */
+    struct responder_stats responder;
 };
 
 

@@ -216,7 +216,7 @@ static void contract_metrics(FILE *f, const struct report *r)
 }
 
 struct probe_row {
-    const char *target, *probe;
+    const char *target, *probe, *peer;      /* peer: NULL for the node's own probes */
     const struct probe_result *lat, *bw;
 };
 
@@ -225,12 +225,15 @@ static size_t probe_rows(const struct report *r, struct probe_row *rows, size_t 
     size_t n = 0;
     for (size_t i = 0; i < r->probes.n && n + 2 <= cap; i++) {
         const struct probe_target *t = &r->probes.targets[i];
-        rows[n++] = (struct probe_row){ t->name, "rdma", &t->rdma_lat, &t->rdma_bw };
-        rows[n++] = (struct probe_row){ t->name, "tcp", &t->tcp_lat, &t->tcp_bw };
+        rows[n++] = (struct probe_row){ t->name, "rdma", NULL, &t->rdma_lat, &t->rdma_bw };
+        rows[n++] = (struct probe_row){ t->name, "tcp", NULL, &t->tcp_lat, &t->tcp_bw };
     }
     for (size_t i = 0; i < r->probes.n_cross && n < cap; i++)
-        rows[n++] = (struct probe_row){ r->probes.cross[i].name, "rdma", &r->probes.cross[i].lat,
+        rows[n++] = (struct probe_row){ r->probes.cross[i].name, "rdma", NULL, &r->probes.cross[i].lat,
                                         &r->probes.cross[i].bw };
+    for (size_t i = 0; i < r->probes.n_peers && n < cap; i++)
+        rows[n++] = (struct probe_row){ r->probes.peers[i].rail, "tcp", r->probes.peers[i].peer,
+                                        &r->probes.peers[i].tcp_lat, &r->probes.peers[i].tcp_bw };
     return n;
 }
 
@@ -238,7 +241,7 @@ static void probe_metrics(FILE *f, const struct report *r)
 {
     if (!r->probed)
         return;
-    size_t cap = 2 * r->probes.n + r->probes.n_cross;
+    size_t cap = 2 * r->probes.n + r->probes.n_cross + r->probes.n_peers;
     struct probe_row *rows = cap ? calloc(cap, sizeof(*rows)) : NULL;
     size_t n = rows ? probe_rows(r, rows, cap) : 0;
     struct rail_labels l;
@@ -255,10 +258,10 @@ static void probe_metrics(FILE *f, const struct report *r)
         rail_labels(r, rows[i].target, &l);
         if (rows[i].lat->ran)
             sample(f, "fabtune_probe_success", !rows[i].lat->error, RAIL_LABELS(l),
-                   "probe", rows[i].probe, "test", "latency", NULL);
+                   "probe", rows[i].probe, "peer", rows[i].peer, "test", "latency", NULL);
         if (rows[i].bw->ran)
             sample(f, "fabtune_probe_success", !rows[i].bw->error, RAIL_LABELS(l),
-                   "probe", rows[i].probe, "test", "bandwidth", NULL);
+                   "probe", rows[i].probe, "peer", rows[i].peer, "test", "bandwidth", NULL);
     }
     for (size_t k = 0; k < ARRAY_SIZE(lat); k++) {
         family(f, lat[k].name, "gauge", lat[k].help);
@@ -267,7 +270,7 @@ static void probe_metrics(FILE *f, const struct report *r)
                 continue;
             rail_labels(r, rows[i].target, &l);
             sample(f, lat[k].name, *(const double *)((const char *)&rows[i].lat->latency + lat[k].off),
-                   RAIL_LABELS(l), "probe", rows[i].probe, NULL);
+                   RAIL_LABELS(l), "probe", rows[i].probe, "peer", rows[i].peer, NULL);
         }
     }
     family(f, "fabtune_probe_bandwidth_bytes_per_second", "gauge", "Bandwidth of the last probe run.");
@@ -276,7 +279,7 @@ static void probe_metrics(FILE *f, const struct report *r)
             continue;
         rail_labels(r, rows[i].target, &l);
         sample(f, "fabtune_probe_bandwidth_bytes_per_second", rows[i].bw->bandwidth, RAIL_LABELS(l),
-               "probe", rows[i].probe, NULL);
+               "probe", rows[i].probe, "peer", rows[i].peer, NULL);
     }
     free(rows);
 
@@ -290,7 +293,7 @@ static void probe_metrics(FILE *f, const struct report *r)
         snprintf(size, sizeof(size), "%u", g->size);
         rail_labels(r, g->target, &l);
         sample(f, "fabtune_probe_regressed", g->degraded, RAIL_LABELS(l), "probe", g->probe,
-               "size", size, NULL);
+               "size", size, "peer", g->peer, NULL);
     }
 }
 

@@ -43,6 +43,8 @@ void policy_init_defaults(struct policy *p)
             .tcp = { .iterations = 1000, .size = 64,
                      .bandwidth = { .duration = 200 * USEC_PER_MSEC } },
             .regression = { .baseline_runs = 10, .ratio = 1.5, .consecutive = 3 },
+            .peers = { .k = 2, .port = 18516, .max_sessions = 4,
+                       .session_limit = 30 * USEC_PER_SEC, .unreachable_degraded = 2 },
         },
     };
     /* On allocation failure these stay NULL, which every user treats as "not set". */
@@ -65,6 +67,10 @@ void policy_done(struct policy *p)
     free(p->control.socket);
     free(p->control.group);
     free(p->host.cpufreq);
+    for (size_t i = 0; i < p->probes.peers.n_hosts; i++)
+        free(p->probes.peers.hosts[i]);
+    free(p->probes.peers.hosts);
+    free(p->probes.peers.file);
     memset(p, 0, sizeof(*p));
 }
 
@@ -122,6 +128,15 @@ static bool field_equal(const struct policy_field *f, const char *a, const char 
         for (size_t i = 0; i < p->tuning.n_sysctl; i++)
             if (!streq(p->tuning.sysctl[i].key, q->tuning.sysctl[i].key) ||
                 !streq(p->tuning.sysctl[i].value, q->tuning.sysctl[i].value))
+                return false;
+        return true;
+    }
+    case FIELD_HOST_LIST: {
+        const struct policy *p = (const void *)a, *q = (const void *)b;
+        if (p->probes.peers.n_hosts != q->probes.peers.n_hosts)
+            return false;
+        for (size_t i = 0; i < p->probes.peers.n_hosts; i++)
+            if (!streq(p->probes.peers.hosts[i], q->probes.peers.hosts[i]))
                 return false;
         return true;
     }

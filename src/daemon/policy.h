@@ -97,6 +97,16 @@ struct policy {
         } tcp;
         struct { uint32_t baseline_runs, consecutive; double ratio; } regression;
         struct { double rdma_p99_us, tcp_p99_us, rdma_min_bw_fraction; } limits;
+        struct {
+            char **hosts;               /* names or addresses, sorted, no duplicates */
+            size_t n_hosts;
+            char *file;                 /* one host per line, written by a cluster tool */
+            uint32_t k;                 /* neighbours probed on each rail */
+            uint32_t port;              /* the responder's TCP port */
+            uint32_t max_sessions;      /* concurrent probe sessions the responder serves */
+            usec_t session_limit;       /* a session's time bound */
+            uint32_t unreachable_degraded;  /* unreachable peers that degrade; 0: never */
+        } peers;
     } probes;
     struct {
         enum requirement iommu;         /* HCAs and GPUs untranslated (identity groups) */

@@ -60,6 +60,15 @@ static int dump_sysctl(yaml_document_t *doc, const struct policy *p)
     return m;
 }
 
+/* Quoted: an IPv6 literal such as "::1" must not read back as anything else. */
+static int dump_hosts(yaml_document_t *doc, const struct policy *p)
+{
+    int s = yaml_document_add_sequence(doc, NULL, YAML_FLOW_SEQUENCE_STYLE);
+    for (size_t i = 0; i < p->probes.peers.n_hosts; i++)
+        yaml_document_append_sequence_item(doc, s, add_scalar(doc, p->probes.peers.hosts[i], false));
+    return s;
+}
+
 static int dump_value(yaml_document_t *doc, const struct policy_field *f, const char *base)
 {
     char buf[64];
@@ -101,6 +110,8 @@ static int dump_value(yaml_document_t *doc, const struct policy_field *f, const 
         return dump_rail_select(doc, (const void *)base);
     case FIELD_SYSCTL_MAP:
         return dump_sysctl(doc, (const void *)base);
+    case FIELD_HOST_LIST:
+        return dump_hosts(doc, (const void *)base);
     }
     return 0;
 }

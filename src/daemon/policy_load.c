@@ -11,6 +11,7 @@
 #include <yaml.h>
 
 #include "macro.h"
+#include "peer_list.h"
 #include "policy.h"
 #include "policy_schema.h"
 #include "strutil.h"
@@ -562,6 +563,42 @@ static void load_sysctl_map(struct loader *l, const struct policy_field *f,
         load_sysctl_pair(l, node_at(l, pr->key), node_at(l, pr->value), path, p);
 }
 
+/* probes.peers.hosts: a list of host names or addresses, kept sorted without duplicates. */
+static void load_host_list(struct loader *l, const yaml_node_t *n, const char *path, char *base)
+{
+    struct policy *p = (void *)base;
+    struct peer_list list = { 0 };
+    char d[80];
+
+    if (n->type != YAML_SEQUENCE_NODE) {
+        error_at(l, n, "invalid value %s for %s (expected a list of host names or addresses)",
+                 describe(n, d, sizeof(d)), path);
+        return;
+    }
+    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+        const yaml_node_t *e = node_at(l, *it);
+        const char *s = scalar_of(l, e, path, "a host name or an address");
+        if (!s)
+            continue;
+        if (is_null(e) || !peer_host_valid(s)) {
+            error_at(l, e, "invalid host '%.64s' in %s (a host name, an IPv4 or an IPv6 address)",
+                     s, path);
+            continue;
+        }
+        int r = peer_list_add(&list, s);
+        if (r < 0) {
+            error_at(l, e, r == -E2BIG ? "%s lists more than %d hosts" : "%s: out of memory",
+                     path, PEERS_MAX);
+            break;
+        }
+    }
+    for (size_t i = 0; i < p->probes.peers.n_hosts; i++)
+        free(p->probes.peers.hosts[i]);
+    free(p->probes.peers.hosts);
+    p->probes.peers.hosts = list.hosts;
+    p->probes.peers.n_hosts = list.n;
+}
+
 static void load_value(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
                        const char *path, char *base)
 {
@@ -580,6 +617,7 @@ static void load_value(struct loader *l, const struct policy_field *f, const yam
     case FIELD_GID_INDEX:   load_gid_index(l, f, n, path, base); break;
     case FIELD_RAIL_SELECT: load_rail_select(l, f, n, path, base); break;
     case FIELD_SYSCTL_MAP:  load_sysctl_map(l, f, n, path, base); break;
+    case FIELD_HOST_LIST:   load_host_list(l, n, path, base); break;
     }
 }
 

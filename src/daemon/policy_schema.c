@@ -142,6 +142,17 @@ static const struct policy_field limits_fields[] = {
     END,
 };
 
+static const struct policy_field peers_fields[] = {
+    { "hosts", FIELD_HOST_LIST, AT(probes.peers) },
+    { "file", FIELD_PATH, AT(probes.peers.file), .nullable = 1 },
+    UINT("k", probes.peers.k, 1, 64),
+    UINT("port", probes.peers.port, 1, 65535),
+    UINT("max_sessions", probes.peers.max_sessions, 1, 64),
+    DUR("session_limit", probes.peers.session_limit, 1 * S, 10 * MIN),
+    UINT("unreachable_degraded", probes.peers.unreachable_degraded, 0, 4096),
+    END,
+};
+
 static const struct policy_field probes_fields[] = {
     BOOL("enabled", probes.enabled),
     DUR("interval", probes.interval, 1 * S, 24 * HOUR),
@@ -149,6 +160,7 @@ static const struct policy_field probes_fields[] = {
     MAP("tcp", tcp_probe_fields),
     MAP("regression", regression_fields),
     MAP("limits", limits_fields),
+    MAP("peers", peers_fields),
     END,
 };
 

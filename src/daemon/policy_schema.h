@@ -20,6 +20,7 @@ enum field_kind {
     FIELD_GID_INDEX,    /* int32: "auto" or min..max */
     FIELD_RAIL_SELECT,  /* "all" or a list of {device, port} */
     FIELD_SYSCTL_MAP,   /* key: value pairs under the allowlist */
+    FIELD_HOST_LIST,    /* probes.peers.hosts: host names or addresses */
 };
 
 struct policy_field {

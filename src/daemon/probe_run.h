@@ -27,12 +27,29 @@ struct probe_cross {
     struct probe_result lat, bw;
 };
 
+/* A peer probe: from one of this node's rails (or the host, without rails) to one of its
+ * neighbours' responders. */
+struct probe_peer {
+    char peer[254];             /* as probes.peers names it */
+    char rail[72];              /* the rail it is probed from; "host" without rails */
+    int family;
+    bool has_src;               /* the rail's address, bound as the source */
+    uint8_t src[16];
+    unsigned src_prefix;        /* its subnet, to pick the peer's address on the same one */
+    uint16_t port;
+    char addr[46];              /* what the peer resolved to, once it has */
+    struct probe_result tcp_lat, tcp_bw;
+};
+
 struct probe_run {
     struct probe_params rdma, tcp;
     struct probe_target *targets;
     size_t n;
     struct probe_cross *cross;
     size_t n_cross;
+    struct probe_peer *peers;
+    size_t n_peers;
+    char peers_error[256];      /* the peers file could not be read; "" otherwise */
     double wall_seconds, cpu_seconds;
 };
 

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -16,6 +17,8 @@
 #include "macro.h"
 #include "probe_tcp.h"
 #include "strutil.h"
+#include "tcp_io.h"
+#include "peer_wire.h"
 
 #define STREAM_CHUNK (64 * 1024)
 
@@ -29,34 +32,6 @@ struct server {
     double sink_first, sink_last;
 };
 
-static void set_timeouts(int fd, double deadline)
-{
-    double left = deadline - probe_now();
-    struct timeval tv = { .tv_sec = left > 0 ? (time_t)left : 0,
-                          .tv_usec = left > 0 ? (suseconds_t)((left - (double)(time_t)left) * 1e6) : 1000 };
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-}
-
-static int full_io(int fd, void *buf, size_t len, bool writing)
-{
-    char *p = buf;
-    while (len > 0) {
-        ssize_t k = writing ? send(fd, p, len, MSG_NOSIGNAL) : recv(fd, p, len, 0);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            return -errno;
-        if (k == 0)
-            return -ECONNRESET;
-        p += k;
-        len -= (size_t)k;
-    }
-    return 0;
-}
-
 static int accept_one(struct server *s)
 {
     struct pollfd pfd = { .fd = s->listen_fd, .events = POLLIN };
@@ -66,7 +41,7 @@ static int accept_one(struct server *s)
     int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
     if (fd < 0)
         return -errno;
-    set_timeouts(fd, s->deadline);
+    tcp_set_deadline(fd, s->deadline);
     return fd;
 }
 
@@ -78,10 +53,10 @@ static void serve_echo(struct server *s, char *buf)
         return;
     }
     for (;;) {
-        int r = full_io(fd, buf, s->size, false);
+        int r = tcp_full_io(fd, buf, s->size, false);
         if (r == -ECONNRESET)
             return;         /* the client is done */
-        if (r < 0 || (r = full_io(fd, buf, s->size, true)) < 0) {
+        if (r < 0 || (r = tcp_full_io(fd, buf, s->size, true)) < 0) {
             s->error = r;
             return;
         }
@@ -128,28 +103,10 @@ static void *server_main(void *arg)
     return NULL;
 }
 
-static socklen_t make_addr(int family, const uint8_t addr[16], uint16_t port,
-                           struct sockaddr_storage *ss)
-{
-    memset(ss, 0, sizeof(*ss));
-    if (family == AF_INET) {
-        struct sockaddr_in *in = (struct sockaddr_in *)ss;
-        in->sin_family = AF_INET;
-        in->sin_port = htons(port);
-        memcpy(&in->sin_addr, addr, 4);
-        return sizeof(*in);
-    }
-    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-    in6->sin6_family = AF_INET6;
-    in6->sin6_port = htons(port);
-    memcpy(&in6->sin6_addr, addr, 16);
-    return sizeof(*in6);
-}
-
 static int open_listener(int family, const uint8_t addr[16], uint16_t *ret_port)
 {
     struct sockaddr_storage ss;
-    socklen_t len = make_addr(family, addr, 0, &ss);
+    socklen_t len = tcp_make_addr(family, addr, 0, &ss);
     int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -errno;
@@ -164,18 +121,20 @@ static int open_listener(int family, const uint8_t addr[16], uint16_t *ret_port)
     return fd;
 }
 
-static int connect_to(int family, const uint8_t addr[16], uint16_t port, double deadline)
+/* src: the address to bind the client to (the rail's), or NULL for the route's choice. */
+static int connect_to(int family, const uint8_t *src_addr, const uint8_t addr[16], uint16_t port,
+                      double deadline)
 {
     struct sockaddr_storage ss;
-    socklen_t len = make_addr(family, addr, port, &ss);
+    socklen_t len = tcp_make_addr(family, addr, port, &ss);
     int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -errno;
-    set_timeouts(fd, deadline);
-    /* Bind the client to the rail's address too: both ends on the rail's IP. */
+    tcp_set_deadline(fd, deadline);
     struct sockaddr_storage src;
-    socklen_t slen = make_addr(family, addr, 0, &src);
-    if (bind(fd, (struct sockaddr *)&src, slen) < 0 || connect(fd, (struct sockaddr *)&ss, len) < 0) {
+    socklen_t slen = src_addr ? tcp_make_addr(family, src_addr, 0, &src) : 0;
+    if ((src_addr && bind(fd, (struct sockaddr *)&src, slen) < 0) ||
+        connect(fd, (struct sockaddr *)&ss, len) < 0) {
         int r = -errno;
         close(fd);
         return r;
@@ -194,9 +153,9 @@ static void ping_pong(int fd, const struct probe_params *p, double deadline, cha
     }
     for (uint32_t i = 0; i < warmup + p->iterations; i++) {
         double t0 = probe_now();
-        int r = full_io(fd, buf, p->size, true);
+        int r = tcp_full_io(fd, buf, p->size, true);
         if (r == 0)
-            r = full_io(fd, buf, p->size, false);
+            r = tcp_full_io(fd, buf, p->size, false);
         double t1 = probe_now();
         if (r < 0 || t1 > deadline) {
             probe_fail(lat, r < 0 ? r : -ETIMEDOUT, "TCP ping-pong %s after %u round trips",
@@ -218,12 +177,28 @@ static int stream(int fd, const struct probe_params *p, double deadline, char *b
     if (end > deadline)
         end = deadline;
     while (probe_now() < end) {
-        int r = full_io(fd, buf, STREAM_CHUNK, true);
+        int r = tcp_full_io(fd, buf, STREAM_CHUNK, true);
         if (r < 0)
             return r;
     }
     shutdown(fd, SHUT_WR);
     return 0;
+}
+
+/* Clears both results and returns the probe's buffer (a message, or a stream chunk),
+ * filled; NULL with the latency result failed when out of memory. */
+static char *start_probe(const struct probe_params *p, struct probe_result *lat,
+                         struct probe_result *bw)
+{
+    size_t len = p->size > STREAM_CHUNK ? p->size : STREAM_CHUNK;
+    char *buf = malloc(len);
+    memset(lat, 0, sizeof(*lat));
+    memset(bw, 0, sizeof(*bw));
+    if (!buf)
+        probe_fail(lat, -ENOMEM, "out of memory");
+    else
+        memset(buf, 0x5a, len);
+    return buf;
 }
 
 void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params *p,
@@ -233,15 +208,10 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
     struct server s = { .size = p->size, .deadline = deadline };
     pthread_t th;
     uint16_t port = 0;
-    _cleanup_free_ char *buf = malloc(p->size > STREAM_CHUNK ? p->size : STREAM_CHUNK);
+    _cleanup_free_ char *buf = start_probe(p, lat, bw);
 
-    memset(lat, 0, sizeof(*lat));
-    memset(bw, 0, sizeof(*bw));
-    if (!buf) {
-        probe_fail(lat, -ENOMEM, "out of memory");
+    if (!buf)
         return;
-    }
-    memset(buf, 0x5a, p->size > STREAM_CHUNK ? p->size : STREAM_CHUNK);
     s.listen_fd = open_listener(family, addr, &port);
     if (s.listen_fd < 0) {
         probe_fail(lat, s.listen_fd, "cannot listen on the address: %s", errno_text(-s.listen_fd));
@@ -253,7 +223,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
         return;
     }
 
-    int fd = connect_to(family, addr, port, deadline);
+    int fd = connect_to(family, addr, addr, port, deadline);
     if (fd < 0) {
         probe_fail(lat, fd, "cannot connect: %s", errno_text(-fd));
     } else {
@@ -261,7 +231,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
         close(fd);
     }
     /* The server moves on to the sink once the echo connection closes. */
-    fd = lat->error ? -1 : connect_to(family, addr, port, deadline);
+    fd = lat->error ? -1 : connect_to(family, addr, addr, port, deadline);
     if (fd >= 0) {
         int r = stream(fd, p, deadline, buf);
         close(fd);
@@ -281,4 +251,80 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
                    lat->error ? "not run" : "the server received nothing");
     }
     lat->cpu_seconds = probe_thread_cpu() - cpu0 + s.cpu;
+}
+
+/* Opens a session of kind with the peer's responder: the hello, then its one-byte answer. */
+static int peer_session(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
+                        enum peer_session_kind kind, uint32_t size, double deadline, const char **why)
+{
+    uint8_t hello[PEER_WIRE_HELLO_LEN], ack;
+    int fd = connect_to(family, src, dst, port, deadline), r;
+    *why = "cannot connect to its responder";
+    if (fd < 0)
+        return fd;
+    peer_hello_write(&(struct peer_hello){ kind, size }, hello);
+    r = tcp_full_io(fd, hello, sizeof(hello), true);
+    if (r == 0)
+        r = tcp_full_io(fd, &ack, 1, false);
+    if (r == 0 && ack != PEER_ACK_OK) {
+        r = -EBUSY;
+        *why = "its responder serves its maximum of sessions";
+    } else if (r < 0) {
+        *why = "its responder refused the session (is this node in its probes.peers?)";
+    }
+    if (r < 0) {
+        close(fd);
+        return r;
+    }
+    return fd;
+}
+
+void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
+                        const struct probe_params *p, struct probe_result *lat, struct probe_result *bw)
+{
+    double deadline = probe_now() + (double)p->timeout / 1e6, cpu0 = probe_thread_cpu();
+    _cleanup_free_ char *buf = start_probe(p, lat, bw);
+    const char *why;
+    int fd, r;
+
+    if (!buf)
+        return;
+    fd = peer_session(family, src, dst, port, PEER_SESSION_ECHO, p->size, deadline, &why);
+    if (fd < 0) {
+        probe_fail(lat, fd, "%s: %s", why, errno_text(-fd));
+        probe_fail(bw, fd, "not run: the latency session failed");
+        return;
+    }
+    ping_pong(fd, p, deadline, buf, lat);
+    close(fd);
+    if (lat->error) {
+        probe_fail(bw, lat->error, "not run: the latency session failed");
+        return;
+    }
+    double t0 = probe_now();
+    fd = peer_session(family, src, dst, port, PEER_SESSION_SINK, 0, deadline, &why);
+    if (fd < 0) {
+        probe_fail(bw, fd, "%s: %s", why, errno_text(-fd));
+        return;
+    }
+    uint64_t sent = 0, got;
+    double end = t0 + (double)p->bw_duration / 1e6;
+    for (r = 0; r == 0 && probe_now() < end && probe_now() < deadline; sent += STREAM_CHUNK)
+        r = tcp_full_io(fd, buf, STREAM_CHUNK, true);
+    if (r == 0) {
+        shutdown(fd, SHUT_WR);
+        r = tcp_full_io(fd, &got, sizeof(got), false);
+    }
+    double t1 = probe_now();
+    close(fd);
+    if (r < 0) {
+        probe_fail(bw, r, "TCP stream to the peer: %s", errno_text(-r));
+    } else if (be64toh(got) != sent || t1 <= t0) {
+        probe_fail(bw, -EIO, "the peer received %llu of %llu bytes",
+                   (unsigned long long)be64toh(got), (unsigned long long)sent);
+    } else {
+        bw->ran = true;
+        bw->bandwidth = (double)sent / (t1 - t0);
+    }
+    lat->cpu_seconds = probe_thread_cpu() - cpu0;
 }

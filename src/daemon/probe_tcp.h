@@ -8,3 +8,9 @@
  * connects to it, with TCP_NODELAY. Fills the latency and bandwidth results. */
 void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params *p,
                    struct probe_result *latency, struct probe_result *bandwidth);
+
+/* The peer probe: the same ping-pong and a stream, against a peer's responder on port
+ * (peer_wire.h), from src (the rail's address; NULL: the route's). */
+void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
+                        const struct probe_params *p, struct probe_result *latency,
+                        struct probe_result *bandwidth);

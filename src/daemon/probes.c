@@ -16,6 +16,7 @@
 #include "log.h"
 #include "macro.h"
 #include "nccl_gid.h"
+#include "peers.h"
 #include "probe_tcp.h"
 #include "probe_rdma.h"
 #include "probes.h"
@@ -79,6 +80,66 @@ static int add_cross_pairs(struct probe_run *run)
     return 0;
 }
 
+static unsigned rail_prefix(const struct rail *r, const struct probe_target *t)
+{
+    for (size_t i = 0; i < r->netdev.n_addrs; i++)
+        if (r->netdev.addrs[i].family == t->family &&
+            memcmp(r->netdev.addrs[i].addr, t->addr, t->family == AF_INET ? 4 : 16) == 0)
+            return r->netdev.addrs[i].prefix_len;
+    return 0;
+}
+
+static struct probe_peer *add_peer(struct probe_run *run, const char *peer, const char *rail,
+                                   const struct policy *p)
+{
+    struct probe_peer *n = realloc(run->peers, (run->n_peers + 1) * sizeof(*n));
+    if (!n)
+        return NULL;
+    run->peers = n;
+    struct probe_peer *e = &n[run->n_peers++];
+    memset(e, 0, sizeof(*e));
+    strscpy(e->peer, peer, sizeof(e->peer));
+    strscpy(e->rail, rail, sizeof(e->rail));
+    e->family = policy_roce_family(p);
+    e->port = (uint16_t)p->probes.peers.port;
+    return e;
+}
+
+/* Each rail with an address probes this node's k neighbours; a node without rails probes
+ * them from the host, through the route's address. */
+static int plan_peers(const struct inventory *inv, const struct policy *p, struct probe_run *run)
+{
+    struct peer_list list = { 0 };
+    size_t pick[64];
+    if (!peers_configured(p))
+        return 0;
+    peers_load(p, &list, run->peers_error, sizeof(run->peers_error));
+    size_t n = peers_neighbours(&list, p->probes.peers.k, pick);
+    int r = 0;
+    for (size_t j = 0; j < n && r == 0; j++) {
+        if (inv->n_rails == 0) {
+            r = add_peer(run, list.hosts[pick[j]], "host", p) ? 0 : -ENOMEM;
+            continue;
+        }
+        for (size_t i = 0; i < inv->n_rails && r == 0; i++) {
+            const struct probe_target *t = &run->targets[i];
+            struct probe_peer *e = add_peer(run, list.hosts[pick[j]], t->name, p);
+            if (!e) {
+                r = -ENOMEM;
+                break;
+            }
+            if (t->has_addr) {
+                e->family = t->family;
+                e->has_src = true;
+                memcpy(e->src, t->addr, 16);
+                e->src_prefix = rail_prefix(&inv->rails[i], t);
+            }
+        }
+    }
+    peer_list_done(&list);
+    return r;
+}
+
 int probes_plan(const struct inventory *inv, const struct policy *p, struct probe_run *run)
 {
     memset(run, 0, sizeof(*run));
@@ -113,13 +174,15 @@ int probes_plan(const struct inventory *inv, const struct policy *p, struct prob
         inet_pton(AF_INET, "127.0.0.1", t->addr);
         t->has_addr = true;
     }
-    return add_cross_pairs(run);
+    int r = add_cross_pairs(run);
+    return r < 0 ? r : plan_peers(inv, p, run);
 }
 
 void probes_done(struct probe_run *run)
 {
     free(run->targets);
     free(run->cross);
+    free(run->peers);
     memset(run, 0, sizeof(*run));
 }
 
@@ -177,6 +240,22 @@ void probes_execute(struct probe_run *run)
     }
     if (have_mask)
         sched_setaffinity(0, sizeof(all), &all);
+    for (size_t i = 0; i < run->n_peers; i++) {
+        struct probe_peer *e = &run->peers[i];
+        uint8_t dst[16];
+        char err[160];
+        int r = peers_resolve(e->peer, e->family, e->has_src ? e->src : NULL, e->src_prefix,
+                              dst, err, sizeof(err));
+        if (r < 0) {
+            probe_fail(&e->tcp_lat, r, "%s", err);
+            probe_fail(&e->tcp_bw, r, "not run: %s", err);
+            continue;
+        }
+        inet_ntop(e->family, dst, e->addr, sizeof(e->addr));
+        probe_tcp_peer_run(e->family, e->has_src ? e->src : NULL, dst, e->port, &run->tcp,
+                           &e->tcp_lat, &e->tcp_bw);
+        cpu += e->tcp_lat.cpu_seconds;
+    }
     run->wall_seconds = probe_now() - t0;
     run->cpu_seconds = cpu;
 }
@@ -227,9 +306,11 @@ int probes_copy(const struct probe_run *from, struct probe_run *to)
     *to = *from;
     to->targets = from->n ? malloc(from->n * sizeof(*to->targets)) : NULL;
     to->cross = from->n_cross ? malloc(from->n_cross * sizeof(*to->cross)) : NULL;
-    if ((from->n && !to->targets) || (from->n_cross && !to->cross)) {
+    to->peers = from->n_peers ? malloc(from->n_peers * sizeof(*to->peers)) : NULL;
+    if ((from->n && !to->targets) || (from->n_cross && !to->cross) || (from->n_peers && !to->peers)) {
         free(to->targets);
         free(to->cross);
+        free(to->peers);
         memset(to, 0, sizeof(*to));
         return -ENOMEM;
     }
@@ -237,5 +318,7 @@ int probes_copy(const struct probe_run *from, struct probe_run *to)
         memcpy(to->targets, from->targets, from->n * sizeof(*to->targets));
     if (from->n_cross)
         memcpy(to->cross, from->cross, from->n_cross * sizeof(*to->cross));
+    if (from->n_peers)
+        memcpy(to->peers, from->peers, from->n_peers * sizeof(*to->peers));
     return 0;
 }

@@ -112,8 +112,11 @@ void report_keep_regressions(struct report *r, const struct baselines *all)
     for (size_t i = 0; i < all->n; i++) {
         const struct baseline *b = &all->e[i];
         struct report_regression *g = &r->regressions[r->n_regressions];
-        if (sscanf(b->key, "%71s %15s %" SCNu32, g->target, g->probe, &g->size) != 3)
+        int n = sscanf(b->key, "%71s %15s %" SCNu32 " @%253s", g->target, g->probe, &g->size, g->peer);
+        if (n < 3)
             continue;   /* not a key baselines_fold() writes */
+        if (n == 3)
+            g->peer[0] = '\0';
         g->ready = b->ready;
         g->degraded = b->degraded;
         r->n_regressions++;
@@ -227,6 +230,11 @@ static void print_probes(const struct report *r, FILE *out)
     }
     for (size_t i = 0; i < run->n_cross; i++)
         print_probe_row(run->cross[i].name, "rdma", &run->cross[i].lat, &run->cross[i].bw, out);
+    for (size_t i = 0; i < run->n_peers; i++) {
+        char name[336];
+        snprintf(name, sizeof(name), "%s>%s", run->peers[i].rail, run->peers[i].peer);
+        print_probe_row(name, "tcp", &run->peers[i].tcp_lat, &run->peers[i].tcp_bw, out);
+    }
     fputc('\n', out);
 }
 
@@ -453,8 +461,22 @@ static json_object *probes_to_json(const struct report *r)
         json_object_object_add(j, "rdma_bandwidth", result_to_json(&run->cross[i].bw));
         json_object_array_add(cross, j);
     }
+    json_object *peers = json_object_new_array();
+    for (size_t i = 0; i < run->n_peers; i++) {
+        const struct probe_peer *e = &run->peers[i];
+        json_object *j = json_object_new_object();
+        add_string(j, "peer", e->peer);
+        add_string(j, "rail", e->rail);
+        if (*e->addr)
+            add_string(j, "address", e->addr);
+        json_object_object_add(j, "port", json_object_new_int(e->port));
+        json_object_object_add(j, "tcp_latency", result_to_json(&e->tcp_lat));
+        json_object_object_add(j, "tcp_bandwidth", result_to_json(&e->tcp_bw));
+        json_object_array_add(peers, j);
+    }
     json_object_object_add(o, "targets", targets);
     json_object_object_add(o, "cross_rail", cross);
+    json_object_object_add(o, "peers", peers);
     return o;
 }
 

@@ -20,6 +20,7 @@ struct report_regression {
     char target[72];
     char probe[16];             /* "rdma", "tcp" */
     uint32_t size;
+    char peer[254];             /* the neighbour, for a peer probe's baseline; "" otherwise */
     bool ready;                 /* the baseline is learned */
     bool degraded;
 };

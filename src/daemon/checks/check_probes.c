@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "checks.h"
+#include "macro.h"
+#include "peers.h"
 
 static void latency(const char *id, const char *name, const struct probe_result *r,
                     double limit_us, struct findings *out)
@@ -54,6 +56,63 @@ static void bandwidth(const char *id, const char *name, const struct probe_resul
                      "%.3f Gb/s", r->bandwidth * 8 / 1e9);
 }
 
+/* Each path to a neighbour: probe.peer, unknown when it failed (the path is unmeasured,
+ * which is not this node's fault alone); probe.peers for the node: DEGRADED once as many
+ * peers as the policy says are unreachable. */
+static void peer_results(const struct probe_run *run, const struct policy *p, struct findings *out)
+{
+    char got[96], names[256] = "";
+    size_t unreachable = 0, peers = 0;
+    for (size_t i = 0; i < run->n_peers; i++) {
+        const struct probe_peer *e = &run->peers[i];
+        bool first = true, failed = false;
+        for (size_t j = 0; j < i && first; j++)
+            first = !streq(run->peers[j].peer, e->peer);
+        for (size_t j = i; j < run->n_peers; j++)
+            failed |= streq(run->peers[j].peer, e->peer) &&
+                      (run->peers[j].tcp_lat.error || run->peers[j].tcp_bw.error);
+        if (first) {
+            peers++;
+            if (failed && ++unreachable <= 4)
+                snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+                         unreachable > 1 ? ", " : "", e->peer);
+        }
+        if (e->tcp_lat.error || e->tcp_bw.error) {
+            findings_add(out, "probe.peer", SEVERITY_UNKNOWN, e->rail, "a completed probe", "failed",
+                         "is fabtuned running on the peer, with this node in its probes.peers, "
+                         "and its port reachable?", "%s%s%s%s: %s", e->peer, *e->addr ? " (" : "",
+                         e->addr, *e->addr ? ")" : "",
+                         e->tcp_lat.error ? e->tcp_lat.error_text : e->tcp_bw.error_text);
+        } else {
+            snprintf(got, sizeof(got), "p99 %.2f us", e->tcp_lat.latency.p99 * 1e6);
+            findings_add(out, "probe.peer", SEVERITY_OK, e->rail, NULL, got, NULL,
+                         "%s (%s): TCP p50 %.2f us, p99 %.2f us, %.3f Gbit/s", e->peer, e->addr,
+                         e->tcp_lat.latency.p50 * 1e6, e->tcp_lat.latency.p99 * 1e6,
+                         e->tcp_bw.bandwidth * 8 / 1e9);
+        }
+        findings_set_subject(out, e->peer);
+    }
+    if (!peers_configured(p))
+        return;
+    uint32_t limit = p->probes.peers.unreachable_degraded;
+    snprintf(got, sizeof(got), "%zu of %zu unreachable", unreachable, peers);
+    if (*run->peers_error)
+        findings_add(out, "probe.peers", SEVERITY_WARNING, NULL, "a readable peers file", "unreadable",
+                     "fix the file probes.peers.file names", "%s", run->peers_error);
+    else if (peers == 0)
+        findings_add(out, "probe.peers", SEVERITY_OK, NULL, NULL, got, NULL,
+                     "no neighbour to probe: probes.peers lists no other node");
+    else if (limit && unreachable >= limit)
+        findings_add(out, "probe.peers", SEVERITY_WARNING, NULL, NULL, got,
+                     "probes.peers.unreachable_degraded sets how many unreachable peers degrade",
+                     "%zu of %zu peers unreachable (%s%s)", unreachable, peers, names,
+                     unreachable > 4 ? ", ..." : "");
+    else
+        findings_add(out, "probe.peers", SEVERITY_OK, NULL, NULL, got, NULL,
+                     "%zu of %zu peers unreachable%s%s%s", unreachable, peers,
+                     unreachable ? " (" : "", names, unreachable ? ")" : "");
+}
+
 void check_probe_results(const struct probe_run *run, const struct policy *p,
                          struct findings *out)
 {
@@ -70,22 +129,26 @@ void check_probe_results(const struct probe_run *run, const struct policy *p,
         latency("probe.rdma.latency", c->name, &c->lat, p->probes.limits.rdma_p99_us, out);
         bandwidth("probe.rdma.bandwidth", c->name, &c->bw, 0, out);
     }
+    peer_results(run, p, out);
 }
 
 void check_regressions(const struct baselines *all, const struct policy *p,
                        struct findings *out)
 {
-    char want[64], got[64], rail[192];
+    char want[64], got[64], rail[352];
     for (size_t i = 0; i < all->n; i++) {
         const struct baseline *b = &all->e[i];
         /* The key is "TARGET PROBE SIZE"; the finding's rail is the target. */
         snprintf(rail, sizeof(rail), "%s", b->key);
         rail[strcspn(rail, " ")] = '\0';
+        const char *peer = strstr(b->key, " @");
         snprintf(got, sizeof(got), "p50 %.2f us, p99 %.2f us", b->last_p50 * 1e6, b->last_p99 * 1e6);
         if (!b->ready) {
             findings_add(out, "probe.regression", SEVERITY_UNKNOWN, rail, NULL, got, NULL,
                          "%s: learning the baseline (%u of %u runs)", b->key, b->n_learned,
                          p->probes.regression.baseline_runs);
+            if (peer)
+                findings_set_subject(out, peer + 2);
             continue;
         }
         snprintf(want, sizeof(want), "<= %.2f/%.2f us (x%g)", b->p50 * p->probes.regression.ratio * 1e6,
@@ -101,5 +164,7 @@ void check_regressions(const struct baselines *all, const struct policy *p,
             findings_add(out, "probe.regression", SEVERITY_OK, rail, want, got, NULL,
                          "%s within baseline p50 %.2f us / p99 %.2f us", b->key, b->p50 * 1e6,
                          b->p99 * 1e6);
+        if (peer)
+            findings_set_subject(out, peer + 2);
     }
 }

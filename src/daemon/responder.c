@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: ISC */
+/* The peer responder: a listener thread that checks each connection's source against the
+ * allowlist before it allocates anything, and one thread per session, bounded. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "macro.h"
+#include "peer_wire.h"
+#include "peers.h"
+#include "probe.h"
+#include "responder.h"
+#include "strutil.h"
+#include "tcp_io.h"
+
+#define MAX_ALLOWED 16384
+#define RESOLVE_EVERY 60.0      /* seconds */
+#define SINK_CHUNK (64 * 1024)
+
+struct responder {
+    pthread_t thread;
+    int listen_fd, stop_fd;
+    struct {
+        struct peer_list hosts;
+        char *file;
+        uint32_t port, max_sessions;
+        double session_limit;
+    } cfg;
+    pthread_mutex_t lock;
+    pthread_cond_t idle;
+    uint8_t (*allowed)[16];     /* sorted; guarded by lock */
+    size_t n_allowed;
+    int session_fd[64];         /* the active sessions' sockets, to end them on stop */
+    struct responder_stats stats;
+    double last_refusal_log;
+};
+
+struct session {
+    struct responder *r;
+    int fd, slot;
+};
+
+static int cmp16(const void *a, const void *b) { return memcmp(a, b, 16); }
+
+/* Resolves every peer to the allowlist, in this thread (it may block on DNS). */
+static void resolve_allowlist(struct responder *r)
+{
+    struct peer_list from_file = { 0 };
+    uint8_t (*all)[16] = calloc(MAX_ALLOWED, 16);
+    size_t n = 0;
+    if (!all)
+        return;
+    if (r->cfg.file) {
+        struct policy p = { 0 };
+        char err[256];
+        p.probes.peers.file = r->cfg.file;
+        if (peers_load(&p, &from_file, err, sizeof(err)) < 0)
+            log_warning("responder: the peers file: %s", err);
+    }
+    const struct peer_list *lists[] = { &r->cfg.hosts, &from_file };
+    for (size_t k = 0; k < ARRAY_SIZE(lists); k++)
+        for (size_t i = 0; i < lists[k]->n && n < MAX_ALLOWED; i++)
+            n += peers_resolve_all(lists[k]->hosts[i], all + n, MAX_ALLOWED - n);
+    peer_list_done(&from_file);
+    qsort(all, n, 16, cmp16);
+    pthread_mutex_lock(&r->lock);
+    free(r->allowed);
+    r->allowed = all;
+    r->n_allowed = n;
+    r->stats.allowed = (uint32_t)n;
+    pthread_mutex_unlock(&r->lock);
+}
+
+static bool allowed(struct responder *r, const uint8_t addr[16])
+{
+    pthread_mutex_lock(&r->lock);
+    bool ok = r->n_allowed && bsearch(addr, r->allowed, r->n_allowed, 16, cmp16);
+    pthread_mutex_unlock(&r->lock);
+    return ok;
+}
+
+/* Each call's socket timeout is what is left of the session, and the loops stop at its
+ * end: a prober that keeps sending cannot hold a session past session_limit. */
+static void serve_echo(int fd, uint32_t size, char *buf, double deadline)
+{
+    while (probe_now() < deadline && tcp_full_io(fd, buf, size, false) == 0 &&
+           tcp_full_io(fd, buf, size, true) == 0)
+        ;
+}
+
+static void serve_sink(int fd, char *buf, double deadline)
+{
+    uint64_t got = 0;
+    for (;;) {
+        if (probe_now() >= deadline)
+            return;
+        ssize_t k = recv(fd, buf, SINK_CHUNK, 0);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return;             /* the session's time is up, or the prober is gone */
+        if (k == 0)
+            break;
+        got += (uint64_t)k;
+    }
+    got = htobe64(got);
+    tcp_full_io(fd, &got, sizeof(got), true);
+}
+
+static void *session_main(void *arg)
+{
+    struct session *s = arg;
+    struct responder *r = s->r;
+    uint8_t hello[PEER_WIRE_HELLO_LEN], ack = PEER_ACK_OK;
+    struct peer_hello h;
+    char *buf = NULL;
+
+    double deadline = probe_now() + r->cfg.session_limit;
+    tcp_set_deadline(s->fd, deadline);
+    bool good = tcp_full_io(s->fd, hello, sizeof(hello), false) == 0 &&
+                peer_hello_parse(hello, &h) == 0;
+    if (good)
+        buf = malloc(h.kind == PEER_SESSION_ECHO ? h.size : SINK_CHUNK);
+    if (buf && tcp_full_io(s->fd, &ack, 1, true) == 0) {
+        if (h.kind == PEER_SESSION_ECHO)
+            serve_echo(s->fd, h.size, buf, deadline);
+        else
+            serve_sink(s->fd, buf, deadline);
+    }
+    free(buf);
+    pthread_mutex_lock(&r->lock);
+    if (good)
+        r->stats.sessions++;
+    else
+        r->stats.bad_hello++;
+    r->stats.active--;
+    r->session_fd[s->slot] = -1;
+    close(s->fd);
+    pthread_cond_broadcast(&r->idle);
+    pthread_mutex_unlock(&r->lock);
+    free(s);
+    return NULL;
+}
+
+/* The source as 16 bytes, IPv4 as ::ffff:a.b.c.d (the listener is dual-stack). */
+static void source_of(const struct sockaddr_storage *ss, uint8_t out[16])
+{
+    memset(out, 0, 16);
+    if (ss->ss_family == AF_INET6) {
+        memcpy(out, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
+    } else if (ss->ss_family == AF_INET) {
+        out[10] = out[11] = 0xff;
+        memcpy(out + 12, &((const struct sockaddr_in *)ss)->sin_addr, 4);
+    }
+}
+
+static void refuse(struct responder *r, int fd, const uint8_t src[16])
+{
+    /* A reset, no reply: nothing is allocated for a peer outside the allowlist. */
+    struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+    char text[INET6_ADDRSTRLEN];
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+    close(fd);
+    pthread_mutex_lock(&r->lock);
+    uint64_t n = ++r->stats.refused;
+    pthread_mutex_unlock(&r->lock);
+    double now = probe_now();
+    if (now - r->last_refusal_log >= 10) {      /* one line per 10 s in a flood */
+        r->last_refusal_log = now;
+        inet_ntop(AF_INET6, src, text, sizeof(text));
+        log_warning("responder: refused a probe session from %s: not one of probes.peers "
+                    "(%llu refused so far)", text, (unsigned long long)n);
+    }
+}
+
+static void accept_one(struct responder *r)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof(ss);
+    uint8_t src[16];
+    int fd = accept4(r->listen_fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
+    if (fd < 0) {
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+            poll(NULL, 0, 100);         /* out of descriptors: do not spin */
+        return;
+    }
+    source_of(&ss, src);
+    if (!allowed(r, src)) {
+        refuse(r, fd, src);
+        return;
+    }
+    pthread_mutex_lock(&r->lock);
+    int slot = -1;
+    for (uint32_t i = 0; i < r->cfg.max_sessions && slot < 0; i++)
+        if (r->session_fd[i] < 0)
+            slot = (int)i;
+    if (slot < 0) {
+        r->stats.busy++;
+        pthread_mutex_unlock(&r->lock);
+        uint8_t busy = PEER_ACK_BUSY;
+        tcp_set_deadline(fd, probe_now() + 0.1);
+        (void)!send(fd, &busy, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        close(fd);
+        return;
+    }
+    if (log_debug_enabled("probe")) {
+        char text[INET6_ADDRSTRLEN];
+        inet_ntop(AF_INET6, src, text, sizeof(text));
+        log_debug("probe", "responder: a session from %s", text);
+    }
+    struct session *s = malloc(sizeof(*s));
+    pthread_attr_t attr;
+    pthread_t th;
+    bool started = false;
+    if (s) {
+        *s = (struct session){ .r = r, .fd = fd, .slot = slot };
+        r->session_fd[slot] = fd;
+        r->stats.active++;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        started = pthread_create(&th, &attr, session_main, s) == 0;
+        pthread_attr_destroy(&attr);
+        if (!started) {
+            r->session_fd[slot] = -1;
+            r->stats.active--;
+        }
+    }
+    pthread_mutex_unlock(&r->lock);
+    if (!started) {
+        free(s);
+        close(fd);
+    }
+}
+
+static void *listener_main(void *arg)
+{
+    struct responder *r = arg;
+    double next_resolve = 0;
+    for (;;) {
+        if (probe_now() >= next_resolve) {
+            resolve_allowlist(r);
+            next_resolve = probe_now() + RESOLVE_EVERY;
+        }
+        struct pollfd p[2] = { { .fd = r->listen_fd, .events = POLLIN },
+                               { .fd = r->stop_fd, .events = POLLIN } };
+        int k = poll(p, 2, 1000);
+        if (k < 0 && errno != EINTR)
+            break;
+        if (p[1].revents)
+            break;
+        if (p[0].revents & POLLIN)
+            accept_one(r);
+    }
+    return NULL;
+}
+
+static int open_listener(uint16_t port)
+{
+    struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_ANY_INIT };
+    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), zero = 0, one = 1;
+    if (fd < 0)
+        return -errno;
+    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 64) < 0) {
+        int r = -errno;
+        close(fd);
+        return r;
+    }
+    return fd;
+}
+
+/* Frees what responder_start() set up; no thread may be left using it. */
+static void responder_free(struct responder *r)
+{
+    if (r->listen_fd >= 0)
+        close(r->listen_fd);
+    if (r->stop_fd >= 0)
+        close(r->stop_fd);
+    free(r->allowed);
+    peer_list_done(&r->cfg.hosts);
+    free(r->cfg.file);
+    pthread_mutex_destroy(&r->lock);
+    pthread_cond_destroy(&r->idle);
+    free(r);
+}
+
+int responder_start(const struct policy *p, struct responder **ret)
+{
+    struct responder *r = calloc(1, sizeof(*r));
+    int err;
+    if (!r)
+        return -ENOMEM;
+    r->listen_fd = r->stop_fd = -1;
+    for (size_t i = 0; i < ARRAY_SIZE(r->session_fd); i++)
+        r->session_fd[i] = -1;
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->idle, NULL);
+    r->cfg.port = p->probes.peers.port;
+    r->cfg.max_sessions = p->probes.peers.max_sessions < ARRAY_SIZE(r->session_fd) ?
+                          p->probes.peers.max_sessions : (uint32_t)ARRAY_SIZE(r->session_fd);
+    r->cfg.session_limit = (double)p->probes.peers.session_limit / 1e6;
+    r->last_refusal_log = -1e9;
+    for (size_t i = 0; i < p->probes.peers.n_hosts; i++)
+        if ((err = peer_list_add(&r->cfg.hosts, p->probes.peers.hosts[i])) < 0)
+            goto fail;
+    err = -ENOMEM;
+    if (p->probes.peers.file && !(r->cfg.file = strdup(p->probes.peers.file)))
+        goto fail;
+    if ((r->stop_fd = eventfd(0, EFD_CLOEXEC)) < 0) {
+        err = -errno;
+        goto fail;
+    }
+    if ((r->listen_fd = open_listener((uint16_t)r->cfg.port)) < 0) {
+        err = r->listen_fd;
+        goto fail;
+    }
+    if ((err = -pthread_create(&r->thread, NULL, listener_main, r)) < 0)
+        goto fail;
+    *ret = r;
+    return 0;
+fail:
+    responder_free(r);
+    return err;
+}
+
+void responder_stop(struct responder *r)
+{
+    uint64_t one = 1;
+    if (!r)
+        return;
+    (void)!write(r->stop_fd, &one, sizeof(one));
+    pthread_join(r->thread, NULL);
+    pthread_mutex_lock(&r->lock);
+    for (size_t i = 0; i < ARRAY_SIZE(r->session_fd); i++)
+        if (r->session_fd[i] >= 0)
+            shutdown(r->session_fd[i], SHUT_RDWR);      /* the session thread closes it */
+    while (r->stats.active)
+        pthread_cond_wait(&r->idle, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+    responder_free(r);
+}
+
+void responder_get_stats(struct responder *r, struct responder_stats *ret)
+{
+    pthread_mutex_lock(&r->lock);
+    *ret = r->stats;
+    pthread_mutex_unlock(&r->lock);
+}

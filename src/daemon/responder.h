@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: ISC */
+/* The peer responder: answers other nodes' peer probes (peer_wire.h) on its own threads,
+ * never the event loop's. Only the configured peers get a session; each session is
+ * bounded in time, and at most max_sessions run at once. */
+#pragma once
+
+#include <stdint.h>
+
+#include "policy.h"
+
+struct responder_stats {
+    uint64_t sessions;          /* sessions served */
+    uint64_t refused;           /* connections from outside the allowlist, reset unserved */
+    uint64_t busy;              /* turned away at max_sessions */
+    uint64_t bad_hello;         /* a malformed or late hello */
+    uint32_t active;
+    uint32_t allowed;           /* addresses in the allowlist */
+};
+
+struct responder;
+/* Listens on probes.peers.port (IPv6 and IPv4) and serves the policy's peers. The
+ * allowlist is resolved from the peers' names in the responder's thread, again every
+ * minute (the peers file may change). */
+int responder_start(const struct policy *p, struct responder **ret);
+/* Ends every session and the listener; frees it (NULL is fine). */
+void responder_stop(struct responder *r);
+void responder_get_stats(struct responder *r, struct responder_stats *ret);

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: ISC */
+/* Blocking TCP helpers the probes and the responder share. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/tcp.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "probe.h"
+#include "tcp_io.h"
+
+void tcp_set_deadline(int fd, double deadline)
+{
+    double left = deadline - probe_now();
+    struct timeval tv = { .tv_sec = left > 0 ? (time_t)left : 0,
+                          .tv_usec = left > 0 ? (suseconds_t)((left - (double)(time_t)left) * 1e6) : 1000 };
+    int one = 1;
+    if (tv.tv_sec == 0 && tv.tv_usec == 0)
+        tv.tv_usec = 1000;      /* 0 would mean no timeout at all */
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+int tcp_full_io(int fd, void *buf, size_t len, bool writing)
+{
+    char *p = buf;
+    while (len > 0) {
+        ssize_t k = writing ? send(fd, p, len, MSG_NOSIGNAL) : recv(fd, p, len, 0);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return -errno;
+        if (k == 0)
+            return -ECONNRESET;
+        p += k;
+        len -= (size_t)k;
+    }
+    return 0;
+}
+
+socklen_t tcp_make_addr(int family, const uint8_t addr[16], uint16_t port, struct sockaddr_storage *ss)
+{
+    memset(ss, 0, sizeof(*ss));
+    if (family == AF_INET) {
+        struct sockaddr_in *in = (struct sockaddr_in *)ss;
+        in->sin_family = AF_INET;
+        in->sin_port = htons(port);
+        memcpy(&in->sin_addr, addr, 4);
+        return sizeof(*in);
+    }
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+    in6->sin6_family = AF_INET6;
+    in6->sin6_port = htons(port);
+    memcpy(&in6->sin6_addr, addr, 16);
+    return sizeof(*in6);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: ISC */
+/* libFuzzer target for what a peer or a cluster tool hands fabtuned: the peers file
+ * (probes.peers.file) and the probe session's hello. Any bytes: never a crash or undefined
+ * behaviour; every host that comes out of the file is one peer_host_valid() accepts, the
+ * list is sorted without duplicates, and a hello that parses says a valid session. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peer_list.h"
+#include "peer_wire.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static bool is_self(const char *host, void *data)
+{
+    return strcmp(host, data) == 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *buf = malloc(size ? size : 1), err[160];
+    struct peer_list l;
+    if (!buf)
+        return 0;
+    memcpy(buf, data, size);    /* exactly size bytes: ASan sees a read past the end */
+    if (peer_list_parse(buf, size, &l, err, sizeof(err)) == 0) {
+        for (size_t i = 0; i < l.n; i++)
+            if (!peer_host_valid(l.hosts[i]) || (i && strcmp(l.hosts[i - 1], l.hosts[i]) >= 0))
+                abort();
+        size_t pick[8];
+        size_t n = peer_list_neighbours(&l, l.n ? l.hosts[0] : "x", is_self, l.n ? l.hosts[0] : "x", 8, pick);
+        for (size_t i = 0; i < n; i++)
+            if (pick[i] >= l.n || (l.n && pick[i] == 0))
+                abort();
+        peer_list_done(&l);
+    } else if (!err[0]) {
+        abort();                /* an error always says why */
+    }
+    if (size >= PEER_WIRE_HELLO_LEN) {
+        struct peer_hello h;
+        if (peer_hello_parse(data, &h) == 0 &&
+            !((h.kind == PEER_SESSION_ECHO && h.size >= 1 && h.size <= PEER_WIRE_MAX_SIZE) ||
+              (h.kind == PEER_SESSION_SINK && h.size == 0)))
+            abort();
+    }
+    free(buf);
+    return 0;
+}
