@@ -285,6 +285,8 @@ static json_object *finding_to_json(const struct finding *f)
     add_string(o, "expected", f->expected);
     add_string(o, "actual", f->actual);
     add_string(o, "hint", f->hint);
+    if (f->subject)     /* what within the rail or node: a sysctl key, a peer */
+        add_string(o, "subject", f->subject);
     return o;
 }
 

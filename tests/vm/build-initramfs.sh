@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# Builds the guest's initramfs: busybox-static, the rdma_rxe/veth/9p module closure of the
+# Builds the guest's initramfs: busybox-static, the rdma_rxe/veth/virtio_net/9p module closure of the
 # unpacked Debian kernel, and tests/vm/init. No userland libraries: the guest chroots into
 # the host's root over 9p (see init).
 #   build-initramfs.sh KERNEL_ROOT KVER INIT OUTPUT
@@ -18,7 +18,7 @@ done
 # Soft-RoCE and what the harness needs, in dependency order (modprobe's own resolution);
 # crc32 is a soft dependency of rdma_rxe that modprobe does not list.
 : > "$stage/modules.load"
-for m in virtio_pci 9pnet_virtio 9p veth crc32_generic rdma_rxe ib_uverbs rdma_ucm sch_netem; do
+for m in virtio_pci 9pnet_virtio 9p veth virtio_net crc32_generic rdma_rxe ib_uverbs rdma_ucm sch_netem; do
     modprobe -d "$kroot" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
 done | awk '!seen[$0]++' | while read -r path; do
     rel=${path#"$kroot"/}

@@ -48,8 +48,10 @@ set -- $("$top_srcdir/tests/vm/fetch-kernel.sh" "$cache")
 kroot=$1 kver=$2
 key=$(cat "$top_srcdir/tests/vm/init" "$top_srcdir/tests/vm/build-initramfs.sh" | md5sum | cut -c1-12)
 initrd="$cache/initramfs-$kver-$key.cpio.gz"
-[ -f "$initrd" ] || "$top_srcdir/tests/vm/build-initramfs.sh" "$kroot" "$kver" \
-    "$top_srcdir/tests/vm/init" "$initrd" || { fail "cannot build the initramfs"; finish; exit 1; }
+# The two-node stage (tests/vm2) shares it, and may be building it at the same moment.
+( flock 9; [ -f "$initrd" ] || "$top_srcdir/tests/vm/build-initramfs.sh" "$kroot" "$kver" \
+    "$top_srcdir/tests/vm/init" "$initrd" ) 9> "$cache/initramfs.lock" ||
+    { fail "cannot build the initramfs"; finish; exit 1; }
 
 out="$top_builddir/tests/vm/out"
 rm -rf "$out"

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# make check's two-node stage: two qemu guests (TCG) of Debian's kernel, each with a
+# virtio NIC, joined by a qemu socket network (UDP on the host's loopback: a wire between
+# the two NICs and nothing else), each with rdma_rxe on that NIC and fabtuned running.
+# Node A probes node B through B's responder (tests/vm2/node.sh holds both roles; they
+# meet in a shared 9p directory). Reports one line per test, the boot and stage times.
+#
+# Environment: FABTUNE_VM_CACHE (as tests/vm/run.sh), FABTUNE_VM2_TIMEOUT (seconds for
+# the guests, default 600), FABTUNE_SKIP_VM=1 skips it in a quick local run (refused in CI).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+# The tests node A reports; each must PASS.
+EXPECTED="peer_tcp peer_regression peer_refused peer_killed"
+
+if [ "${FABTUNE_SKIP_VM:-0}" = 1 ]; then
+    if [ "${CI:-}" = true ]; then
+        fail "FABTUNE_SKIP_VM=1 is not allowed in CI"; finish; exit 1
+    fi
+    echo "SKIP: the two-node guest stage (FABTUNE_SKIP_VM=1)"
+    exit 77
+fi
+for tool in qemu-system-x86_64 busybox cpio modprobe depmod; do
+    command -v "$tool" >/dev/null || [ -x "/bin/$tool" ] || [ -x "/sbin/$tool" ] || {
+        fail "cannot run the two-node stage: $tool is missing (run scripts/deps-debian.sh)"
+        finish; exit 1; }
+done
+case "$top_srcdir$top_builddir" in
+    *[[:space:]]*) fail "the guests cannot take paths with spaces"; finish; exit 1 ;;
+esac
+
+cache=${FABTUNE_VM_CACHE:-$top_srcdir/.cache/vm}
+mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ] || cache=$HOME/.cache/fabtune/vm
+mkdir -p "$cache"
+t_start=$(date +%s.%N)
+# The same kernel and initramfs as the one-node stage (one cache for both).
+set -- $("$top_srcdir/tests/vm/fetch-kernel.sh" "$cache")
+[ $# -eq 2 ] || { fail "cannot fetch the guest kernel"; finish; exit 1; }
+kroot=$1 kver=$2
+key=$(cat "$top_srcdir/tests/vm/init" "$top_srcdir/tests/vm/build-initramfs.sh" | md5sum | cut -c1-12)
+initrd="$cache/initramfs-$kver-$key.cpio.gz"
+lock="$cache/initramfs.lock"
+# The one-node stage may be building it at the same moment (make check -j).
+( flock 9; [ -f "$initrd" ] || "$top_srcdir/tests/vm/build-initramfs.sh" "$kroot" "$kver" \
+    "$top_srcdir/tests/vm/init" "$initrd" ) 9> "$lock" || { fail "cannot build the initramfs"; finish; exit 1; }
+
+base="$top_builddir/tests/vm2"
+rm -rf "$base/a" "$base/b" "$base/shared"
+mkdir -p "$base/a" "$base/b" "$base/shared"
+# Two UDP ports on the host's loopback for the wire: A sends to B's, B to A's.
+pa=$((20000 + $$ % 20000)) pb=$((40000 + $$ % 20000))
+
+t_qemu=$(date +%s.%N)
+boot() {    # boot ROLE LOCAL_PORT REMOTE_PORT MAC_BYTE
+    { timeout "${FABTUNE_VM2_TIMEOUT:-600}" qemu-system-x86_64 \
+        -accel tcg,thread=multi -cpu max -m 1024 -smp 1 -machine pc \
+        -display none -monitor none -serial stdio -no-reboot -nic none \
+        -netdev "socket,id=wire,udp=127.0.0.1:$3,localaddr=127.0.0.1:$2" \
+        -device "virtio-net-pci,netdev=wire,mac=52:54:00:fa:b0:$4" \
+        -kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
+        -append "console=ttyS0 panic=-1 quiet fabtune.src=$top_srcdir fabtune.build=$top_builddir fabtune.suite=tests/vm2/node.sh fabtune.role=$1" \
+        -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+        -virtfs "local,path=$top_srcdir,mount_tag=src,security_model=none,readonly=on,multidevs=remap" \
+        -virtfs "local,path=$top_builddir,mount_tag=build,security_model=none,readonly=on,multidevs=remap" \
+        -virtfs "local,path=$base/$1,mount_tag=results,security_model=none" \
+        -virtfs "local,path=$base/shared,mount_tag=shared,security_model=none" \
+        < /dev/null 2>&1; echo $? > "$base/$1.rc"; } |
+        perl -MTime::HiRes=time -ne 'BEGIN { $| = 1; $t0 = time } s/\r//g; printf "[%7.2f] %s", time - $t0, $_' \
+        > "$base/$1.console"
+}
+boot a "$pa" "$pb" 0a & qa=$!
+boot b "$pb" "$pa" 0b & qb=$!
+wait $qa; wait $qb
+t_end=$(date +%s.%N)
+for n in a b; do echo "--- node $n"; cat "$base/$n.console"; done
+
+boot_a=$(sed -n 's/^\[ *\([0-9.]*\)\] @@FABTUNE-VM init.*/\1/p' "$base/a.console" | head -1)
+boot_b=$(sed -n 's/^\[ *\([0-9.]*\)\] @@FABTUNE-VM init.*/\1/p' "$base/b.console" | head -1)
+echo "timing: qemu start to guest /init A ${boot_a:-never} s, B ${boot_b:-never} s," \
+     "guests $(awk "BEGIN { printf \"%.1f\", $t_end - $t_qemu }") s," \
+     "whole stage $(awk "BEGIN { printf \"%.1f\", $t_end - $t_start }") s"
+
+if [ ! -s "$base/a/results" ]; then
+    fail "node A did not boot or ran no test (qemu exit $(cat "$base/a.rc"))"
+    finish; exit 1
+fi
+for id in $EXPECTED; do
+    set -- $(grep -m1 -E "^(PASS|FAIL) $id " "$base/a/results")
+    case ${1:-} in
+        PASS) pass "two nodes: $id (${3}s)" ;;
+        FAIL) fail "two nodes: $id (${3}s)" ;;
+        *) fail "two nodes: $id did not report" ;;
+    esac
+done
+for n in a b; do
+    rc=$(sed -n 's/.*@@FABTUNE-VM suite end rc=\([0-9]*\).*/\1/p' "$base/$n.console" | head -1)
+    [ "$rc" = 0 ] && pass "node $n's script exited 0" || fail "node $n's script exited '${rc:-never}'"
+done
+finish
