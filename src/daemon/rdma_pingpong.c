@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: ISC */
+/* The RDMA WRITE ping-pong and stream on a connected RC QP. Nothing here sleeps: each
+ * side busy-polls, as each ib_write_lat process does, and checks the clock every few
+ * thousand spins against its deadline. */
+#include "config.h"
+
+#include <errno.h>
+
+#include "rdma_pingpong.h"
+#include "strutil.h"
+
+#define STREAM_DEPTH 64
+#define CHECK_CLOCK_EVERY 4096
+
+static int post_write(struct rdma_side *s, size_t len, bool signaled)
+{
+    struct ibv_sge sge = { .addr = (uintptr_t)s->buf, .length = (uint32_t)len, .lkey = s->mr->lkey };
+    struct ibv_send_wr wr = {
+        .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+        .send_flags = (signaled ? IBV_SEND_SIGNALED : 0) |
+                      (len <= s->max_inline ? IBV_SEND_INLINE : 0),
+        .wr.rdma = { .remote_addr = s->remote_addr, .rkey = s->remote_rkey },
+    }, *bad;
+    return ibv_post_send(s->qp, &wr, &bad) ? -errno : 0;
+}
+
+/* Reaps send completions; a failed one ends the probe with its status. */
+static int reap(struct rdma_side *s, int *outstanding, struct probe_result *r)
+{
+    struct ibv_wc wc[16];
+    int n = ibv_poll_cq(s->cq, 16, wc);
+    if (n < 0)
+        return -EIO;
+    for (int i = 0; i < n; i++)
+        if (wc[i].status != IBV_WC_SUCCESS) {
+            probe_fail(r, -EIO, "RDMA WRITE completed with %s", ibv_wc_status_str(wc[i].status));
+            return -EIO;
+        }
+    *outstanding -= n;
+    return n;
+}
+
+/* Busy-polls the last byte of the message the peer writes into us for its mark. */
+static int wait_mark(const struct rdma_side *s, uint8_t mark, double deadline)
+{
+    volatile uint8_t *last = &s->buf[s->half + s->size - 1];
+    for (unsigned spins = 1;; spins++) {
+        if (*last == mark)
+            return 0;
+        if (spins % CHECK_CLOCK_EVERY == 0 && probe_now() > deadline)
+            return -ETIMEDOUT;
+    }
+}
+
+/* Posts the mark and waits for the write's completion (as ib_write_lat does). */
+static int one_way(struct rdma_side *from, uint8_t mark, int *outstanding, double deadline,
+                   struct probe_result *r)
+{
+    from->buf[from->size - 1] = mark;
+    int err = post_write(from, from->size, true);
+    if (err == 0)
+        (*outstanding)++;
+    for (unsigned spins = 1; err == 0 && *outstanding > 0; spins++) {
+        int n = reap(from, outstanding, r);
+        if (n < 0)
+            err = -EIO;
+        else if (n == 0 && spins % CHECK_CLOCK_EVERY == 0 && probe_now() > deadline)
+            err = -ETIMEDOUT;
+    }
+    return err;
+}
+
+uint32_t rdma_warmup(uint32_t n)
+{
+    return n / 10 > 10 ? n / 10 : 10;
+}
+
+int rdma_respond(struct rdma_side *s, uint32_t rounds, double deadline, struct probe_result *r)
+{
+    int outstanding = 0, err = 0;
+    for (uint32_t i = 0; i < rounds && err == 0; i++) {
+        uint8_t mark = (uint8_t)(i % 255 + 1);
+        err = wait_mark(s, mark, deadline);
+        if (err == 0)
+            err = one_way(s, mark, &outstanding, deadline, r);
+    }
+    return err;
+}
+
+int rdma_initiate(struct rdma_side *a, uint32_t warmup, uint32_t n, double deadline,
+                  struct probe_result *lat, uint64_t *posted, uint32_t *done)
+{
+    int out_a = 0, err = 0;
+    uint32_t i;
+    for (i = 0; i < warmup + n && err == 0; i++) {
+        uint8_t mark = (uint8_t)(i % 255 + 1);
+        if (i >= warmup)
+            posted[i - warmup] = probe_ticks();
+        err = one_way(a, mark, &out_a, deadline, lat);
+        if (err == 0)
+            err = wait_mark(a, mark, deadline);
+    }
+    posted[n] = probe_ticks();
+    *done = i;
+    return err;
+}
+
+int rdma_one_way_samples(const uint64_t *posted, uint32_t n, const struct probe_clock *clock,
+                         double *samples)
+{
+    double per_tick = probe_clock_seconds_per_tick(clock);
+    if (per_tick <= 0)
+        return -EIO;            /* the cycle counter went backwards: no timing to trust */
+    for (uint32_t k = 0; k < n; k++)
+        samples[k] = (double)(posted[k + 1] - posted[k]) * per_tick / 2;
+    return 0;
+}
+
+void rdma_stream(struct rdma_side *a, usec_t duration, size_t size, double deadline,
+                 struct probe_result *bw)
+{
+    int outstanding = 0;
+    uint64_t done_bytes = 0;
+    double t0 = probe_now(), end = t0 + (double)duration / 1e6;
+    if (end > deadline)
+        end = deadline;
+    for (;;) {
+        double now = probe_now();
+        bool posting = now < end;
+        if (!posting && outstanding == 0)
+            break;
+        if (now > deadline) {
+            probe_fail(bw, -ETIMEDOUT, "RDMA WRITE stream: completions stopped");
+            return;
+        }
+        while (posting && outstanding < STREAM_DEPTH) {
+            int err = post_write(a, size, true);
+            if (err < 0) {
+                probe_fail(bw, err, "ibv_post_send: %s", errno_text(-err));
+                return;
+            }
+            outstanding++;
+        }
+        int n = reap(a, &outstanding, bw);
+        if (n < 0)
+            return;
+        done_bytes += (uint64_t)n * size;
+    }
+    bw->ran = true;
+    bw->bandwidth = (double)done_bytes / (probe_now() - t0);
+}
