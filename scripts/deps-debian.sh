@@ -7,7 +7,7 @@ set -eu
 PACKAGES="
   build-essential autoconf automake libtool pkg-config
   clang libclang-rt-14-dev
-  libibverbs-dev rdma-core ibverbs-providers
+  libibverbs-dev librdmacm-dev rdma-core ibverbs-providers
   libnl-3-dev libnl-route-3-dev
   libsystemd-dev systemd
   libyaml-dev libjson-c-dev libarchive-dev check

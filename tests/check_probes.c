@@ -333,6 +333,29 @@ START_TEST(test_peer_hello)
     ck_assert_int_eq(peer_hello_parse(b, &h), -EBADMSG);
     memcpy(b, "GET / HTTP/1.1", PEER_WIRE_HELLO_LEN);
     ck_assert_int_eq(peer_hello_parse(b, &h), -EBADMSG);
+
+    /* The RDMA CM private data: both ways round, a padded one (the CM may pad), and the
+     * bounds a responder must hold a prober to. */
+    uint8_t r[56] = { 0 };
+    struct peer_rdma_hello rh;
+    struct peer_rdma_accept ra;
+    peer_rdma_hello_write(&(struct peer_rdma_hello){ 8, 1100, 0x7f0012345000ull, 0xabcd }, r);
+    ck_assert_int_eq(peer_rdma_hello_parse(r, sizeof(r), &rh), 0);
+    ck_assert_uint_eq(rh.size, 8);
+    ck_assert_uint_eq(rh.rounds, 1100);
+    ck_assert(rh.addr == 0x7f0012345000ull);
+    ck_assert_uint_eq(rh.rkey, 0xabcd);
+    ck_assert_int_eq(peer_rdma_hello_parse(r, PEER_RDMA_HELLO_LEN - 1, &rh), -EBADMSG);
+    ck_assert_int_eq(peer_rdma_hello_parse(NULL, 0, &rh), -EBADMSG);
+    peer_rdma_hello_write(&(struct peer_rdma_hello){ 8, PEER_RDMA_MAX_ROUNDS + 1, 0, 1 }, r);
+    ck_assert_int_eq(peer_rdma_hello_parse(r, sizeof(r), &rh), -EBADMSG);
+    peer_rdma_hello_write(&(struct peer_rdma_hello){ PEER_WIRE_MAX_SIZE + 1, 10, 0, 1 }, r);
+    ck_assert_int_eq(peer_rdma_hello_parse(r, sizeof(r), &rh), -EBADMSG);
+    peer_rdma_accept_write(&(struct peer_rdma_accept){ 0x1000, 7, 65536 }, r);
+    ck_assert_int_eq(peer_rdma_accept_parse(r, PEER_RDMA_ACCEPT_LEN, &ra), 0);
+    ck_assert(ra.addr == 0x1000 && ra.rkey == 7 && ra.len == 65536);
+    peer_rdma_accept_write(&(struct peer_rdma_accept){ 0x1000, 7, 0 }, r);
+    ck_assert_int_eq(peer_rdma_accept_parse(r, PEER_RDMA_ACCEPT_LEN, &ra), -EBADMSG);
 }
 END_TEST
 

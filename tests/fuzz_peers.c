@@ -2,7 +2,8 @@
 /* libFuzzer target for what a peer or a cluster tool hands fabtuned: the peers file
  * (probes.peers.file) and the probe session's hello. Any bytes: never a crash or undefined
  * behaviour; every host that comes out of the file is one peer_host_valid() accepts, the
- * list is sorted without duplicates, and a hello that parses says a valid session. */
+ * list is sorted without duplicates, and a hello that parses (TCP's, or the RDMA CM's
+ * private data both ways) says a valid session. */
 #include "config.h"
 
 #include <stdint.h>
@@ -31,7 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!peer_host_valid(l.hosts[i]) || (i && strcmp(l.hosts[i - 1], l.hosts[i]) >= 0))
                 abort();
         size_t pick[8];
-        size_t n = peer_list_neighbours(&l, l.n ? l.hosts[0] : "x", is_self, l.n ? l.hosts[0] : "x", 8, pick);
+        char none[] = "x";
+        char *self = l.n ? l.hosts[0] : none;
+        size_t n = peer_list_neighbours(&l, self, is_self, self, 8, pick);
         for (size_t i = 0; i < n; i++)
             if (pick[i] >= l.n || (l.n && pick[i] == 0))
                 abort();
@@ -39,6 +42,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (!err[0]) {
         abort();                /* an error always says why */
     }
+    struct peer_rdma_hello rh;
+    struct peer_rdma_accept ra;
+    if (peer_rdma_hello_parse((const uint8_t *)buf, size, &rh) == 0 &&
+        (rh.size < 1 || rh.size > PEER_WIRE_MAX_SIZE || rh.rounds < 1 || rh.rounds > PEER_RDMA_MAX_ROUNDS))
+        abort();
+    if (peer_rdma_accept_parse((const uint8_t *)buf, size, &ra) == 0 && (ra.len < 1 || ra.len > PEER_WIRE_MAX_SIZE))
+        abort();
     if (size >= PEER_WIRE_HELLO_LEN) {
         struct peer_hello h;
         if (peer_hello_parse(data, &h) == 0 &&

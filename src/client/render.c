@@ -129,16 +129,23 @@ void render_probes(json_object *d)
                "P50 us", "P99 us", "Gb/s");
     for (size_t i = 0; i < count(peers); i++) {
         json_object *e = json_object_array_get_idx(peers, i);
-        json_object *ls = get(get(e, "tcp_latency"), "latency_seconds");
-        if (!ls) {
-            printf("%-30s %-16s %-5s failed: %s\n", json_text(e, "peer"), json_text(e, "rail"), "tcp",
-                   json_text(get(e, "tcp_latency"), "error"));
-            continue;
+        const char *kinds[] = { "rdma", "tcp" };
+        for (size_t k = 0; k < 2; k++) {
+            char lk[32], bk[32];
+            snprintf(lk, sizeof(lk), "%s_latency", kinds[k]);
+            snprintf(bk, sizeof(bk), "%s_bandwidth", kinds[k]);
+            json_object *lat = get(e, lk), *ls = get(lat, "latency_seconds");
+            if (!lat)
+                continue;       /* not run: RDMA needs a rail */
+            if (!ls) {
+                printf("%-30s %-16s %-5s failed: %s\n", json_text(e, "peer"), json_text(e, "rail"),
+                       kinds[k], json_text(lat, "error"));
+                continue;
+            }
+            printf("%-30s %-16s %-5s %10.2f %10.2f %10.2f %12.3f\n", json_text(e, "peer"),
+                   json_text(e, "rail"), kinds[k], json_num(ls, "min") * 1e6, json_num(ls, "p50") * 1e6,
+                   json_num(ls, "p99") * 1e6, json_num(get(e, bk), "bandwidth_bytes_per_second") * 8 / 1e9);
         }
-        printf("%-30s %-16s %-5s %10.2f %10.2f %10.2f %12.3f\n", json_text(e, "peer"),
-               json_text(e, "rail"), "tcp", json_num(ls, "min") * 1e6, json_num(ls, "p50") * 1e6,
-               json_num(ls, "p99") * 1e6,
-               json_num(get(e, "tcp_bandwidth"), "bandwidth_bytes_per_second") * 8 / 1e9);
     }
     json_object *rs = get(d, "responder");
     if (rs)

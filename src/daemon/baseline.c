@@ -82,17 +82,23 @@ void baselines_fold(struct baselines *all, const struct probe_run *run, const st
                                 p->probes.regression.ratio, p->probes.regression.consecutive);
         }
     }
-    /* Peers: "RAIL tcp SIZE @PEER", a baseline for each path to each neighbour. */
+    /* Peers: "RAIL PROBE SIZE @PEER", a baseline for each path to each neighbour. */
     for (size_t i = 0; i < run->n_peers; i++) {
         const struct probe_peer *e = &run->peers[i];
-        char key[352];
-        if (!e->tcp_lat.ran || e->tcp_lat.error)
-            continue;
-        snprintf(key, sizeof(key), "%s tcp %u @%s", e->rail, p->probes.tcp.size, e->peer);
-        struct baseline *b = baselines_get(all, key);
-        if (b)
-            baseline_update(b, &e->tcp_lat.latency, p->probes.regression.baseline_runs,
-                            p->probes.regression.ratio, p->probes.regression.consecutive);
+        const struct { const char *kind; const struct probe_result *res; uint32_t size; } rs[] = {
+            { "rdma", &e->rdma_lat, p->probes.rdma.size },
+            { "tcp", &e->tcp_lat, p->probes.tcp.size },
+        };
+        for (size_t k = 0; k < ARRAY_SIZE(rs); k++) {
+            char key[352];
+            if (!rs[k].res->ran || rs[k].res->error)
+                continue;
+            snprintf(key, sizeof(key), "%s %s %u @%s", e->rail, rs[k].kind, rs[k].size, e->peer);
+            struct baseline *b = baselines_get(all, key);
+            if (b)
+                baseline_update(b, &rs[k].res->latency, p->probes.regression.baseline_runs,
+                                p->probes.regression.ratio, p->probes.regression.consecutive);
+        }
     }
 }
 

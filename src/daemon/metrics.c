@@ -231,9 +231,11 @@ static size_t probe_rows(const struct report *r, struct probe_row *rows, size_t 
     for (size_t i = 0; i < r->probes.n_cross && n < cap; i++)
         rows[n++] = (struct probe_row){ r->probes.cross[i].name, "rdma", NULL, &r->probes.cross[i].lat,
                                         &r->probes.cross[i].bw };
-    for (size_t i = 0; i < r->probes.n_peers && n < cap; i++)
-        rows[n++] = (struct probe_row){ r->probes.peers[i].rail, "tcp", r->probes.peers[i].peer,
-                                        &r->probes.peers[i].tcp_lat, &r->probes.peers[i].tcp_bw };
+    for (size_t i = 0; i < r->probes.n_peers && n + 2 <= cap; i++) {
+        const struct probe_peer *e = &r->probes.peers[i];
+        rows[n++] = (struct probe_row){ e->rail, "rdma", e->peer, &e->rdma_lat, &e->rdma_bw };
+        rows[n++] = (struct probe_row){ e->rail, "tcp", e->peer, &e->tcp_lat, &e->tcp_bw };
+    }
     return n;
 }
 
@@ -241,7 +243,7 @@ static void probe_metrics(FILE *f, const struct report *r)
 {
     if (!r->probed)
         return;
-    size_t cap = 2 * r->probes.n + r->probes.n_cross + r->probes.n_peers;
+    size_t cap = 2 * r->probes.n + r->probes.n_cross + 2 * r->probes.n_peers;
     struct probe_row *rows = cap ? calloc(cap, sizeof(*rows)) : NULL;
     size_t n = rows ? probe_rows(r, rows, cap) : 0;
     struct rail_labels l;

@@ -29,6 +29,37 @@ struct peer_hello {
     uint32_t size;              /* echo: 1..PEER_WIRE_MAX_SIZE; sink: 0 */
 };
 
+/* The RDMA peer probe goes through the RDMA connection manager to the same port number
+ * (in RDMA_PS_TCP, its own port space). The connect request carries the prober's
+ * hello, the accept the responder's answer, as private data (network order):
+ *   hello:  u32 magic "FTR1", u8 version (1), 3 zero bytes, u32 message size (1..65536),
+ *           u32 rounds (warm-up and measured, 1..PEER_RDMA_MAX_ROUNDS), u64 the prober's
+ *           poll buffer, u32 its rkey                                       (28 bytes)
+ *   accept: u32 magic, u64 the responder's poll buffer, u32 its rkey, u32 its length,
+ *           which bounds the prober's stream messages                       (20 bytes)
+ * A reject carries one byte: PEER_ACK_BUSY, or nothing for a peer outside the allowlist
+ * or a malformed hello. */
+#define PEER_RDMA_MAGIC 0x46545231u     /* "FTR1" */
+#define PEER_RDMA_HELLO_LEN 28
+#define PEER_RDMA_ACCEPT_LEN 20
+#define PEER_RDMA_MAX_ROUNDS 2000000
+
+struct peer_rdma_hello {
+    uint32_t size, rounds;
+    uint64_t addr;
+    uint32_t rkey;
+};
+
+struct peer_rdma_accept {
+    uint64_t addr;
+    uint32_t rkey, len;
+};
+
+void peer_rdma_hello_write(const struct peer_rdma_hello *h, uint8_t out[PEER_RDMA_HELLO_LEN]);
+int peer_rdma_hello_parse(const uint8_t *in, size_t len, struct peer_rdma_hello *ret);
+void peer_rdma_accept_write(const struct peer_rdma_accept *a, uint8_t out[PEER_RDMA_ACCEPT_LEN]);
+int peer_rdma_accept_parse(const uint8_t *in, size_t len, struct peer_rdma_accept *ret);
+
 /* Writes a hello; parses one from a peer (-EBADMSG for anything but a valid hello). */
 void peer_hello_write(const struct peer_hello *h, uint8_t out[PEER_WIRE_HELLO_LEN]);
 int peer_hello_parse(const uint8_t in[PEER_WIRE_HELLO_LEN], struct peer_hello *ret);

@@ -38,7 +38,8 @@ struct probe_peer {
     unsigned src_prefix;        /* its subnet, to pick the peer's address on the same one */
     uint16_t port;
     char addr[46];              /* what the peer resolved to, once it has */
-    struct probe_result tcp_lat, tcp_bw;
+    bool rdma;                  /* from a rail: the RDMA probe too (through the RDMA CM) */
+    struct probe_result rdma_lat, rdma_bw, tcp_lat, tcp_bw;
 };
 
 struct probe_run {

@@ -19,6 +19,7 @@
 #include "peers.h"
 #include "probe_tcp.h"
 #include "probe_rdma.h"
+#include "probe_rdma_peer.h"
 #include "probes.h"
 #include "strutil.h"
 #include "sysfs.h"
@@ -133,6 +134,7 @@ static int plan_peers(const struct inventory *inv, const struct policy *p, struc
                 e->has_src = true;
                 memcpy(e->src, t->addr, 16);
                 e->src_prefix = rail_prefix(&inv->rails[i], t);
+                e->rdma = true;
             }
         }
     }
@@ -252,6 +254,10 @@ void probes_execute(struct probe_run *run)
             continue;
         }
         inet_ntop(e->family, dst, e->addr, sizeof(e->addr));
+        if (e->rdma) {
+            probe_rdma_peer_run(e->family, e->src, dst, e->port, &run->rdma, &e->rdma_lat, &e->rdma_bw);
+            cpu += e->rdma_lat.cpu_seconds;
+        }
         probe_tcp_peer_run(e->family, e->has_src ? e->src : NULL, dst, e->port, &run->tcp,
                            &e->tcp_lat, &e->tcp_bw);
         cpu += e->tcp_lat.cpu_seconds;

@@ -41,13 +41,18 @@ static int reap(struct rdma_side *s, int *outstanding, struct probe_result *r)
 }
 
 /* Busy-polls the last byte of the message the peer writes into us for its mark. */
+static bool past(const struct rdma_side *s, double deadline)
+{
+    return probe_now() > deadline || (s->cancel && *s->cancel);
+}
+
 static int wait_mark(const struct rdma_side *s, uint8_t mark, double deadline)
 {
     volatile uint8_t *last = &s->buf[s->half + s->size - 1];
     for (unsigned spins = 1;; spins++) {
         if (*last == mark)
             return 0;
-        if (spins % CHECK_CLOCK_EVERY == 0 && probe_now() > deadline)
+        if (spins % CHECK_CLOCK_EVERY == 0 && past(s, deadline))
             return -ETIMEDOUT;
     }
 }
@@ -64,7 +69,7 @@ static int one_way(struct rdma_side *from, uint8_t mark, int *outstanding, doubl
         int n = reap(from, outstanding, r);
         if (n < 0)
             err = -EIO;
-        else if (n == 0 && spins % CHECK_CLOCK_EVERY == 0 && probe_now() > deadline)
+        else if (n == 0 && spins % CHECK_CLOCK_EVERY == 0 && past(from, deadline))
             err = -ETIMEDOUT;
     }
     return err;

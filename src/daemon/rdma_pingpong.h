@@ -28,6 +28,7 @@ struct rdma_side {
     uint32_t max_inline;
     uint64_t remote_addr;       /* where this side's writes land: the peer's poll buffer */
     uint32_t remote_rkey;
+    const volatile bool *cancel;    /* when set (and true), polling ends as at the deadline */
     /* The loopback probe's own port attributes. */
     uint8_t port;
     int gid_index;

@@ -233,6 +233,7 @@ static void print_probes(const struct report *r, FILE *out)
     for (size_t i = 0; i < run->n_peers; i++) {
         char name[336];
         snprintf(name, sizeof(name), "%s>%s", run->peers[i].rail, run->peers[i].peer);
+        print_probe_row(name, "rdma", &run->peers[i].rdma_lat, &run->peers[i].rdma_bw, out);
         print_probe_row(name, "tcp", &run->peers[i].tcp_lat, &run->peers[i].tcp_bw, out);
     }
     fputc('\n', out);
@@ -472,6 +473,8 @@ static json_object *probes_to_json(const struct report *r)
         if (*e->addr)
             add_string(j, "address", e->addr);
         json_object_object_add(j, "port", json_object_new_int(e->port));
+        json_object_object_add(j, "rdma_latency", result_to_json(&e->rdma_lat));
+        json_object_object_add(j, "rdma_bandwidth", result_to_json(&e->rdma_bw));
         json_object_object_add(j, "tcp_latency", result_to_json(&e->tcp_lat));
         json_object_object_add(j, "tcp_bandwidth", result_to_json(&e->tcp_bw));
         json_object_array_add(peers, j);

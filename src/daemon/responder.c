@@ -21,6 +21,7 @@
 #include "peers.h"
 #include "probe.h"
 #include "responder.h"
+#include "responder_rdma.h"
 #include "strutil.h"
 #include "tcp_io.h"
 
@@ -44,6 +45,7 @@ struct responder {
     int session_fd[64];         /* the active sessions' sockets, to end them on stop */
     struct responder_stats stats;
     double last_refusal_log;
+    struct rdma_listener *rdma;     /* the RDMA CM side; NULL without rdma_ucm */
 };
 
 struct session {
@@ -82,7 +84,7 @@ static void resolve_allowlist(struct responder *r)
     pthread_mutex_unlock(&r->lock);
 }
 
-static bool allowed(struct responder *r, const uint8_t addr[16])
+bool responder_allowed(struct responder *r, const uint8_t addr[16])
 {
     pthread_mutex_lock(&r->lock);
     bool ok = r->n_allowed && bsearch(addr, r->allowed, r->n_allowed, 16, cmp16);
@@ -165,23 +167,71 @@ static void source_of(const struct sockaddr_storage *ss, uint8_t out[16])
     }
 }
 
-static void refuse(struct responder *r, int fd, const uint8_t src[16])
+void responder_count_refused(struct responder *r, const uint8_t src[16])
 {
-    /* A reset, no reply: nothing is allocated for a peer outside the allowlist. */
-    struct linger lg = { .l_onoff = 1, .l_linger = 0 };
     char text[INET6_ADDRSTRLEN];
-    setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-    close(fd);
     pthread_mutex_lock(&r->lock);
     uint64_t n = ++r->stats.refused;
+    bool say = probe_now() - r->last_refusal_log >= 10;    /* one line per 10 s in a flood */
+    if (say)
+        r->last_refusal_log = probe_now();
     pthread_mutex_unlock(&r->lock);
-    double now = probe_now();
-    if (now - r->last_refusal_log >= 10) {      /* one line per 10 s in a flood */
-        r->last_refusal_log = now;
+    if (say) {
         inet_ntop(AF_INET6, src, text, sizeof(text));
         log_warning("responder: refused a probe session from %s: not one of probes.peers "
                     "(%llu refused so far)", text, (unsigned long long)n);
     }
+}
+
+static void refuse(struct responder *r, int fd, const uint8_t src[16])
+{
+    /* A reset, no reply: nothing is allocated for a peer outside the allowlist. */
+    struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+    close(fd);
+    responder_count_refused(r, src);
+}
+
+int responder_slot_take(struct responder *r)
+{
+    int slot = -1;
+    pthread_mutex_lock(&r->lock);
+    for (uint32_t i = 0; i < r->cfg.max_sessions && slot < 0; i++)
+        if (r->session_fd[i] == -1)
+            slot = (int)i;
+    if (slot < 0) {
+        r->stats.busy++;
+    } else {
+        r->session_fd[slot] = -2;       /* an RDMA session: no socket to shut down */
+        r->stats.active++;
+    }
+    pthread_mutex_unlock(&r->lock);
+    return slot;
+}
+
+void responder_slot_release(struct responder *r, int slot, bool served)
+{
+    pthread_mutex_lock(&r->lock);
+    if (served)
+        r->stats.sessions++;
+    else
+        r->stats.bad_hello++;
+    r->stats.active--;
+    r->session_fd[slot] = -1;
+    pthread_cond_broadcast(&r->idle);
+    pthread_mutex_unlock(&r->lock);
+}
+
+void responder_count_bad(struct responder *r)
+{
+    pthread_mutex_lock(&r->lock);
+    r->stats.bad_hello++;
+    pthread_mutex_unlock(&r->lock);
+}
+
+double responder_session_limit(const struct responder *r)
+{
+    return r->cfg.session_limit;
 }
 
 static void accept_one(struct responder *r)
@@ -196,14 +246,14 @@ static void accept_one(struct responder *r)
         return;
     }
     source_of(&ss, src);
-    if (!allowed(r, src)) {
+    if (!responder_allowed(r, src)) {
         refuse(r, fd, src);
         return;
     }
     pthread_mutex_lock(&r->lock);
     int slot = -1;
     for (uint32_t i = 0; i < r->cfg.max_sessions && slot < 0; i++)
-        if (r->session_fd[i] < 0)
+        if (r->session_fd[i] == -1)
             slot = (int)i;
     if (slot < 0) {
         r->stats.busy++;
@@ -328,6 +378,11 @@ int responder_start(const struct policy *p, struct responder **ret)
     }
     if ((err = -pthread_create(&r->thread, NULL, listener_main, r)) < 0)
         goto fail;
+    /* The RDMA side on the same port number (RDMA_PS_TCP is its own port space). A node
+     * without the RDMA connection manager still answers over TCP. */
+    int e = rdma_listener_start(r, (uint16_t)r->cfg.port, r->cfg.max_sessions, &r->rdma);
+    if (e < 0)
+        log_info("responder: no RDMA peer sessions (%s): TCP only", errno_text(-e));
     *ret = r;
     return 0;
 fail:
@@ -346,6 +401,9 @@ void responder_stop(struct responder *r)
     for (size_t i = 0; i < ARRAY_SIZE(r->session_fd); i++)
         if (r->session_fd[i] >= 0)
             shutdown(r->session_fd[i], SHUT_RDWR);      /* the session thread closes it */
+    pthread_mutex_unlock(&r->lock);
+    rdma_listener_stop(r->rdma);      /* ends and frees its sessions */
+    pthread_mutex_lock(&r->lock);
     while (r->stats.active)
         pthread_cond_wait(&r->idle, &r->lock);
     pthread_mutex_unlock(&r->lock);

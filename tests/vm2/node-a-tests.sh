@@ -2,18 +2,21 @@
 # SPDX-License-Identifier: ISC
 # Node A's tests in the two-node stage (tests/vm2/node.sh runs each, bounded in time):
 #   peer_tcp         A measures B over the wire through B's responder, plausibly;
+#   peer_rdma        the same over RDMA (RDMA CM, RC WRITE ping-pong and stream), and B's
+#                    session leaves no QP behind;
 #   peer_regression  a netem delay on B's NIC makes A report the path regressed within
 #                    K runs, and removing it clears it;
 #   peer_refused     B, without A in its probes.peers, refuses A: a per-peer finding on A,
 #                    counted on B;
-#   peer_killed      B's daemon killed during A's stream: a clean per-peer failure on A.
+#   peer_killed      B's daemon killed during A's RDMA ping-pong: a clean failure, no QP left;
 #   node-a-tests.sh NAME      (environment: top_srcdir, builddir, shared, state)
 . "$top_srcdir/tests/lib.sh"
 fabtuned="$builddir/src/daemon/fabtuned"
 a=10.77.0.1 b=10.77.0.2 port=18516
 policy="$state/a.yaml"
 
-# ask VERB [ARG]: B's answer (its text; its rc in asked_rc), within 60 s.
+# ask VERB [ARG]: B's answer (its text; its rc in asked_rc), within 60 s. Call it with a
+# redirection, never in $(...): asked_rc must reach the caller.
 ask() {
     n=$(($(cat "$state/seq" 2>/dev/null || echo 0) + 1))
     echo $n > "$state/seq"
@@ -27,14 +30,16 @@ ask() {
     asked_rc=timeout
     return 1
 }
-# $1: TCP iterations, $2: the stream's length, $3: the regression ratio
+# $1: TCP iterations, $2: the stream's length, $3: the regression ratio, $4: RDMA
+# iterations (100 unless given)
 write_policy() {
+    set -- "$1" "$2" "$3" "${4:-100}"
     cat > "$policy" <<EOP
 version: 1
 rails: {expect_count: 1}
 tuning: {mode: off}
 probes:
-  rdma: {iterations: 100, bandwidth: {duration: 10ms}}
+  rdma: {iterations: $4, bandwidth: {duration: 10ms}}
   tcp: {iterations: $1, size: 64, bandwidth: {duration: $2}}
   regression: {baseline_runs: 3, ratio: $3, consecutive: 2}
   peers: {hosts: [$a, $b], k: 1, port: $port, unreachable_degraded: 1}
@@ -43,6 +48,27 @@ EOP
 once() { run "$fabtuned" --once --json -c "$policy" --state-dir "$1"; }
 peer_finding() {
     jq -r '[.findings[] | select(.check == "probe.peer")][0] | "\(.severity) \(.rail) \(.message)"' "$LAST_OUT"
+}
+
+# The RDMA probe of the path: an RC connection through the RDMA CM from rxe0's RoCE v2
+# address to B's responder, then the loopback probe's WRITE ping-pong and stream. B's
+# session ends with A's disconnect: no QP of B's daemon is left.
+test_peer_rdma() {
+    write_policy 200 100ms 1.5
+    once "$state/s0"
+    p50=$(jq -r '.probes.peers[0].rdma_latency.latency_seconds.p50 // 0 | . * 1e6 | floor' "$LAST_OUT")
+    p99=$(jq -r '.probes.peers[0].rdma_latency.latency_seconds.p99 // 0 | . * 1e6 | floor' "$LAST_OUT")
+    mbit=$(jq -r '.probes.peers[0].rdma_bandwidth.bandwidth_bytes_per_second // 0 | . * 8 / 1e6 | floor' "$LAST_OUT")
+    [ "$p50" -ge 1 ] && [ "$p50" -le "$p99" ] && [ "$p50" -lt 100000 ] &&
+        pass "RDMA WRITE ping-pong A to B over rxe: p50 $p50 us, p99 $p99 us" ||
+        fail "RDMA A to B: $(jq -c '.probes.peers[0].rdma_latency' "$LAST_OUT")"
+    [ "$mbit" -gt 0 ] && pass "RDMA WRITE stream A to B: $mbit Mbit/s" ||
+        fail "no RDMA stream: $(jq -c '.probes.peers[0].rdma_bandwidth' "$LAST_OUT")"
+    peer_finding > "$state/f"
+    expect_match "^ok rxe0/1 $b ($b): TCP p50 .*; RDMA p50 " "$state/f"
+    ask qps > "$state/ans"; qps=$(cat "$state/ans")
+    [ "$asked_rc" = 0 ] && [ "$qps" = 0 ] && pass "B's daemon holds no QP once A disconnected" ||
+        fail "B's daemon QPs after the session: '$qps' (rc $asked_rc)"
 }
 
 test_peer_tcp() {
@@ -60,7 +86,7 @@ test_peer_tcp() {
         fail "no stream: $(jq -c '.probes.peers[0].tcp_bandwidth' "$LAST_OUT")"
     peer_finding > "$state/f"
     expect_match "^ok rxe0/1 $b ($b): TCP p50" "$state/f"
-    stats=$(ask stats)
+    ask stats > "$state/ans"; stats=$(cat "$state/ans")
     [ "$(echo "$stats" | jq .sessions)" -ge 2 ] && pass "B served the sessions: $stats" ||
         fail "B's responder: $stats"
 }
@@ -76,7 +102,7 @@ test_peer_regression() {
     while :; do
         learn=$((learn + 1))
         rm -rf "$state/s2"
-        write_policy 10 10ms 100
+        write_policy 10 10ms 100 10
         for _ in 1 2 3; do once "$state/s2"; done
         b50=$(jq -r --arg k "$key" '.[$k].p50 // 0' "$state/s2/probe-baselines.json")
         b99=$(jq -r --arg k "$key" '.[$k].p99 // 0' "$state/s2/probe-baselines.json")
@@ -86,9 +112,11 @@ test_peer_regression() {
     done
     [ "$ratio" -ge 5 ] && pass "baseline of the path learned (ratio $ratio, $learn learnings)" ||
         { fail "no usable baseline in $learn learnings"; return; }
-    write_policy 10 10ms "$ratio"
+    write_policy 10 10ms "$ratio" 10
+    # The TCP path's state (the RDMA path to B has its own baseline and state).
     state_of() {
-        jq -r --arg p "$b" '[.findings[] | select(.check == "probe.regression" and .subject == $p) | .severity][0]' "$LAST_OUT"
+        jq -r --arg p "$b" --arg k "$key" '[.findings[] | select(.check == "probe.regression" and
+            .subject == $p and (.message | startswith($k))) | .severity][0]' "$LAST_OUT"
     }
     judge() {
         jq -r --argjson b50 "$b50" --argjson b99 "$b99" --argjson k "$ratio" '.probes.peers[0].tcp_latency.latency_seconds
@@ -109,7 +137,7 @@ test_peer_regression() {
     [ "$s" = warning ] && [ $wrong = 0 ] &&
         pass "the path to B regressed after 2 bad runs (K=2), $runs runs, each judged as its figures say" ||
         fail "with the delay: '$s' after $runs runs, $wrong judged otherwise"
-    jq -r --arg p "$b" '[.findings[] | select(.check == "probe.regression" and .subject == $p)][0].message' "$LAST_OUT" > "$state/f"
+    jq -r --arg p "$b" '.findings[] | select(.check == "probe.regression" and .subject == $p) | .message' "$LAST_OUT" > "$state/f"
     expect_match "^$key regressed" "$state/f"
     ask netem-off >/dev/null
     streak=0 runs=0 wrong=0
@@ -128,34 +156,47 @@ test_peer_regression() {
 
 test_peer_refused() {
     write_policy 50 10ms 1.5
-    before=$(ask allow "$b, 10.77.0.9")
+    ask allow "$b, 10.77.0.9" > "$state/ans"; before=$(cat "$state/ans")
     once "$state/s3"
     peer_finding > "$state/f"
     expect_match "^unknown rxe0/1 $b ($b): its responder refused the session" "$state/f"
     jq -r '[.findings[] | select(.check == "probe.peers")][0] | "\(.severity) \(.message)"' "$LAST_OUT" > "$state/f"
     expect_match "^warning 1 of 1 peers unreachable ($b)" "$state/f"
-    after=$(ask stats)
+    ask stats > "$state/ans"; after=$(cat "$state/ans")
     [ "$(echo "$after" | jq .refused)" -ge 1 ] && [ "$(echo "$after" | jq .sessions)" = "$(echo "$before" | jq .sessions)" ] &&
         pass "B refused A and served no session: $after" || fail "B: before $before, after $after"
     ask allow "$a, $b" >/dev/null
 }
 
+# A's daemon probes B; B's daemon is killed during the RDMA ping-pong (5000 round trips,
+# seconds under TCG). A's run ends with a clean failure of that path, its daemon goes on,
+# and no QP of it is left on rxe0 (a leak there would grow with every run).
 test_peer_killed() {
-    write_policy 50 5s 1.5
-    "$fabtuned" --once --json -c "$policy" --state-dir "$state/s4" > "$state/killed.json" 2>/dev/null & apid=$!
-    ask kill-when-active > /dev/null
-    [ "$asked_rc" = 0 ] && pass "B's daemon was killed during a session of A's" || fail "B saw no session of A's ($asked_rc)"
-    t0=$(cut -d' ' -f1 /proc/uptime)
-    wait $apid; rc=$?
-    secs=$(awk "BEGIN { printf \"%.1f\", $(cut -d' ' -f1 /proc/uptime) - $t0 }")
-    jq -r '[.findings[] | select(.check == "probe.peer")][0] | "\(.severity) \(.message)"' "$state/killed.json" > "$state/f"
-    expect_match "^unknown $b ($b): TCP stream to the peer: " "$state/f"
-    [ "$rc" = 1 ] && pass "A ended $secs s after the kill (exit 1: unreachable_degraded 1)" || fail "A: exit $rc, $secs s after"
-    ask start >/dev/null
+    write_policy 50 10ms 1.5 5000
+    sock="$state/run4/fabtuned.sock"
+    "$fabtuned" -c "$policy" --state-dir "$state/s4" --runtime-dir "$state/run4" \
+        --log-target stderr 2> "$state/a4.log" & adpid=$!
+    ask kill-when-active first > "$state/ans"
+    [ "$asked_rc" = 0 ] && pass "B's daemon was killed during A's RDMA session" ||
+        fail "B saw no session of A's ($asked_rc)"
+    for _ in $(seq 300); do
+        "$builddir/src/client/fabtunectl" -s "$sock" --json probes 2>/dev/null |
+            jq -e '.last_run.peers[0].rdma_latency.error' > "$state/err" 2>/dev/null && break
+        sleep 0.1
+    done
+    [ -s "$state/err" ] && pass "A's RDMA path to B failed cleanly: $(cat "$state/err")" ||
+        fail "A's run did not end with an RDMA failure: $("$builddir/src/client/fabtunectl" -s "$sock" --json probes | jq -c .last_run.peers)"
+    qps=$(rdma resource show qp 2>/dev/null | grep -c "pid $adpid ")
+    [ "$qps" = 0 ] && pass "no QP of A's daemon left after the failed run" ||
+        { fail "$qps QPs of A's daemon left"; rdma resource show qp; }
+    kill -0 "$adpid" && pass "A's daemon is still running" || fail "A's daemon died"
+    kill "$adpid"; wait "$adpid"
+    ask start > /dev/null
 }
 
 case $1 in
     peer_tcp) test_peer_tcp ;;
+    peer_rdma) test_peer_rdma ;;
     peer_regression) test_peer_regression ;;
     peer_refused) test_peer_refused ;;
     peer_killed) test_peer_killed ;;

@@ -63,9 +63,13 @@ EOP
             allow) policy "$arg"; kill -HUP "$dpid"; sleep 1
                    text=$("$ctl" -s "$sock" --json probes | jq -c .responder) ;;
             stats) text=$("$ctl" -s "$sock" --json probes | jq -c .responder) ;;
+            qps) sleep 0.5   # the session's end, reaped by the responder
+                 text=$(rdma resource show qp 2>/dev/null | grep -c "pid $dpid ") ;;
             kill-when-active)
                 # A's echo session served (one more session) and its stream going.
+                # "first": any session (A's RDMA one comes first in a run).
                 rc=1 s0=$("$ctl" -s "$sock" --json probes | jq .responder.sessions)
+                [ "$arg" = first ] && s0=-1
                 for _ in $(seq 600); do
                     "$ctl" -s "$sock" --json probes | jq -e --argjson s0 "$s0" \
                         '.responder | .sessions > $s0 and .active >= 1' >/dev/null && { rc=0; break; }
@@ -104,7 +108,7 @@ run_test() {
 }
 for _ in $(seq 1200); do [ -f "$shared/b-ready" ] && break; sleep 0.1; done
 [ -f "$shared/b-ready" ] || echo "node a: B never became ready"
-for t in peer_tcp peer_regression peer_refused peer_killed; do run_test $t; done
+for t in peer_tcp peer_rdma peer_regression peer_refused peer_killed; do run_test $t; done
 env top_srcdir="$srcdir" builddir="$builddir" shared="$shared" state="$tmp" \
     sh "$srcdir/tests/vm2/node-a-tests.sh" done
 echo "suite done"

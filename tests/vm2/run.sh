@@ -11,7 +11,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 # The tests node A reports; each must PASS.
-EXPECTED="peer_tcp peer_regression peer_refused peer_killed"
+EXPECTED="peer_tcp peer_rdma peer_regression peer_refused peer_killed"
 
 if [ "${FABTUNE_SKIP_VM:-0}" = 1 ]; then
     if [ "${CI:-}" = true ]; then

@@ -56,6 +56,17 @@ static void bandwidth(const char *id, const char *name, const struct probe_resul
                      "%.3f Gb/s", r->bandwidth * 8 / 1e9);
 }
 
+/* The path's first failed probe, TCP's before RDMA's (TCP says best why a peer does not
+ * answer at all); NULL when every probe that ran succeeded. */
+static const struct probe_result *peer_failure(const struct probe_peer *e)
+{
+    const struct probe_result *order[] = { &e->tcp_lat, &e->tcp_bw, &e->rdma_lat, &e->rdma_bw };
+    for (size_t k = 0; k < ARRAY_SIZE(order); k++)
+        if (order[k]->ran && order[k]->error)
+            return order[k];
+    return NULL;
+}
+
 /* Each path to a neighbour: probe.peer, unknown when it failed (the path is unmeasured,
  * which is not this node's fault alone); probe.peers for the node: DEGRADED once as many
  * peers as the policy says are unreachable. */
@@ -69,26 +80,31 @@ static void peer_results(const struct probe_run *run, const struct policy *p, st
         for (size_t j = 0; j < i && first; j++)
             first = !streq(run->peers[j].peer, e->peer);
         for (size_t j = i; j < run->n_peers; j++)
-            failed |= streq(run->peers[j].peer, e->peer) &&
-                      (run->peers[j].tcp_lat.error || run->peers[j].tcp_bw.error);
+            failed |= streq(run->peers[j].peer, e->peer) && peer_failure(&run->peers[j]);
         if (first) {
             peers++;
             if (failed && ++unreachable <= 4)
                 snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
                          unreachable > 1 ? ", " : "", e->peer);
         }
-        if (e->tcp_lat.error || e->tcp_bw.error) {
+        const struct probe_result *bad = peer_failure(e);
+        if (bad) {
             findings_add(out, "probe.peer", SEVERITY_UNKNOWN, e->rail, "a completed probe", "failed",
                          "is fabtuned running on the peer, with this node in its probes.peers, "
-                         "and its port reachable?", "%s%s%s%s: %s", e->peer, *e->addr ? " (" : "",
+                         "and its port reachable?", "%s%s%s%s: %s%s", e->peer, *e->addr ? " (" : "",
                          e->addr, *e->addr ? ")" : "",
-                         e->tcp_lat.error ? e->tcp_lat.error_text : e->tcp_bw.error_text);
+                         bad == &e->rdma_lat || bad == &e->rdma_bw ? "RDMA: " : "", bad->error_text);
         } else {
+            char rdma[96] = "";
+            if (e->rdma_lat.ran)
+                snprintf(rdma, sizeof(rdma), "; RDMA p50 %.2f us, p99 %.2f us, %.3f Gbit/s",
+                         e->rdma_lat.latency.p50 * 1e6, e->rdma_lat.latency.p99 * 1e6,
+                         e->rdma_bw.bandwidth * 8 / 1e9);
             snprintf(got, sizeof(got), "p99 %.2f us", e->tcp_lat.latency.p99 * 1e6);
             findings_add(out, "probe.peer", SEVERITY_OK, e->rail, NULL, got, NULL,
-                         "%s (%s): TCP p50 %.2f us, p99 %.2f us, %.3f Gbit/s", e->peer, e->addr,
+                         "%s (%s): TCP p50 %.2f us, p99 %.2f us, %.3f Gbit/s%s", e->peer, e->addr,
                          e->tcp_lat.latency.p50 * 1e6, e->tcp_lat.latency.p99 * 1e6,
-                         e->tcp_bw.bandwidth * 8 / 1e9);
+                         e->tcp_bw.bandwidth * 8 / 1e9, rdma);
         }
         findings_set_subject(out, e->peer);
     }

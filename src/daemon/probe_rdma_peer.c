@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: ISC */
+/* The RDMA peer probe. Every step of the connection manager is bounded by the probe's
+ * deadline; every resource is released on every path (a QP left behind on a daemon that
+ * probes every minute would be a leak that never ends). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <rdma/rdma_cma.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "peer_wire.h"
+#include "probe_rdma_peer.h"
+#include "rdma_pingpong.h"
+#include "strutil.h"
+#include "tcp_io.h"
+
+#define RESOLVE_MS 2000
+
+struct conn {
+    struct rdma_event_channel *ch;
+    struct rdma_cm_id *id;
+    struct rdma_side side;
+    bool connected;
+};
+
+/* The next event of the channel, by the deadline; the caller acks it. */
+static int next_event(struct conn *c, double deadline, struct rdma_cm_event **ev)
+{
+    for (;;) {
+        if (rdma_get_cm_event(c->ch, ev) == 0)
+            return 0;
+        if (errno != EAGAIN)
+            return -errno;
+        int left = (int)((deadline - probe_now()) * 1000);
+        if (left <= 0)
+            return -ETIMEDOUT;
+        struct pollfd pfd = { .fd = c->ch->fd, .events = POLLIN };
+        if (poll(&pfd, 1, left > 100 ? 100 : left) < 0 && errno != EINTR)
+            return -errno;
+    }
+}
+
+/* Waits for the event that the last step should bring; another one fails with its name. */
+static int expect_event(struct conn *c, enum rdma_cm_event_type want, double deadline,
+                        struct peer_rdma_accept *accept, const char **why)
+{
+    struct rdma_cm_event *ev;
+    int r = next_event(c, deadline, &ev);
+    if (r < 0) {
+        *why = r == -ETIMEDOUT ? "the connection manager did not answer in time" : "rdma_get_cm_event failed";
+        return r;
+    }
+    if (ev->event != want) {
+        r = ev->event == RDMA_CM_EVENT_REJECTED ? -ECONNREFUSED : -EHOSTUNREACH;
+        if (ev->event == RDMA_CM_EVENT_REJECTED)
+            *why = ev->param.conn.private_data_len >= 1 && ev->param.conn.private_data &&
+                   *(const uint8_t *)ev->param.conn.private_data == PEER_ACK_BUSY
+                   ? "its responder serves its maximum of sessions"
+                   : "its responder refused the connection (is this node in its probes.peers?)";
+        else
+            *why = rdma_event_str(ev->event);
+        rdma_ack_cm_event(ev);
+        return r;
+    }
+    if (accept && peer_rdma_accept_parse(ev->param.conn.private_data, ev->param.conn.private_data_len,
+                                         accept) < 0) {
+        *why = "its responder's answer is malformed";
+        r = -EBADMSG;
+    }
+    rdma_ack_cm_event(ev);
+    return r;
+}
+
+static void conn_close(struct conn *c, double deadline)
+{
+    struct rdma_side *s = &c->side;
+    if (c->connected && rdma_disconnect(c->id) == 0) {
+        struct rdma_cm_event *ev;
+        /* The DISCONNECTED event, briefly: the peer may be gone. */
+        if (next_event(c, deadline < probe_now() + 1 ? deadline : probe_now() + 1, &ev) == 0)
+            rdma_ack_cm_event(ev);
+    }
+    if (c->id && c->id->qp)
+        rdma_destroy_qp(c->id);
+    if (s->cq)
+        ibv_destroy_cq(s->cq);
+    if (s->mr)
+        ibv_dereg_mr(s->mr);
+    free(s->buf);
+    if (s->pd)
+        ibv_dealloc_pd(s->pd);
+    if (c->id)
+        rdma_destroy_id(c->id);
+    if (c->ch)
+        rdma_destroy_event_channel(c->ch);
+}
+
+/* Resources on the device the route goes through: the buffer (a send half and a poll
+ * half of half bytes), its MR, a CQ and the RC QP. */
+static int conn_resources(struct conn *c, size_t half)
+{
+    struct rdma_side *s = &c->side;
+    struct ibv_qp_init_attr init = {
+        .qp_type = IBV_QPT_RC,
+        .cap = { .max_send_wr = RDMA_SQ_DEPTH, .max_recv_wr = 1, .max_send_sge = 1,
+                 .max_recv_sge = 1, .max_inline_data = 64 },
+    };
+    s->ctx = c->id->verbs;
+    s->half = half;
+    if (!(s->pd = ibv_alloc_pd(s->ctx)) || posix_memalign((void **)&s->buf, 4096, 2 * half) ||
+        !(s->mr = ibv_reg_mr(s->pd, s->buf, 2 * half, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||
+        !(s->cq = ibv_create_cq(s->ctx, RDMA_SQ_DEPTH * 2, NULL, NULL, 0)))
+        return errno ? -errno : -ENOMEM;
+    memset(s->buf, 0, 2 * half);
+    init.send_cq = init.recv_cq = s->cq;
+    if (rdma_create_qp(c->id, s->pd, &init) < 0) {
+        init.cap.max_inline_data = 0;       /* a device without inline data */
+        if (rdma_create_qp(c->id, s->pd, &init) < 0)
+            return -errno;
+    }
+    s->qp = c->id->qp;
+    s->max_inline = init.cap.max_inline_data;
+    return 0;
+}
+
+static int conn_open(struct conn *c, int family, const uint8_t *src, const uint8_t dst[16],
+                     uint16_t port, const struct probe_params *p, size_t half, double deadline,
+                     struct peer_rdma_accept *accept, const char **why)
+{
+    struct sockaddr_storage from, to;
+    socklen_t flen = src ? tcp_make_addr(family, src, 0, &from) : 0;
+    tcp_make_addr(family, dst, port, &to);
+    (void)flen;
+    int r;
+    *why = "cannot create an RDMA CM channel (no rdma_ucm module?)";
+    if (!(c->ch = rdma_create_event_channel()))
+        return -errno;
+    int fl = fcntl(c->ch->fd, F_GETFL);
+    if (fl < 0 || fcntl(c->ch->fd, F_SETFL, fl | O_NONBLOCK) < 0 ||
+        rdma_create_id(c->ch, &c->id, NULL, RDMA_PS_TCP) < 0)
+        return -errno;
+    *why = "cannot resolve its address to an RDMA device";
+    if (rdma_resolve_addr(c->id, src ? (struct sockaddr *)&from : NULL, (struct sockaddr *)&to, RESOLVE_MS) < 0)
+        return -errno;
+    if ((r = expect_event(c, RDMA_CM_EVENT_ADDR_RESOLVED, deadline, NULL, why)) < 0)
+        return r;
+    *why = "cannot resolve the route to it";
+    if (rdma_resolve_route(c->id, RESOLVE_MS) < 0)
+        return -errno;
+    if ((r = expect_event(c, RDMA_CM_EVENT_ROUTE_RESOLVED, deadline, NULL, why)) < 0)
+        return r;
+    *why = "cannot set up verbs resources";
+    if ((r = conn_resources(c, half)) < 0)
+        return r;
+    uint8_t hello[PEER_RDMA_HELLO_LEN];
+    uint32_t n = p->iterations;
+    peer_rdma_hello_write(&(struct peer_rdma_hello){
+        .size = p->size, .rounds = rdma_warmup(n) + n,
+        .addr = (uintptr_t)(c->side.buf + half), .rkey = c->side.mr->rkey }, hello);
+    struct rdma_conn_param cp = { .private_data = hello, .private_data_len = sizeof(hello),
+                                  .responder_resources = 1, .initiator_depth = 1,
+                                  .retry_count = 7, .rnr_retry_count = 7 };
+    *why = "rdma_connect failed";
+    if (rdma_connect(c->id, &cp) < 0)
+        return -errno;
+    if ((r = expect_event(c, RDMA_CM_EVENT_ESTABLISHED, deadline, accept, why)) < 0)
+        return r;
+    c->connected = true;
+    c->side.remote_addr = accept->addr;
+    c->side.remote_rkey = accept->rkey;
+    return 0;
+}
+
+void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
+                         const struct probe_params *p, struct probe_result *lat,
+                         struct probe_result *bw)
+{
+    double deadline = probe_now() + (double)p->timeout / 1e6, cpu0 = probe_thread_cpu();
+    struct conn c = { 0 };
+    struct peer_rdma_accept acc;
+    const char *why = "";
+    uint32_t n = p->iterations, done = 0;
+    /* The poll half holds a ping-pong message and a stream message, at most the largest
+     * message the responder takes. */
+    size_t half = p->bw_size > p->size ? p->bw_size : p->size;
+    if (half > PEER_WIRE_MAX_SIZE)
+        half = PEER_WIRE_MAX_SIZE;
+    _cleanup_free_ uint64_t *posted = malloc((n + 1) * sizeof(*posted));
+    _cleanup_free_ double *samples = malloc(n * sizeof(*samples));
+
+    memset(lat, 0, sizeof(*lat));
+    memset(bw, 0, sizeof(*bw));
+    if (!posted || !samples) {
+        probe_fail(lat, -ENOMEM, "out of memory");
+        probe_fail(bw, -ENOMEM, "not run: out of memory");
+        return;
+    }
+    int r = conn_open(&c, family, src, dst, port, p, half, deadline, &acc, &why);
+    if (r < 0) {
+        probe_fail(lat, r, "%s: %s", why, errno_text(-r));
+        probe_fail(bw, r, "not run: the connection failed");
+    } else {
+        struct probe_clock clock;
+        c.side.size = p->size;
+        probe_clock_start(&clock);
+        r = rdma_initiate(&c.side, rdma_warmup(n), n, deadline, lat, posted, &done);
+        if (r == 0)
+            r = rdma_one_way_samples(posted, n, &clock, samples);
+        if (r == 0) {
+            stats_compute(samples, n, &lat->latency);
+            lat->ran = true;
+            size_t size = p->bw_size < acc.len ? p->bw_size : acc.len;
+            c.side.size = size;
+            rdma_stream(&c.side, p->bw_duration, size, deadline, bw);
+            if (bw->error == 0 && !bw->ran)
+                probe_fail(bw, -EIO, "RDMA WRITE stream: nothing completed");
+        } else {
+            if (!lat->error)
+                probe_fail(lat, r, "RDMA WRITE ping-pong with the peer %s after %u round trips",
+                           r == -ETIMEDOUT ? "timed out" : errno_text(-r), done);
+            probe_fail(bw, r, "not run: the ping-pong failed");
+        }
+    }
+    conn_close(&c, deadline);
+    lat->cpu_seconds = probe_thread_cpu() - cpu0;
+}
