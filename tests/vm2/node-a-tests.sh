@@ -194,7 +194,26 @@ test_peer_killed() {
     ask start > /dev/null
 }
 
+bench() {
+    write_policy 10 10ms 1.5 1000
+    : > "$out/bench.fabtune"; : > "$out/bench.perftest"
+    for run in 1 2 3 4 5; do
+        once "$state/s5"
+        jq -r '.probes.peers[0].rdma_latency.latency_seconds | "\(.p50 * 1e6) \(.p99 * 1e6)"' "$LAST_OUT" >> "$out/bench.fabtune"
+        ask ibwl-server > /dev/null
+        # columns: #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
+        timeout 60 ib_write_lat -d rxe0 -x 1 -s 8 -n 1000 $b 2>&1 |
+            awk '$1 == 8 && NF >= 9 { print $5, $8 }' >> "$out/bench.perftest"
+    done
+    median() { awk -v k="$2" '{ print $k }' "$1" | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "none" }'; }
+    echo "BENCH peer_rdma_latency_8B runs=5 fabtune_p50_us=$(median "$out/bench.fabtune" 1)" \
+         "fabtune_p99_us=$(median "$out/bench.fabtune" 2)" \
+         "ib_write_lat_t_typical_us=$(median "$out/bench.perftest" 1)" \
+         "ib_write_lat_p99_us=$(median "$out/bench.perftest" 2)"
+}
+
 case $1 in
+    bench) bench; exit 0 ;;
     peer_tcp) test_peer_tcp ;;
     peer_rdma) test_peer_rdma ;;
     peer_regression) test_peer_regression ;;

@@ -5,9 +5,9 @@
 # fabtuned. B serves: its daemon's responder answers A, and it carries out A's requests
 # (netem on its NIC, a policy without A, a kill) through SHARED/cmd and SHARED/ack. A
 # drives the tests and writes "PASS|FAIL name seconds" to OUTDIR/results.
-#   node.sh OUTDIR SRCDIR BUILDDIR ROLE
+#   node.sh OUTDIR SRCDIR BUILDDIR ROLE [BENCH]
 set -u
-out=$1 srcdir=$2 builddir=$3 role=$4
+out=$1 srcdir=$2 builddir=$3 role=$4 bench=${5:-0}
 shared=/tmp/vm-shared
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 ulimit -l unlimited
@@ -79,6 +79,9 @@ EOP
                 kill -9 "$dpid"; wait "$dpid" 2>/dev/null
                 text=killed ;;
             start) start; rc=$? ;;
+            ibwl-server)    # perftest's server for A's client, side by side with fabtune
+                timeout 60 ib_write_lat -d rxe0 -x 1 -s 8 -n 1000 > "$out/ib_write_lat.server" 2>&1 &
+                sleep 1 ;;
             done) echo "$last 0 bye" > "$shared/ack.tmp"; mv "$shared/ack.tmp" "$shared/ack"; break ;;
             *) rc=2 text="unknown request $verb" ;;
         esac
@@ -109,6 +112,13 @@ run_test() {
 for _ in $(seq 1200); do [ -f "$shared/b-ready" ] && break; sleep 0.1; done
 [ -f "$shared/b-ready" ] || echo "node a: B never became ready"
 for t in peer_tcp peer_rdma peer_regression peer_refused peer_killed; do run_test $t; done
+# The peer RDMA probe and perftest's ib_write_lat between the same two guests, interleaved
+# five times, 8-byte WRITE ping-pong, 1000 iterations; bench/ divides the medians. On
+# request only (FABTUNE_VM2_BENCH=1): a measurement, not a test.
+if [ "$bench" = 1 ]; then
+    env top_srcdir="$srcdir" builddir="$builddir" shared="$shared" state="$tmp" out="$out" \
+        sh "$srcdir/tests/vm2/node-a-tests.sh" bench | tee -a "$results"
+fi
 env top_srcdir="$srcdir" builddir="$builddir" shared="$shared" state="$tmp" \
     sh "$srcdir/tests/vm2/node-a-tests.sh" done
 echo "suite done"

@@ -7,7 +7,9 @@
 # meet in a shared 9p directory). Reports one line per test, the boot and stage times.
 #
 # Environment: FABTUNE_VM_CACHE (as tests/vm/run.sh), FABTUNE_VM2_TIMEOUT (seconds for
-# the guests, default 600), FABTUNE_SKIP_VM=1 skips it in a quick local run (refused in CI).
+# the guests, default 600), FABTUNE_SKIP_VM=1 skips it in a quick local run (refused in CI),
+# FABTUNE_VM2_BENCH=1 also runs the peer RDMA probe and ib_write_lat between the guests
+# side by side (bench/peer-rdma-vs-ib_write_lat.sh sets it).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 # The tests node A reports; each must PASS.
@@ -58,7 +60,7 @@ boot() {    # boot ROLE LOCAL_PORT REMOTE_PORT MAC_BYTE
         -netdev "socket,id=wire,udp=127.0.0.1:$3,localaddr=127.0.0.1:$2" \
         -device "virtio-net-pci,netdev=wire,mac=52:54:00:fa:b0:$4" \
         -kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
-        -append "console=ttyS0 panic=-1 quiet fabtune.src=$top_srcdir fabtune.build=$top_builddir fabtune.suite=tests/vm2/node.sh fabtune.role=$1" \
+        -append "console=ttyS0 panic=-1 quiet fabtune.src=$top_srcdir fabtune.build=$top_builddir fabtune.suite=tests/vm2/node.sh fabtune.role=$1 fabtune.bench=${FABTUNE_VM2_BENCH:-0}" \
         -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
         -virtfs "local,path=$top_srcdir,mount_tag=src,security_model=none,readonly=on,multidevs=remap" \
         -virtfs "local,path=$top_builddir,mount_tag=build,security_model=none,readonly=on,multidevs=remap" \
@@ -92,6 +94,7 @@ for id in $EXPECTED; do
         *) fail "two nodes: $id did not report" ;;
     esac
 done
+grep '^BENCH ' "$base/a/results" | sed 's/^BENCH /bench: /'
 for n in a b; do
     rc=$(sed -n 's/.*@@FABTUNE-VM suite end rc=\([0-9]*\).*/\1/p' "$base/$n.console" | head -1)
     [ "$rc" = 0 ] && pass "node $n's script exited 0" || fail "node $n's script exited '${rc:-never}'"
