@@ -67,6 +67,8 @@ struct manager {
     int output_errors[OUTPUTS]; /* the last write's result of each output */
     bool baselines_dirty;       /* a probe run folded in since the last save */
     struct responder *responder;    /* answers the peers' probes; NULL without peers */
+    struct responder_address responder_addrs[RESPONDER_MAX_ADDRESSES];
+    size_t n_responder_addrs;       /* what it listens on: the rails' addresses */
 };
 
 /* The responder runs while the policy has peers and probes; a reload restarts it (the
@@ -78,7 +80,7 @@ static void sync_responder(struct manager *m)
     m->responder = NULL;
     if (!m->policy->probes.enabled || !peers_configured(m->policy))
         return;
-    int r = responder_start(m->policy, &m->responder);
+    int r = responder_start(m->policy, m->responder_addrs, m->n_responder_addrs, &m->responder);
     if (r < 0)
         log_warning_errno(r, "Cannot start the peer responder on port %u: %m",
                           m->policy->probes.peers.port);
@@ -220,6 +222,25 @@ static void pipeline_input_of(struct manager *m, struct pipeline_input *in)
     pthread_mutex_unlock(&m->shared.lock);
 }
 
+/* The responder listens on the rails' addresses: after a pass, when they changed (the
+ * first pass, an address added or moved), it starts again on the new ones. */
+static void follow_rail_addresses(struct manager *m, const struct inventory *inv)
+{
+    struct responder_address now[RESPONDER_MAX_ADDRESSES];
+    size_t n = 0;
+    for (size_t i = 0; i < inv->n_rails && n < RESPONDER_MAX_ADDRESSES; i++) {
+        memset(&now[n], 0, sizeof(now[n]));
+        if (probes_rail_address(&inv->rails[i], m->policy, &now[n].family, now[n].addr))
+            n++;
+    }
+    bool same = n == m->n_responder_addrs && memcmp(now, m->responder_addrs, n * sizeof(*now)) == 0;
+    if (same && (m->responder || !peers_configured(m->policy)))
+        return;
+    memcpy(m->responder_addrs, now, n * sizeof(*now));
+    m->n_responder_addrs = n;
+    sync_responder(m);
+}
+
 /* Back on the loop: what a finished pass changes outside the report, then the swap. */
 static void check_finished(struct manager *m, struct report *r, const struct check_writes *w)
 {
@@ -235,6 +256,7 @@ static void check_finished(struct manager *m, struct report *r, const struct che
     notify_status(m);
     log_writes(m, w);
     events_watch_devices(m->events, &r->inventory);
+    follow_rail_addresses(m, &r->inventory);
     log_debug("manager", "check %u: %s", m->checks_done, verdict_to_string(r->verdict));
 }
 
@@ -618,7 +640,6 @@ int manager_new(const struct options *o, control_handler_fn answer, struct manag
         manager_free(m);
         return r;
     }
-    sync_responder(m);
     *ret = m;
     return 0;
 }

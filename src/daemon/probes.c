@@ -81,6 +81,16 @@ static int add_cross_pairs(struct probe_run *run)
     return 0;
 }
 
+bool probes_rail_address(const struct rail *r, const struct policy *p, int *family, uint8_t addr[16])
+{
+    struct probe_target t;
+    memset(&t, 0, sizeof(t));
+    rail_address(r, p, &t);
+    *family = t.family;
+    memcpy(addr, t.addr, 16);
+    return t.has_addr;
+}
+
 static unsigned rail_prefix(const struct rail *r, const struct probe_target *t)
 {
     for (size_t i = 0; i < r->netdev.n_addrs; i++)

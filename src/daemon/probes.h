@@ -2,7 +2,9 @@
 /* Probe runs: which probes run on which rails, executed off the caller's thread. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "inventory.h"
 #include "policy.h"
@@ -12,6 +14,9 @@
  * rails as cross-rail pairs, or the loopback address when there are no rails. */
 int probes_plan(const struct inventory *inv, const struct policy *p, struct probe_run *ret);
 void probes_done(struct probe_run *run);
+/* The address a rail's probes use, and its peers reach it at: the address in its RoCE
+ * GID, else its netdev's first of the policy's family. False when it has none. */
+bool probes_rail_address(const struct rail *r, const struct policy *p, int *family, uint8_t addr[16]);
 /* A deep copy of a finished run (to, which probes_done() frees); -ENOMEM leaves it empty. */
 int probes_copy(const struct probe_run *from, struct probe_run *to);
 /* Runs the plan in the calling thread. */

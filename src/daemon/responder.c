@@ -31,7 +31,8 @@
 
 struct responder {
     pthread_t thread;
-    int listen_fd, stop_fd;
+    int listen_fd[RESPONDER_MAX_ADDRESSES], stop_fd;
+    size_t n_listen;
     struct {
         struct peer_list hosts;
         char *file;
@@ -234,12 +235,12 @@ double responder_session_limit(const struct responder *r)
     return r->cfg.session_limit;
 }
 
-static void accept_one(struct responder *r)
+static void accept_one(struct responder *r, int listen_fd)
 {
     struct sockaddr_storage ss;
     socklen_t len = sizeof(ss);
     uint8_t src[16];
-    int fd = accept4(r->listen_fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
+    int fd = accept4(listen_fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
     if (fd < 0) {
         if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
             poll(NULL, 0, 100);         /* out of descriptors: do not spin */
@@ -302,28 +303,37 @@ static void *listener_main(void *arg)
             resolve_allowlist(r);
             next_resolve = probe_now() + RESOLVE_EVERY;
         }
-        struct pollfd p[2] = { { .fd = r->listen_fd, .events = POLLIN },
-                               { .fd = r->stop_fd, .events = POLLIN } };
-        int k = poll(p, 2, 1000);
+        struct pollfd p[RESPONDER_MAX_ADDRESSES + 1];
+        size_t n = r->n_listen;
+        for (size_t i = 0; i < n; i++)
+            p[i] = (struct pollfd){ .fd = r->listen_fd[i], .events = POLLIN };
+        p[n] = (struct pollfd){ .fd = r->stop_fd, .events = POLLIN };
+        int k = poll(p, n + 1, 1000);
         if (k < 0 && errno != EINTR)
             break;
-        if (p[1].revents)
+        if (p[n].revents)
             break;
-        if (p[0].revents & POLLIN)
-            accept_one(r);
+        for (size_t i = 0; i < n; i++)
+            if (p[i].revents & POLLIN)
+                accept_one(r, r->listen_fd[i]);
     }
     return NULL;
 }
 
-static int open_listener(uint16_t port)
+/* A listener on a rail's address, or (a NULL) on every address, IPv6 and IPv4. */
+static int open_listener(const struct responder_address *a, uint16_t port)
 {
-    struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_ANY_INIT };
-    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), zero = 0, one = 1;
+    struct sockaddr_storage ss;
+    static const uint8_t any[16];
+    int family = a ? a->family : AF_INET6;
+    socklen_t len = tcp_make_addr(family, a ? a->addr : any, port, &ss);
+    int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), zero = 0, one = 1;
     if (fd < 0)
         return -errno;
-    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+    if (!a)
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 64) < 0) {
+    if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 64) < 0) {
         int r = -errno;
         close(fd);
         return r;
@@ -334,8 +344,8 @@ static int open_listener(uint16_t port)
 /* Frees what responder_start() set up; no thread may be left using it. */
 static void responder_free(struct responder *r)
 {
-    if (r->listen_fd >= 0)
-        close(r->listen_fd);
+    for (size_t i = 0; i < r->n_listen; i++)
+        close(r->listen_fd[i]);
     if (r->stop_fd >= 0)
         close(r->stop_fd);
     free(r->allowed);
@@ -346,13 +356,16 @@ static void responder_free(struct responder *r)
     free(r);
 }
 
-int responder_start(const struct policy *p, struct responder **ret)
+int responder_start(const struct policy *p, const struct responder_address *addrs, size_t n,
+                    struct responder **ret)
 {
     struct responder *r = calloc(1, sizeof(*r));
     int err;
     if (!r)
         return -ENOMEM;
-    r->listen_fd = r->stop_fd = -1;
+    r->stop_fd = -1;
+    if (n > RESPONDER_MAX_ADDRESSES)
+        n = RESPONDER_MAX_ADDRESSES;
     for (size_t i = 0; i < ARRAY_SIZE(r->session_fd); i++)
         r->session_fd[i] = -1;
     pthread_mutex_init(&r->lock, NULL);
@@ -372,15 +385,19 @@ int responder_start(const struct policy *p, struct responder **ret)
         err = -errno;
         goto fail;
     }
-    if ((r->listen_fd = open_listener((uint16_t)r->cfg.port)) < 0) {
-        err = r->listen_fd;
-        goto fail;
+    for (size_t i = 0; i < (n ? n : 1); i++) {
+        int fd = open_listener(n ? &addrs[i] : NULL, (uint16_t)r->cfg.port);
+        if (fd < 0) {
+            err = fd;
+            goto fail;
+        }
+        r->listen_fd[r->n_listen++] = fd;
     }
     if ((err = -pthread_create(&r->thread, NULL, listener_main, r)) < 0)
         goto fail;
     /* The RDMA side on the same port number (RDMA_PS_TCP is its own port space). A node
      * without the RDMA connection manager still answers over TCP. */
-    int e = rdma_listener_start(r, (uint16_t)r->cfg.port, r->cfg.max_sessions, &r->rdma);
+    int e = rdma_listener_start(r, addrs, n, (uint16_t)r->cfg.port, r->cfg.max_sessions, &r->rdma);
     if (e < 0)
         log_info("responder: no RDMA peer sessions (%s): TCP only", errno_text(-e));
     *ret = r;

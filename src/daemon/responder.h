@@ -4,6 +4,7 @@
  * bounded in time, and at most max_sessions run at once. */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "policy.h"
@@ -17,11 +18,20 @@ struct responder_stats {
     uint32_t allowed;           /* addresses in the allowlist */
 };
 
+/* An address the responder listens on: a rail's. */
+struct responder_address {
+    int family;                 /* AF_INET or AF_INET6 */
+    uint8_t addr[16];
+};
+#define RESPONDER_MAX_ADDRESSES 64
+
 struct responder;
-/* Listens on probes.peers.port (IPv6 and IPv4) and serves the policy's peers. The
- * allowlist is resolved from the peers' names in the responder's thread, again every
- * minute (the peers file may change). */
-int responder_start(const struct policy *p, struct responder **ret);
+/* Listens on probes.peers.port on each of the rails' addresses (TCP, and the RDMA CM), or
+ * on every address (IPv6 and IPv4) when n is 0 (a node without rails, or none with an
+ * address yet), and serves the policy's peers. The allowlist is resolved from the peers'
+ * names in the responder's thread, again every minute (the peers file may change). */
+int responder_start(const struct policy *p, const struct responder_address *addrs, size_t n,
+                    struct responder **ret);
 /* Ends every session and the listener; frees it (NULL is fine). */
 void responder_stop(struct responder *r);
 void responder_get_stats(struct responder *r, struct responder_stats *ret);

@@ -21,8 +21,10 @@
 #include "macro.h"
 #include "peer_wire.h"
 #include "rdma_pingpong.h"
+#include "responder.h"
 #include "responder_rdma.h"
 #include "strutil.h"
+#include "tcp_io.h"
 
 #define SLOT_HALF PEER_WIRE_MAX_SIZE
 #define MAX_DEVICES 16
@@ -51,7 +53,8 @@ struct rsession {
 struct rdma_listener {
     struct responder *owner;
     struct rdma_event_channel *ch;
-    struct rdma_cm_id *listen;
+    struct rdma_cm_id *listen[RESPONDER_MAX_ADDRESSES];
+    size_t n_listen;
     int stop_fd;
     pthread_t thread;
     uint32_t slots;
@@ -274,8 +277,8 @@ static void *listener_main(void *arg)
 
 static void listener_free(struct rdma_listener *l)
 {
-    if (l->listen)
-        rdma_destroy_id(l->listen);
+    for (size_t i = 0; i < l->n_listen; i++)
+        rdma_destroy_id(l->listen[i]);
     for (size_t i = 0; i < l->n_dev; i++) {
         ibv_dereg_mr(l->dev[i].mr);
         free(l->dev[i].buf);
@@ -288,12 +291,25 @@ static void listener_free(struct rdma_listener *l)
     free(l);
 }
 
-int rdma_listener_start(struct responder *owner, uint16_t port, uint32_t max_sessions,
-                        struct rdma_listener **ret)
+/* One listening id on addr (NULL: every address). */
+static int listen_on(struct rdma_listener *l, const struct responder_address *a, uint16_t port)
+{
+    static const uint8_t any[16];
+    struct sockaddr_storage ss;
+    struct rdma_cm_id *id;
+    tcp_make_addr(a ? a->family : AF_INET6, a ? a->addr : any, port, &ss);
+    if (rdma_create_id(l->ch, &id, l, RDMA_PS_TCP) < 0)
+        return -errno;
+    l->listen[l->n_listen++] = id;
+    if (rdma_bind_addr(id, (struct sockaddr *)&ss) < 0 || rdma_listen(id, 64) < 0)
+        return -errno;
+    return 0;
+}
+
+int rdma_listener_start(struct responder *owner, const struct responder_address *addrs,
+                        size_t n, uint16_t port, uint32_t max_sessions, struct rdma_listener **ret)
 {
     struct rdma_listener *l = calloc(1, sizeof(*l));
-    struct sockaddr_in6 any = { .sin6_family = AF_INET6, .sin6_port = htons(port),
-                                .sin6_addr = IN6ADDR_ANY_INIT };
     int err = -ENOMEM, fl;
     *ret = NULL;
     if (!l)
@@ -302,14 +318,16 @@ int rdma_listener_start(struct responder *owner, uint16_t port, uint32_t max_ses
     l->slots = max_sessions;
     l->stop_fd = -1;
     if (!(l->ch = rdma_create_event_channel()) || (fl = fcntl(l->ch->fd, F_GETFL)) < 0 ||
-        fcntl(l->ch->fd, F_SETFL, fl | O_NONBLOCK) < 0 ||
-        rdma_create_id(l->ch, &l->listen, l, RDMA_PS_TCP) < 0 ||
-        rdma_bind_addr(l->listen, (struct sockaddr *)&any) < 0 || rdma_listen(l->listen, 64) < 0 ||
-        (l->stop_fd = eventfd(0, EFD_CLOEXEC)) < 0) {
+        fcntl(l->ch->fd, F_SETFL, fl | O_NONBLOCK) < 0 || (l->stop_fd = eventfd(0, EFD_CLOEXEC)) < 0) {
         err = errno ? -errno : -ENODEV;
         listener_free(l);
         return err;
     }
+    for (size_t i = 0; i < (n ? n : 1); i++)
+        if ((err = listen_on(l, n ? &addrs[i] : NULL, port)) < 0) {
+            listener_free(l);
+            return err;
+        }
     if ((err = -pthread_create(&l->thread, NULL, listener_main, l)) < 0) {
         listener_free(l);
         return err;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct responder;
@@ -20,7 +21,9 @@ double responder_session_limit(const struct responder *r);
 /* Listens on port for RDMA CM connections, in its own thread. Memory: one buffer per RDMA
  * device, registered once, on the first session through it: max_sessions slots of
  * 2 x 64 KiB. -errno when the connection manager is not there. */
-int rdma_listener_start(struct responder *owner, uint16_t port, uint32_t max_sessions,
-                        struct rdma_listener **ret);
+struct responder_address;
+/* ... on each of addrs (every address when n is 0). */
+int rdma_listener_start(struct responder *owner, const struct responder_address *addrs,
+                        size_t n, uint16_t port, uint32_t max_sessions, struct rdma_listener **ret);
 /* Ends every session (each is released to the owner) and frees it; NULL is fine. */
 void rdma_listener_stop(struct rdma_listener *l);

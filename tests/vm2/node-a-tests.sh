@@ -86,6 +86,9 @@ test_peer_tcp() {
         fail "no stream: $(jq -c '.probes.peers[0].tcp_bandwidth' "$LAST_OUT")"
     peer_finding > "$state/f"
     expect_match "^ok rxe0/1 $b ($b): TCP p50" "$state/f"
+    ask listening > "$state/ans"
+    [ "$(cat "$state/ans")" = "$b:$port" ] && pass "B's responder listens on its rail's address only ($b:$port)" ||
+        fail "B's responder listens on: '$(cat "$state/ans")'"
     ask stats > "$state/ans"; stats=$(cat "$state/ans")
     [ "$(echo "$stats" | jq .sessions)" -ge 2 ] && pass "B served the sessions: $stats" ||
         fail "B's responder: $stats"

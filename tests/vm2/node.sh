@@ -63,6 +63,7 @@ EOP
             allow) policy "$arg"; kill -HUP "$dpid"; sleep 1
                    text=$("$ctl" -s "$sock" --json probes | jq -c .responder) ;;
             stats) text=$("$ctl" -s "$sock" --json probes | jq -c .responder) ;;
+            listening) text=$(ss -Hltn "sport = :$port" | awk '{ print $4 }' | sort | tr '\n' ' ') ;;
             qps) sleep 0.5   # the session's end, reaped by the responder
                  text=$(rdma resource show qp 2>/dev/null | grep -c "pid $dpid ") ;;
             kill-when-active)
