@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "policy.h"
+#include "responder_address.h"
 
 struct responder_stats {
     uint64_t sessions;          /* sessions served */
@@ -17,13 +18,6 @@ struct responder_stats {
     uint32_t active;
     uint32_t allowed;           /* addresses in the allowlist */
 };
-
-/* An address the responder listens on: a rail's. */
-struct responder_address {
-    int family;                 /* AF_INET or AF_INET6 */
-    uint8_t addr[16];
-};
-#define RESPONDER_MAX_ADDRESSES 64
 
 struct responder;
 /* Listens on probes.peers.port on each of the rails' addresses (TCP, and the RDMA CM), or

@@ -21,7 +21,6 @@
 #include "macro.h"
 #include "peer_wire.h"
 #include "rdma_pingpong.h"
-#include "responder.h"
 #include "responder_rdma.h"
 #include "strutil.h"
 #include "tcp_io.h"

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "responder_address.h"
+
 struct responder;
 struct rdma_listener;
 
@@ -21,7 +23,6 @@ double responder_session_limit(const struct responder *r);
 /* Listens on port for RDMA CM connections, in its own thread. Memory: one buffer per RDMA
  * device, registered once, on the first session through it: max_sessions slots of
  * 2 x 64 KiB. -errno when the connection manager is not there. */
-struct responder_address;
 /* ... on each of addrs (every address when n is 0). */
 int rdma_listener_start(struct responder *owner, const struct responder_address *addrs,
                         size_t n, uint16_t port, uint32_t max_sessions, struct rdma_listener **ret);
