@@ -24,13 +24,7 @@ static void side_close(struct rdma_side *s)
 {
     if (s->qp)
         ibv_destroy_qp(s->qp);
-    if (s->cq)
-        ibv_destroy_cq(s->cq);
-    if (s->mr)
-        ibv_dereg_mr(s->mr);
-    free(s->buf);
-    if (s->pd)
-        ibv_dealloc_pd(s->pd);
+    rdma_side_release(s);
     if (s->ctx)
         ibv_close_device(s->ctx);
     memset(s, 0, sizeof(*s));
@@ -38,11 +32,7 @@ static void side_close(struct rdma_side *s)
 
 static int create_qp(struct rdma_side *s)
 {
-    struct ibv_qp_init_attr init = {
-        .send_cq = s->cq, .recv_cq = s->cq, .qp_type = IBV_QPT_RC,
-        .cap = { .max_send_wr = RDMA_SQ_DEPTH, .max_recv_wr = 1, .max_send_sge = 1,
-                 .max_recv_sge = 1, .max_inline_data = 64 },
-    };
+    struct ibv_qp_init_attr init = rdma_qp_init_attr(s->cq);
     s->qp = ibv_create_qp(s->pd, &init);
     if (!s->qp) {   /* a device without inline data */
         init.cap.max_inline_data = 0;
@@ -89,15 +79,10 @@ static int side_open(struct rdma_side *s, const struct rdma_endpoint *e, size_t 
         return -EIO;
     }
     err = 0;
-    s->half = size;
-    if (!(s->pd = ibv_alloc_pd(s->ctx)) || posix_memalign((void **)&s->buf, 4096, 2 * size) ||
-        !(s->mr = ibv_reg_mr(s->pd, s->buf, 2 * size, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||
-        !(s->cq = ibv_create_cq(s->ctx, RDMA_SQ_DEPTH * 2, NULL, NULL, 0)) || (err = create_qp(s)) < 0) {
-        err = err ? err : (errno ? -errno : -ENOMEM);
+    if ((err = rdma_side_alloc(s, s->ctx, size)) < 0 || (err = create_qp(s)) < 0) {
         probe_fail(r, err, "cannot set up verbs resources on %s: %s", e->device, errno_text(-err));
         return err;
     }
-    memset(s->buf, 0, 2 * size);
     return 0;
 }
 

@@ -86,13 +86,7 @@ static void conn_close(struct conn *c, double deadline)
     }
     if (c->id && c->id->qp)
         rdma_destroy_qp(c->id);
-    if (s->cq)
-        ibv_destroy_cq(s->cq);
-    if (s->mr)
-        ibv_dereg_mr(s->mr);
-    free(s->buf);
-    if (s->pd)
-        ibv_dealloc_pd(s->pd);
+    rdma_side_release(s);
     if (c->id)
         rdma_destroy_id(c->id);
     if (c->ch)
@@ -104,19 +98,10 @@ static void conn_close(struct conn *c, double deadline)
 static int conn_resources(struct conn *c, size_t half)
 {
     struct rdma_side *s = &c->side;
-    struct ibv_qp_init_attr init = {
-        .qp_type = IBV_QPT_RC,
-        .cap = { .max_send_wr = RDMA_SQ_DEPTH, .max_recv_wr = 1, .max_send_sge = 1,
-                 .max_recv_sge = 1, .max_inline_data = 64 },
-    };
-    s->ctx = c->id->verbs;
-    s->half = half;
-    if (!(s->pd = ibv_alloc_pd(s->ctx)) || posix_memalign((void **)&s->buf, 4096, 2 * half) ||
-        !(s->mr = ibv_reg_mr(s->pd, s->buf, 2 * half, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||
-        !(s->cq = ibv_create_cq(s->ctx, RDMA_SQ_DEPTH * 2, NULL, NULL, 0)))
-        return errno ? -errno : -ENOMEM;
-    memset(s->buf, 0, 2 * half);
-    init.send_cq = init.recv_cq = s->cq;
+    int r = rdma_side_alloc(s, c->id->verbs, half);
+    if (r < 0)
+        return r;
+    struct ibv_qp_init_attr init = rdma_qp_init_attr(s->cq);
     if (rdma_create_qp(c->id, s->pd, &init) < 0) {
         init.cap.max_inline_data = 0;       /* a device without inline data */
         if (rdma_create_qp(c->id, s->pd, &init) < 0)

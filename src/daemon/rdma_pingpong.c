@@ -5,12 +5,50 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "rdma_pingpong.h"
 #include "strutil.h"
 
 #define STREAM_DEPTH 64
 #define CHECK_CLOCK_EVERY 4096
+
+int rdma_side_alloc(struct rdma_side *s, struct ibv_context *ctx, size_t half)
+{
+    s->ctx = ctx;
+    s->half = half;
+    if (!(s->pd = ibv_alloc_pd(ctx)) || posix_memalign((void **)&s->buf, 4096, 2 * half) ||
+        !(s->mr = ibv_reg_mr(s->pd, s->buf, 2 * half, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||
+        !(s->cq = ibv_create_cq(ctx, RDMA_SQ_DEPTH * 2, NULL, NULL, 0)))
+        return errno ? -errno : -ENOMEM;
+    memset(s->buf, 0, 2 * half);
+    return 0;
+}
+
+void rdma_side_release(struct rdma_side *s)
+{
+    if (s->cq)
+        ibv_destroy_cq(s->cq);
+    if (s->mr)
+        ibv_dereg_mr(s->mr);
+    free(s->buf);
+    if (s->pd)
+        ibv_dealloc_pd(s->pd);
+    s->cq = NULL;
+    s->mr = NULL;
+    s->buf = NULL;
+    s->pd = NULL;
+}
+
+struct ibv_qp_init_attr rdma_qp_init_attr(struct ibv_cq *cq)
+{
+    return (struct ibv_qp_init_attr){
+        .send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+        .cap = { .max_send_wr = RDMA_SQ_DEPTH, .max_recv_wr = 1, .max_send_sge = 1,
+                 .max_recv_sge = 1, .max_inline_data = 64 },
+    };
+}
 
 static int post_write(struct rdma_side *s, size_t len, bool signaled)
 {

@@ -37,6 +37,15 @@ struct rdma_side {
     enum ibv_mtu mtu;
 };
 
+/* A side's memory on ctx: a PD, a zeroed buffer of a send half and a poll half of half
+ * bytes each, its MR and a CQ. 0 or -errno; what was set up stays for rdma_side_release. */
+int rdma_side_alloc(struct rdma_side *s, struct ibv_context *ctx, size_t half);
+/* Releases what rdma_side_alloc set up (the caller destroys the QP first). */
+void rdma_side_release(struct rdma_side *s);
+/* The RC QP's attributes on cq: 64 bytes inline, which a device without inline data
+ * refuses (try again with max_inline_data 0). */
+struct ibv_qp_init_attr rdma_qp_init_attr(struct ibv_cq *cq);
+
 /* The initiator's rounds: a write out, then the peer's mark back, warmup + n times; one
  * timestamp per post (probe_ticks) into posted[0..n]. 0 or -errno; *done: the rounds. */
 int rdma_initiate(struct rdma_side *a, uint32_t warmup, uint32_t n, double deadline,

@@ -170,11 +170,6 @@ static int connect_request(struct rdma_listener *l, struct rdma_cm_event *ev)
         .remote_addr = h.addr, .remote_rkey = h.rkey, .cancel = &s->cancel,
     };
     memset(s->side.buf, 0, 2 * SLOT_HALF);      /* no mark of an earlier session */
-    struct ibv_qp_init_attr init = {
-        .qp_type = IBV_QPT_RC,
-        .cap = { .max_send_wr = RDMA_SQ_DEPTH, .max_recv_wr = 1, .max_send_sge = 1,
-                 .max_recv_sge = 1, .max_inline_data = 64 },
-    };
     uint8_t answer[PEER_RDMA_ACCEPT_LEN];
     peer_rdma_accept_write(&(struct peer_rdma_accept){
         .addr = (uintptr_t)(s->side.buf + SLOT_HALF), .rkey = d->mr->rkey, .len = SLOT_HALF }, answer);
@@ -184,7 +179,7 @@ static int connect_request(struct rdma_listener *l, struct rdma_cm_event *ev)
     int err = 0;
     if (!(s->cq = ibv_create_cq(id->verbs, RDMA_SQ_DEPTH * 2, NULL, NULL, 0)))
         err = -errno;
-    init.send_cq = init.recv_cq = s->cq;
+    struct ibv_qp_init_attr init = rdma_qp_init_attr(s->cq);
     if (!err && rdma_create_qp(id, d->pd, &init) < 0) {
         init.cap.max_inline_data = 0;
         if (rdma_create_qp(id, d->pd, &init) < 0)

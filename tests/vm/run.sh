@@ -38,20 +38,10 @@ for tool in qemu-system-x86_64 busybox cpio modprobe depmod; do
         finish; exit 1; }
 done
 
-cache=${FABTUNE_VM_CACHE:-$top_srcdir/.cache/vm}
-mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ] || cache=$HOME/.cache/fabtune/vm
-mkdir -p "$cache"
 t_start=$(date +%s.%N)
-
-set -- $("$top_srcdir/tests/vm/fetch-kernel.sh" "$cache")
-[ $# -eq 2 ] || { fail "cannot fetch the guest kernel"; finish; exit 1; }
-kroot=$1 kver=$2
-key=$(cat "$top_srcdir/tests/vm/init" "$top_srcdir/tests/vm/build-initramfs.sh" | md5sum | cut -c1-12)
-initrd="$cache/initramfs-$kver-$key.cpio.gz"
-# The two-node stage (tests/vm2) shares it, and may be building it at the same moment.
-( flock 9; [ -f "$initrd" ] || "$top_srcdir/tests/vm/build-initramfs.sh" "$kroot" "$kver" \
-    "$top_srcdir/tests/vm/init" "$initrd" ) 9> "$cache/initramfs.lock" ||
-    { fail "cannot build the initramfs"; finish; exit 1; }
+set -- $(sh "$top_srcdir/tests/vm/guest-boot-files.sh" "$top_srcdir")
+[ $# -eq 3 ] || { fail "cannot fetch the guest kernel or build its initramfs"; finish; exit 1; }
+kroot=$1 kver=$2 initrd=$3
 
 out="$top_builddir/tests/vm/out"
 rm -rf "$out"

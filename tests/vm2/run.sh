@@ -31,20 +31,11 @@ case "$top_srcdir$top_builddir" in
     *[[:space:]]*) fail "the guests cannot take paths with spaces"; finish; exit 1 ;;
 esac
 
-cache=${FABTUNE_VM_CACHE:-$top_srcdir/.cache/vm}
-mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ] || cache=$HOME/.cache/fabtune/vm
-mkdir -p "$cache"
-t_start=$(date +%s.%N)
 # The same kernel and initramfs as the one-node stage (one cache for both).
-set -- $("$top_srcdir/tests/vm/fetch-kernel.sh" "$cache")
-[ $# -eq 2 ] || { fail "cannot fetch the guest kernel"; finish; exit 1; }
-kroot=$1 kver=$2
-key=$(cat "$top_srcdir/tests/vm/init" "$top_srcdir/tests/vm/build-initramfs.sh" | md5sum | cut -c1-12)
-initrd="$cache/initramfs-$kver-$key.cpio.gz"
-lock="$cache/initramfs.lock"
-# The one-node stage may be building it at the same moment (make check -j).
-( flock 9; [ -f "$initrd" ] || "$top_srcdir/tests/vm/build-initramfs.sh" "$kroot" "$kver" \
-    "$top_srcdir/tests/vm/init" "$initrd" ) 9> "$lock" || { fail "cannot build the initramfs"; finish; exit 1; }
+t_start=$(date +%s.%N)
+set -- $(sh "$top_srcdir/tests/vm/guest-boot-files.sh" "$top_srcdir")
+[ $# -eq 3 ] || { fail "cannot fetch the guest kernel or build its initramfs"; finish; exit 1; }
+kroot=$1 kver=$2 initrd=$3
 
 base="$top_builddir/tests/vm2"
 rm -rf "$base/a" "$base/b" "$base/shared"
