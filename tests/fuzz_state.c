@@ -13,15 +13,16 @@
 
 #include "baseline.h"
 #include "counters.h"
+#include "fuzz_scratch.h"
 #include "tuning_snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char dir[] = "/tmp/fuzz_state.XXXXXX";
+static char dir[256];
 
 static void put(const char *name, const uint8_t *data, size_t size)
 {
-    char path[128];
+    char path[512];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     if (!f)
@@ -33,8 +34,11 @@ static void put(const char *name, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (dir[sizeof(dir) - 2] == 'X' && !mkdtemp(dir))
-        abort();
+    if (!dir[0]) {
+        fuzz_scratch_template(dir, sizeof(dir), "fuzz_state");
+        if (!mkdtemp(dir))
+            abort();
+    }
     if (size < 1)
         return 0;
     switch (data[0] % 3) {

@@ -14,15 +14,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz_scratch.h"
 #include "sysctl_writers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char root[64];
+static char root[256];
 
 static void put(const char *rel, const uint8_t *data, size_t size)
 {
-    char path[256];
+    char path[512];
     snprintf(path, sizeof(path), "%s/%s", root, rel);
     FILE *f = fopen(path, "w");
     if (!f)
@@ -38,8 +39,8 @@ static void setup(void)
         "etc", "etc/sysctl.d", "run", "run/sysctl.d", "usr", "usr/lib", "usr/lib/sysctl.d",
         "etc/tuned", "usr/lib/tuned", "usr/lib/tuned/x", "usr/lib/tuned/y",
     };
-    char path[256];
-    snprintf(root, sizeof(root), "/tmp/fuzz_sysctl_conf.XXXXXX");
+    char path[512];
+    fuzz_scratch_template(root, sizeof(root), "fuzz_sysctl_conf");
     if (!mkdtemp(root))
         abort();
     for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
@@ -74,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sysctl_writers_done(&w);
     }
     /* Each input alone: its file goes, the fixed neighbours come back. */
-    char path[256];
+    char path[512];
     snprintf(path, sizeof(path), "%s/%s", root, target);
     if (strcmp(target, "etc/tuned/active_profile") == 0)
         put(target, (const uint8_t *)"y x\n", 4);

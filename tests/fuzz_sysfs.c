@@ -18,13 +18,14 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "fuzz_scratch.h"
 #include "nccl.h"
 #include "inventory_take.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char root[64];
+static char root[256];
 
 /* The files a line of input lands in, in order; @D is the device, @P the port directory. */
 static const char *const files[] = {
@@ -102,7 +103,9 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    snprintf(root, sizeof(root), "/tmp/fuzz_sysfs.%d", (int)getpid());
+    fuzz_scratch_template(root, sizeof(root), "fuzz_sysfs");
+    if (!mkdtemp(root))
+        abort();
     return 0;
 }
 
