@@ -897,16 +897,7 @@ static Suite *checks_suite(void)
 
 int main(void)
 {
-    /* The build tree's shared fixture trees (tests/fixtures/shared-fixtures.sh). */
-    char cmd[1024];
-    snprintf(cmd, sizeof(cmd), "sh %s/tests/fixtures/shared-fixtures.sh %s", TEST_SRCDIR,
-             getenv("top_builddir") ? getenv("top_builddir") : ".");
-    FILE *p = popen(cmd, "r");
-    bool got = p && fgets(fixtures, sizeof(fixtures), p);
-    if (!p || pclose(p) != 0 || !got) {
-        fprintf(stderr, "cannot build the fixtures\n");
+    if (check_shared_fixtures(fixtures, sizeof(fixtures)) < 0)
         return 99;
-    }
-    fixtures[strcspn(fixtures, "\n")] = '\0';
     return check_run(checks_suite());
 }

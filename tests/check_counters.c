@@ -16,7 +16,7 @@
 #include "macro.h"
 #include "inventory_take.h"
 
-static char fixtures[256], tree[320];
+static char fixtures[256], scratch[256], tree[320];
 
 static void sh(const char *cmd)
 {
@@ -69,7 +69,7 @@ static const struct finding *find(const struct run *r, const char *check, const 
 
 static void setup(void)
 {
-    snprintf(tree, sizeof(tree), "%s/work", fixtures);
+    snprintf(tree, sizeof(tree), "%s/work", scratch);
     char src[300];
     snprintf(src, sizeof(src), "%s/mlx5_8rail/sys", fixtures);
     char cmd[1200];
@@ -192,7 +192,7 @@ START_TEST(test_state_file_roundtrip)
     char dir[400];
     struct counter_state st = { 0 }, back;
     struct run a, b;
-    snprintf(dir, sizeof(dir), "%s/state", fixtures);
+    snprintf(dir, sizeof(dir), "%s/state", scratch);
     char cmd[1000];
     snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s", dir, dir);
     sh(cmd);
@@ -227,7 +227,7 @@ END_TEST
 START_TEST(test_state_file_bounded)
 {
     char dir[400], path[450], cmd[1000];
-    snprintf(dir, sizeof(dir), "%s/state-big", fixtures);
+    snprintf(dir, sizeof(dir), "%s/state-big", scratch);
     snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s", dir, dir);
     sh(cmd);
     snprintf(path, sizeof(path), "%s/counters.json", dir);
@@ -302,12 +302,9 @@ END_TEST
 
 int main(void)
 {
-    const char *builddir = getenv("top_builddir");
-    snprintf(fixtures, sizeof(fixtures), "%s/tests/fixtures/out-counters", builddir ? builddir : ".");
-    char cmd[600];
-    snprintf(cmd, sizeof(cmd), "sh %s/tests/fixtures/make-fixtures.sh %s", TEST_SRCDIR, fixtures);
-    if (system(cmd) != 0)
-        return EXIT_FAILURE;
+    if (check_shared_fixtures(fixtures, sizeof(fixtures)) < 0 ||
+        check_scratch_dir(scratch, sizeof(scratch), "out-counters") < 0)
+        return 99;
     Suite *s = suite_create("counters");
     TCase *tc = tcase_create("counters");
     tcase_add_checked_fixture(tc, setup, NULL);

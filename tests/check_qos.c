@@ -20,7 +20,7 @@
 #include "source_qos.h"
 #include "strutil.h"
 
-static char fixtures[256];
+static char fixtures[256], scratch[256];
 
 static long load(const char *name, unsigned char **buf)
 {
@@ -330,7 +330,7 @@ END_TEST
 START_TEST(test_sysfs_odd_shapes)
 {
     char root[300], cmd[2400];
-    snprintf(root, sizeof(root), "%s/odd", fixtures);
+    snprintf(root, sizeof(root), "%s/odd", scratch);
     snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s/class/net/eth9/qos %s/class/net/eth9/ecn/roce_np/enable "
              "%s/class/net/eth9/ecn/roce_rp/enable && echo willing > %s/class/net/eth9/qos/trust && "
              "for p in 0 1 2 3 4 5 6 7; do echo 1 > %s/class/net/eth9/ecn/roce_np/enable/$p; "
@@ -349,12 +349,9 @@ END_TEST
 
 int main(void)
 {
-    const char *builddir = getenv("top_builddir");
-    snprintf(fixtures, sizeof(fixtures), "%s/tests/fixtures/out-qos", builddir ? builddir : ".");
-    char cmd[600];
-    snprintf(cmd, sizeof(cmd), "sh %s/tests/fixtures/make-fixtures.sh %s", TEST_SRCDIR, fixtures);
-    if (system(cmd) != 0)
-        return EXIT_FAILURE;
+    if (check_shared_fixtures(fixtures, sizeof(fixtures)) < 0 ||
+        check_scratch_dir(scratch, sizeof(scratch), "out-qos") < 0)
+        return 99;
 
     Suite *s = suite_create("qos");
     TCase *parser = tcase_create("dcb parser");

@@ -1,9 +1,41 @@
 /* SPDX-License-Identifier: ISC */
-/* The runner every check suite ends with: run, report, exit status. */
+/* What every check suite shares: the runner it ends with (run, report, exit status), and
+ * the build tree's fixture trees. */
 #pragma once
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The build tree's shared fixture trees (tests/fixtures/shared-fixtures.sh: generated
+ * once per build tree, read only) into OUT. Returns 0, or -1 when they cannot be built. */
+static inline int check_shared_fixtures(char *out, size_t len)
+{
+    char cmd[1024];
+    const char *builddir = getenv("top_builddir");
+    snprintf(cmd, sizeof(cmd), "sh %s/tests/fixtures/shared-fixtures.sh %s", TEST_SRCDIR,
+             builddir ? builddir : ".");
+    FILE *p = popen(cmd, "r");
+    int got = p && fgets(out, (int)len, p);
+    if (!p || pclose(p) != 0 || !got) {
+        fprintf(stderr, "cannot build the fixtures\n");
+        return -1;
+    }
+    out[strcspn(out, "\n")] = '\0';
+    return 0;
+}
+
+/* A suite's own scratch directory in the build tree (NAME: one per suite, so make -j
+ * runs them side by side), for the trees it changes; emptied. Returns 0 or -1. */
+static inline int check_scratch_dir(char *out, size_t len, const char *name)
+{
+    char cmd[1200];
+    const char *builddir = getenv("top_builddir");
+    snprintf(out, len, "%s/tests/fixtures/%s", builddir ? builddir : ".", name);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", out, out);
+    return system(cmd) == 0 ? 0 : -1;
+}
 
 static inline int check_run(Suite *s)
 {
