@@ -4,14 +4,15 @@
 # inputs have run (the hardening issue asks 10 million per target), on a private tmpfs
 # scratch directory (TMPDIR): the targets that read real files make tens of system calls
 # per input and run several times faster there than on a disk.
-#   tests/fuzz/long-run.sh FUZZ_BUILDDIR NAME CORPUS RUNS [JOBS]
+#   tests/fuzz/long-run.sh FUZZ_BUILDDIR NAME CORPUS RUNS
 # e.g. tests/fuzz/long-run.sh /tmp/fuzzb fuzz_state state-corpus 10000000
-# FUZZ_BUILDDIR is configured with CC=clang --enable-fuzzing --enable-sanitizers. With
-# JOBS > 1, libFuzzer's -fork runs that many workers; RUNS then counts over all of them.
-# The new corpus and any crash input stay in the work directory it prints.
+# FUZZ_BUILDDIR is configured with CC=clang --enable-fuzzing --enable-sanitizers. For more
+# cores, start it once per core with a share of the runs (each has its own corpus copy and
+# scratch); the runs add up. The new corpus and any crash input stay in the work
+# directory it prints.
 set -eu
-[ $# -ge 4 ] || { echo "usage: $0 FUZZ_BUILDDIR NAME CORPUS RUNS [JOBS]" >&2; exit 64; }
-builddir=$1 name=$2 corpus=$3 runs=$4 jobs=${5:-1}
+[ $# -eq 4 ] || { echo "usage: $0 FUZZ_BUILDDIR NAME CORPUS RUNS" >&2; exit 64; }
+builddir=$1 name=$2 corpus=$3 runs=$4
 top=$(cd "$(dirname "$0")/../.." && pwd)
 shm=/dev/shm
 [ -d "$shm" ] && [ -w "$shm" ] || shm=${TMPDIR:-/tmp}
@@ -19,14 +20,8 @@ work=$(mktemp -d "$shm/fabtune-$name.XXXXXX")
 mkdir "$work/corpus" "$work/tmp"
 cp "$top/tests/fuzz/$corpus"/* "$work/corpus/"
 echo "$name: $runs runs, scratch and corpus in $work"
-if [ "$jobs" -gt 1 ]; then
-    extra="-fork=$jobs"
-else
-    extra=""
-fi
-# shellcheck disable=SC2086
 TMPDIR="$work/tmp" "$builddir/tests/$name" -runs="$runs" -max_len=4096 -print_final_stats=1 \
-    -artifact_prefix="$work/" $extra "$work/corpus" > "$work/$name.log" 2>&1 || {
+    -artifact_prefix="$work/" "$work/corpus" > "$work/$name.log" 2>&1 || {
     tail -40 "$work/$name.log"
     echo "$name: stopped; a crash input is in $work/" >&2
     exit 1
