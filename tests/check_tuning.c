@@ -266,6 +266,34 @@ START_TEST(test_other_writers)
 }
 END_TEST
 
+/* tuned profiles that include themselves, or each other more than once, are read once
+ * each: one site per key. Before, a profile with an include= on each of its 6 lines was
+ * read 6^5 times (the fuzzer's inputs took up to minutes) and its key had thousands of
+ * sites. */
+START_TEST(test_tuned_includes_read_once)
+{
+    char root[512], cmd[8192];
+    struct sysctl_writers w;
+    snprintf(root, sizeof(root), "%s/tuned-loop", dir);
+    snprintf(cmd, sizeof(cmd),
+             "mkdir -p %s/etc/tuned %s/usr/lib/tuned/a %s/usr/lib/tuned/b %s/usr/lib/tuned/c && "
+             "echo 'a' > %s/etc/tuned/active_profile && "
+             "printf '[main]\\ninclude=a\\ninclude=b\\ninclude=c\\ninclude=a\\ninclude=b\\n"
+             "[sysctl]\\nvm.swappiness=1\\n' > %s/usr/lib/tuned/a/tuned.conf && "
+             "printf '[main]\\ninclude=c\\ninclude=a\\n[sysctl]\\nvm.dirty_ratio=5\\n' > %s/usr/lib/tuned/b/tuned.conf && "
+             "printf '[main]\\ninclude=b\\ninclude=c\\n[sysctl]\\nvm.dirty_ratio=6\\n' > %s/usr/lib/tuned/c/tuned.conf",
+             root, root, root, root, root, root, root, root);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
+    /* a, b and c once each: three sites. */
+    ck_assert_uint_eq(w.n, 3);
+    ck_assert_str_eq(sysctl_writers_find(&w, "vm.swappiness"), "tuned profile 'a' (/usr/lib/tuned/a/tuned.conf):8");
+    /* a includes b, which includes c first: c is below b, and b's setting is what applies. */
+    ck_assert_str_eq(sysctl_writers_find(&w, "vm.dirty_ratio"), "tuned profile 'b' (/usr/lib/tuned/b/tuned.conf):5");
+    sysctl_writers_done(&w);
+}
+END_TEST
+
 START_TEST(test_writer_in_report)
 {
     struct tuning t;
@@ -411,6 +439,7 @@ int main(void)
     tcase_add_test(tc, test_new_boot);
     tcase_add_test(tc, test_write_failure);
     tcase_add_test(tc, test_other_writers);
+    tcase_add_test(tc, test_tuned_includes_read_once);
     tcase_add_test(tc, test_writer_in_report);
     tcase_add_test(tc, test_write_through_symlink);
     tcase_add_test(tc, test_revert_refuses_tampered_snapshot);

@@ -143,13 +143,36 @@ static int collect(const char *root, struct conf_file **ret, size_t *ret_n)
     return 0;
 }
 
+/* The tuned profiles one scan has followed: each is read once, however many profiles
+ * include it (an include on every line of a profile that includes itself would otherwise
+ * read it lines^depth times), and at most TUNED_MAX_PROFILES in all. */
+#define TUNED_MAX_PROFILES 32
+struct tuned_seen {
+    char names[TUNED_MAX_PROFILES][NAME_MAX + 1];
+    size_t n;
+};
+
+/* True the first time NAME is met in this scan, while there is room to remember it. */
+static bool tuned_first_visit(struct tuned_seen *seen, const char *name)
+{
+    for (size_t i = 0; i < seen->n; i++)
+        if (streq(seen->names[i], name))
+            return false;
+    if (seen->n == TUNED_MAX_PROFILES)
+        return false;
+    strscpy(seen->names[seen->n++], name, sizeof(seen->names[0]));
+    return true;
+}
+
 /* The active tuned profiles' [sysctl] sections, following include= a few levels deep. */
 static void scan_tuned_profile(struct sysctl_writers *w, const char *root, const char *name,
-                               int depth)
+                               int depth, struct tuned_seen *seen)
 {
     char path[PATH_MAX], shown[PATH_MAX + 64], line[512];
     static const char *const bases[] = { "/etc/tuned", "/usr/lib/tuned" };
-    for (size_t b = 0; b < ARRAY_SIZE(bases) && depth < 5; b++) {
+    if (depth >= 5 || !tuned_first_visit(seen, name))
+        return;
+    for (size_t b = 0; b < ARRAY_SIZE(bases); b++) {
         snprintf(path, sizeof(path), "%s%s/%s/tuned.conf", root, bases[b], name);
         _cleanup_fclose_ FILE *f = fopen_regular(path);
         if (!f)
@@ -158,7 +181,7 @@ static void scan_tuned_profile(struct sysctl_writers *w, const char *root, const
         while (fgets(line, sizeof(line), f)) {
             char *s = trim(line);
             if (strncmp(s, "include", 7) == 0 && strchr(s, '='))
-                scan_tuned_profile(w, root, trim(strchr(s, '=') + 1), depth + 1);
+                scan_tuned_profile(w, root, trim(strchr(s, '=') + 1), depth + 1, seen);
         }
         (void)scan_file(w, path, shown, TUNED_RANK + depth * -1, "[sysctl]");
         return;
@@ -168,12 +191,13 @@ static void scan_tuned_profile(struct sysctl_writers *w, const char *root, const
 static void scan_tuned(struct sysctl_writers *w, const char *root)
 {
     char path[PATH_MAX], names[256] = "";
+    struct tuned_seen seen = { .n = 0 };
     snprintf(path, sizeof(path), "%s/etc/tuned/active_profile", root);
     _cleanup_fclose_ FILE *f = fopen_regular(path);
     if (!f || !fgets(names, sizeof(names), f))
         return;
     for (char *save = NULL, *n = strtok_r(names, " \t\n", &save); n; n = strtok_r(NULL, " \t\n", &save))
-        scan_tuned_profile(w, root, n, 0);
+        scan_tuned_profile(w, root, n, 0, &seen);
 }
 
 int sysctl_writers_scan(const char *root, struct sysctl_writers *ret)
