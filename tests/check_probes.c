@@ -220,6 +220,42 @@ START_TEST(test_hostile_baselines_file)
 }
 END_TEST
 
+/* A baselines file of more paths than a node has (BASELINE_MAX_KEYS) is refused, not grown
+ * into (each baseline is 16 KiB: the 16 MiB a state file may hold made millions of empty
+ * entries, tens of GiB and a quadratic load); as many as it keeps load. */
+static void write_entries(const char *dir, int n)
+{
+    char path[128];
+    snprintf(path, sizeof(path), "%s/probe-baselines.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputc('{', f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s\"mlx5_%d/1 rdma 8\": {\"ready\": true, \"p50\": 1, \"p99\": 2}", i ? "," : "", i);
+    fputs("}\n", f);
+    fclose(f);
+}
+
+START_TEST(test_baselines_file_too_many_paths)
+{
+    char dir[] = "/tmp/check_probes.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    struct baselines all;
+    write_entries(dir, BASELINE_MAX_KEYS);
+    ck_assert_int_eq(baselines_load(dir, &all), 0);
+    ck_assert_uint_eq(all.n, BASELINE_MAX_KEYS);
+    ck_assert(baselines_get(&all, "mlx5_1023/1 rdma 8")->ready);
+    ck_assert_ptr_null(baselines_get(&all, "one more"));     /* full */
+    baselines_done(&all);
+    write_entries(dir, BASELINE_MAX_KEYS + 1);
+    ck_assert_int_eq(baselines_load(dir, &all), -EFBIG);
+    baselines_done(&all);
+    char cmd[64];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(test_limits)
 {
     struct policy p;
@@ -418,6 +454,7 @@ int main(void)
     tcase_add_test(tc, test_recovery);
     tcase_add_test(tc, test_persistence_and_findings);
     tcase_add_test(tc, test_hostile_baselines_file);
+    tcase_add_test(tc, test_baselines_file_too_many_paths);
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_peer_list_parse);
     tcase_add_test(tc, test_peer_neighbours);

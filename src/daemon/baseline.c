@@ -107,13 +107,22 @@ struct baseline *baselines_get(struct baselines *all, const char *key)
     for (size_t i = 0; i < all->n; i++)
         if (streq(all->e[i].key, key))
             return &all->e[i];
-    struct baseline *n = realloc(all->e, (all->n + 1) * sizeof(*n));
-    if (!n)
+    if (all->n >= BASELINE_MAX_KEYS)
         return NULL;
-    all->e = n;
-    memset(&n[all->n], 0, sizeof(*n));
-    strscpy(n[all->n].key, key, sizeof(n[all->n].key));
-    return &n[all->n++];
+    if (all->n == all->cap) {
+        /* Doubling: a file of many entries loads in linear time, not quadratic. */
+        size_t cap = all->cap ? all->cap * 2 : 16;
+        cap = cap > BASELINE_MAX_KEYS ? BASELINE_MAX_KEYS : cap;
+        struct baseline *n = realloc(all->e, cap * sizeof(*n));
+        if (!n)
+            return NULL;
+        all->e = n;
+        all->cap = cap;
+    }
+    struct baseline *b = &all->e[all->n++];
+    memset(b, 0, sizeof(*b));
+    strscpy(b->key, key, sizeof(b->key));
+    return b;
 }
 
 void baselines_done(struct baselines *all)
@@ -136,7 +145,7 @@ static int load_entry(struct baselines *all, const char *key, json_object *o)
     struct baseline *b = baselines_get(all, key);
     json_object *v, *l50, *l99;
     if (!b)
-        return -ENOMEM;
+        return all->n >= BASELINE_MAX_KEYS ? -EFBIG : -ENOMEM;
     b->ready = json_object_object_get_ex(o, "ready", &v) && json_object_get_boolean(v);
     b->degraded = json_object_object_get_ex(o, "degraded", &v) && json_object_get_boolean(v);
     b->p50 = get_d(o, "p50", 1e12);

@@ -26,9 +26,13 @@ struct baseline {
     bool last_bad;
 };
 
+/* The paths kept: a node's are rails x probes x sizes x (1 + peers), a few hundred at most;
+ * a state file with more is refused (each baseline is 16 KiB). */
+#define BASELINE_MAX_KEYS 1024
+
 struct baselines {
     struct baseline *e;
-    size_t n;
+    size_t n, cap;
 };
 
 /* Folds one run's statistics in: learning first, then the state machine. A run is bad
@@ -40,7 +44,8 @@ bool baseline_update(struct baseline *b, const struct stats *s, uint32_t baselin
 /* Folds a probe run's successful latency results in, one baseline per "TARGET PROBE SIZE"
  * (a failed run is no sample of the fabric's speed). */
 void baselines_fold(struct baselines *all, const struct probe_run *run, const struct policy *p);
-struct baseline *baselines_get(struct baselines *all, const char *key);  /* adds if absent */
+struct baseline *baselines_get(struct baselines *all, const char *key);  /* adds if absent; NULL
+                                                                         * at BASELINE_MAX_KEYS */
 int baselines_load(const char *state_dir, struct baselines *ret);       /* empty if absent */
 int baselines_save(const char *state_dir, const struct baselines *all);
 void baselines_done(struct baselines *all);

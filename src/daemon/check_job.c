@@ -77,7 +77,7 @@ static int copy_baselines(const struct baselines *from, struct baselines *to)
     if (!to->e)
         return -ENOMEM;
     memcpy(to->e, from->e, from->n * sizeof(*to->e));
-    to->n = from->n;
+    to->n = to->cap = from->n;
     return 0;
 }
 
