@@ -258,6 +258,29 @@ START_TEST(test_state_file_bounded)
 }
 END_TEST
 
+/* A check pass folds the sample it took when it began, which may be older than the
+ * counters timer's latest: that late sample is dropped, and the carrier history keeps
+ * the flap seen before it (it once restarted the history: "1 in 4s" for a down and up). */
+START_TEST(test_late_sample_dropped)
+{
+    struct counter_state st = { 0 };
+    struct counter_sample s = { 0 };
+    usec_t window = 600 * USEC_PER_SEC, span = 0;
+    s.taken = 10 * USEC_PER_SEC;     /* the first pass: carrier up, 5 changes so far */
+    ck_assert_int_eq(counters_fold(&st, "b", "rxe0/1", &s, true, 5, window), 0);
+    s.taken = 12 * USEC_PER_SEC;     /* the timer, after the carrier went down */
+    ck_assert_int_eq(counters_fold(&st, "b", "rxe0/1", &s, true, 6, window), 0);
+    s.taken = 11 * USEC_PER_SEC;     /* the pass that began before it ends now */
+    ck_assert_int_eq(counters_fold(&st, "b", "rxe0/1", &s, true, 6, window), 0);
+    ck_assert_uint_eq(counters_find(&st, "rxe0/1")->last.taken, 12 * USEC_PER_SEC);
+    s.taken = 14 * USEC_PER_SEC;     /* carrier up again */
+    ck_assert_int_eq(counters_fold(&st, "b", "rxe0/1", &s, true, 7, window), 0);
+    ck_assert_int_eq(counters_carrier_changes(counters_find(&st, "rxe0/1"), window, &span), 2);
+    ck_assert_uint_eq(span, 4 * USEC_PER_SEC);
+    counters_done(&st);
+}
+END_TEST
+
 /* Carrier changes inside the sliding window, on marks a minute apart. */
 START_TEST(test_flaps_window)
 {
@@ -315,6 +338,7 @@ int main(void)
     tcase_add_test(tc, test_state_file_roundtrip);
     tcase_add_test(tc, test_state_file_bounded);
     tcase_add_test(tc, test_flaps_window);
+    tcase_add_test(tc, test_late_sample_dropped);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

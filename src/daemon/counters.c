@@ -120,6 +120,12 @@ int counters_fold(struct counter_state *st, const char *boot_id, const char *rai
     struct rail_counters *rc = counters_find(st, rail);
     if (!rc && !(rc = rail_add(st, rail)))
         return -ENOMEM;
+    /* Two folders sample: the event loop's counters timer and the check passes, whose
+     * sample is as old as the pass's start. One older than the latest is stale: taken
+     * back, it made the rates and the carrier history go back in time (the history
+     * restarted, and a flap before it was lost). */
+    if (rc->have_last && s->taken < rc->last.taken)
+        return 0;
     for (int c = 0; c < COUNTER_CLASSES; c++) {
         rc->rates[c].present = rc->rates[c].known = false;
         rc->rates[c].per_second = 0;
