@@ -294,6 +294,40 @@ START_TEST(test_tuned_includes_read_once)
 }
 END_TEST
 
+/* A scan remembers at most 4096 setting lines. Before, every line grew the array by one
+ * (a copy of all the sites before it) without a limit: a 4 KB file of short lines slowed
+ * the fuzzer to a few hundred runs a second, and a file of millions of lines would take
+ * the check pass's memory with it. Past the limit the scan fails: tuned's profile applies
+ * last, so naming a writer from what came before it could name the wrong one. */
+START_TEST(test_sites_bounded)
+{
+    char root[512], cmd[4096];
+    struct sysctl_writers w;
+    snprintf(root, sizeof(root), "%s/many-sites", dir);
+    snprintf(cmd, sizeof(cmd),
+             "mkdir -p %s/etc/sysctl.d %s/etc/tuned %s/usr/lib/tuned/big && "
+             "awk 'BEGIN { for (i = 0; i < 4095; i++) printf \"vm.k%%d = 1\\n\", i }' "
+             "> %s/etc/sysctl.d/10-many.conf && "
+             "echo 'vm.last = 2' > %s/etc/sysctl.d/20-last.conf",
+             root, root, root, root, root);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
+    ck_assert_uint_eq(w.n, 4096);
+    ck_assert_str_eq(sysctl_writers_find(&w, "vm.k4094"), "/etc/sysctl.d/10-many.conf:4095");
+    ck_assert_str_eq(sysctl_writers_find(&w, "vm.last"), "/etc/sysctl.d/20-last.conf:1");
+    sysctl_writers_done(&w);
+
+    /* One more line, in the tuned profile that overrides them all: no partial answer. */
+    snprintf(cmd, sizeof(cmd),
+             "echo big > %s/etc/tuned/active_profile && "
+             "printf '[sysctl]\\nvm.last = 3\\n' > %s/usr/lib/tuned/big/tuned.conf", root, root);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(sysctl_writers_scan(root, &w), -EFBIG);
+    ck_assert_uint_eq(w.n, 0);
+    ck_assert_ptr_null(w.e);
+}
+END_TEST
+
 START_TEST(test_writer_in_report)
 {
     struct tuning t;
@@ -440,6 +474,7 @@ int main(void)
     tcase_add_test(tc, test_write_failure);
     tcase_add_test(tc, test_other_writers);
     tcase_add_test(tc, test_tuned_includes_read_once);
+    tcase_add_test(tc, test_sites_bounded);
     tcase_add_test(tc, test_writer_in_report);
     tcase_add_test(tc, test_write_through_symlink);
     tcase_add_test(tc, test_revert_refuses_tampered_snapshot);

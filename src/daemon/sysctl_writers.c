@@ -27,17 +27,35 @@ static const char *const dirs[] = {
     "/lib/sysctl.d",
 };
 
+/* Setting lines remembered in one scan: a node's sysctl.d files and tuned profiles hold a
+ * few hundred; a scan that finds more fails (no writer is named) rather than grow without
+ * bound on a file of millions of lines. */
+#define SYSCTL_WRITERS_MAX_SITES 4096
+
 static int add_site(struct sysctl_writers *w, const char *key, const char *where, int rank)
 {
-    struct sysctl_setting_site *n = realloc(w->e, (w->n + 1) * sizeof(*n));
-    if (!n)
-        return -ENOMEM;
-    w->e = n;
-    strscpy(n[w->n].key, key, sizeof(n[w->n].key));
-    strscpy(n[w->n].where, where, sizeof(n[w->n].where));
-    n[w->n].rank = rank;
-    w->n++;
+    if (w->n == w->cap) {
+        if (w->cap == SYSCTL_WRITERS_MAX_SITES)
+            return -EFBIG;
+        size_t cap = w->cap ? w->cap * 2 : 64;
+        struct sysctl_setting_site *e = reallocarray(w->e, cap, sizeof(*e));
+        if (!e)
+            return -ENOMEM;
+        w->e = e;
+        w->cap = cap;
+    }
+    struct sysctl_setting_site *s = &w->e[w->n++];
+    strscpy(s->key, key, sizeof(s->key));
+    strscpy(s->where, where, sizeof(s->where));
+    s->rank = rank;
     return 0;
+}
+
+/* A file that cannot be read is skipped; running out of room fails the scan, since a
+ * later, overriding site may be the one left out. */
+static int too_many(int r)
+{
+    return r == -EFBIG || r == -ENOMEM ? r : 0;
 }
 
 static char *trim(char *s)
@@ -165,13 +183,13 @@ static bool tuned_first_visit(struct tuned_seen *seen, const char *name)
 }
 
 /* The active tuned profiles' [sysctl] sections, following include= a few levels deep. */
-static void scan_tuned_profile(struct sysctl_writers *w, const char *root, const char *name,
-                               int depth, struct tuned_seen *seen)
+static int scan_tuned_profile(struct sysctl_writers *w, const char *root, const char *name,
+                              int depth, struct tuned_seen *seen)
 {
     char path[PATH_MAX], shown[PATH_MAX + 64], line[512];
     static const char *const bases[] = { "/etc/tuned", "/usr/lib/tuned" };
     if (depth >= 5 || !tuned_first_visit(seen, name))
-        return;
+        return 0;
     for (size_t b = 0; b < ARRAY_SIZE(bases); b++) {
         snprintf(path, sizeof(path), "%s%s/%s/tuned.conf", root, bases[b], name);
         _cleanup_fclose_ FILE *f = fopen_regular(path);
@@ -180,24 +198,29 @@ static void scan_tuned_profile(struct sysctl_writers *w, const char *root, const
         snprintf(shown, sizeof(shown), "tuned profile '%s' (%s/%s/tuned.conf)", name, bases[b], name);
         while (fgets(line, sizeof(line), f)) {
             char *s = trim(line);
-            if (strncmp(s, "include", 7) == 0 && strchr(s, '='))
-                scan_tuned_profile(w, root, trim(strchr(s, '=') + 1), depth + 1, seen);
+            int r = strncmp(s, "include", 7) == 0 && strchr(s, '=')
+                ? scan_tuned_profile(w, root, trim(strchr(s, '=') + 1), depth + 1, seen) : 0;
+            if (r < 0)
+                return r;
         }
-        (void)scan_file(w, path, shown, TUNED_RANK + depth * -1, "[sysctl]");
-        return;
+        return too_many(scan_file(w, path, shown, TUNED_RANK + depth * -1, "[sysctl]"));
     }
+    return 0;
 }
 
-static void scan_tuned(struct sysctl_writers *w, const char *root)
+static int scan_tuned(struct sysctl_writers *w, const char *root)
 {
     char path[PATH_MAX], names[256] = "";
     struct tuned_seen seen = { .n = 0 };
     snprintf(path, sizeof(path), "%s/etc/tuned/active_profile", root);
     _cleanup_fclose_ FILE *f = fopen_regular(path);
     if (!f || !fgets(names, sizeof(names), f))
-        return;
-    for (char *save = NULL, *n = strtok_r(names, " \t\n", &save); n; n = strtok_r(NULL, " \t\n", &save))
-        scan_tuned_profile(w, root, n, 0, &seen);
+        return 0;
+    int r = 0;
+    for (char *save = NULL, *n = strtok_r(names, " \t\n", &save); n && r >= 0;
+         n = strtok_r(NULL, " \t\n", &save))
+        r = scan_tuned_profile(w, root, n, 0, &seen);
+    return r;
 }
 
 int sysctl_writers_scan(const char *root, struct sysctl_writers *ret)
@@ -224,9 +247,9 @@ int sysctl_writers_scan(const char *root, struct sysctl_writers *ret)
     free(files);
     /* Debian links /etc/sysctl.d/99-sysctl.conf to it; otherwise procps reads it last. */
     if (r >= 0 && have_conf && !conf_seen)
-        (void)scan_file(ret, conf, "/etc/sysctl.conf", (int)n, NULL);
+        r = too_many(scan_file(ret, conf, "/etc/sysctl.conf", (int)n, NULL));
     if (r >= 0)
-        scan_tuned(ret, root);
+        r = scan_tuned(ret, root);
     if (r < 0)
         sysctl_writers_done(ret);
     return r;

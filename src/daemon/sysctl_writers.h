@@ -12,11 +12,11 @@ struct sysctl_setting_site {
 
 struct sysctl_writers {
     struct sysctl_setting_site *e;
-    size_t n;
+    size_t n, cap;
 };
 
 /* Reads the sysctl.d directories, /etc/sysctl.conf and the active tuned profile under
- * config_root ("" for the host). */
+ * config_root ("" for the host). -EFBIG: more than 4096 setting lines in all. */
 int sysctl_writers_scan(const char *config_root, struct sysctl_writers *ret);
 /* The site whose setting of key takes effect last, or NULL. */
 const char *sysctl_writers_find(const struct sysctl_writers *w, const char *key);
