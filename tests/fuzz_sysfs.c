@@ -8,8 +8,10 @@
  * undefined behaviour. */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,23 +84,82 @@ static void expand(const char *rel, const char *dev, const char *port, char *out
     out[n] = '\0';
 }
 
+/* What this input's tree holds, in the order it was made: undone in reverse for the next
+ * input (a walk of the tree, a mkdir per component of every file's path and an EEXIST per
+ * file were most of the target's system calls). */
+static struct made {
+    char path[600];
+    bool dir;
+} made[64];
+static size_t n_made;
+
+static void remember(const char *path, bool dir)
+{
+    if (n_made < sizeof(made) / sizeof(made[0])) {
+        snprintf(made[n_made].path, sizeof(made[0].path), "%s", path);
+        made[n_made++].dir = dir;
+    }
+}
+
+static bool made_dir(const char *path)
+{
+    for (size_t i = 0; i < n_made; i++)
+        if (made[i].dir && strcmp(made[i].path, path) == 0)
+            return true;
+    return false;
+}
+
+/* DIR and the directories above it, below the root, from the deepest that exists. */
+static void mkdir_p(char *dir)
+{
+    if (strcmp(dir, root) == 0 || made_dir(dir))
+        return;
+    if (mkdir(dir, 0755) == 0) {
+        remember(dir, true);
+        return;
+    }
+    char *slash = strrchr(dir, '/');
+    if (errno != ENOENT || !slash || slash == dir)
+        return;
+    *slash = '\0';
+    mkdir_p(dir);
+    *slash = '/';
+    if (mkdir(dir, 0755) == 0)
+        remember(dir, true);
+}
+
+/* The directory that holds PATH. */
 static void mkdirs(const char *path)
 {
-    char tmp[512];
+    char tmp[600];
     snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(tmp, 0755);
-            *p = '/';
-        }
+    char *slash = strrchr(tmp, '/');
+    if (!slash || slash == tmp)
+        return;
+    *slash = '\0';
+    mkdir_p(tmp);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-    (void)st; (void)flag; (void)ftw;
-    remove(path);
+    (void)st; (void)flag;
+    if (ftw->level > 0)
+        remove(path);
     return 0;
+}
+
+/* The last input's tree goes: what was made, in reverse; a walk of the root if anything
+ * is left (the links never take it out of the root: FTW_PHYS). */
+static void clear_tree(void)
+{
+    bool left = n_made == sizeof(made) / sizeof(made[0]);
+    while (n_made > 0) {
+        const struct made *m = &made[--n_made];
+        if ((m->dir ? rmdir(m->path) : unlink(m->path)) < 0 && errno != ENOENT)
+            left = true;
+    }
+    if (left)
+        nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -114,11 +175,12 @@ static void write_file(const char *path, const uint8_t *data, size_t len)
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0)
         return;
+    remember(path, false);
     if (write(fd, data, len) < 0) { /* the fuzzer only needs what got written */ }
     close(fd);
 }
 
-/* The tree for this input, from scratch: the links never leave it behind (FTW_PHYS). */
+/* The tree for this input, from scratch. */
 static const uint8_t *build_tree(const uint8_t *data, size_t size)
 {
     uint8_t h[8] = { 0 };
@@ -131,7 +193,7 @@ static const uint8_t *build_tree(const uint8_t *data, size_t size)
     const char *target = link_targets[h[7] % (sizeof(link_targets) / sizeof(link_targets[0]))];
     char rel[512], path[600], dir[600];
 
-    nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    clear_tree();
     snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/device/net/eth0/", root, dev);
     mkdirs(dir);
     for (size_t i = 0; i < N_FILES; i++) {
@@ -140,10 +202,13 @@ static const uint8_t *build_tree(const uint8_t *data, size_t size)
         expand(files[i], dev, port, rel, sizeof(rel));
         snprintf(path, sizeof(path), "%s/%s", root, rel);
         mkdirs(path);
-        if (i == as_dir)
-            mkdir(path, 0755);
-        else if (i == as_link)
-            (void)!symlink(strcmp(target, "@self") == 0 ? path : target, path);
+        if (i == as_dir) {
+            if (mkdir(path, 0755) == 0)
+                remember(path, true);
+        } else if (i == as_link) {
+            if (symlink(strcmp(target, "@self") == 0 ? path : target, path) == 0)
+                remember(path, false);
+        }
         else if (!(absent & (1u << i)))
             write_file(path, p, len);
         p = nl ? nl + 1 : end;
