@@ -33,11 +33,16 @@ const struct pci_bridge *inventory_find_bridge(const struct inventory *inv, cons
 
 struct rail *inventory_add_rail(struct inventory *inv, const char *device, uint32_t port)
 {
-    struct rail *n = realloc(inv->rails, (inv->n_rails + 1) * sizeof(*n));
-    if (!n)
-        return NULL;
-    inv->rails = n;
-    struct rail *r = &n[inv->n_rails++];
+    if (inv->n_rails == inv->cap_rails) {
+        /* A rail is a few KiB: growing by one copied every rail before it each time. */
+        size_t cap = inv->cap_rails ? inv->cap_rails * 2 : 8;
+        struct rail *n = reallocarray(inv->rails, cap, sizeof(*n));
+        if (!n)
+            return NULL;
+        inv->rails = n;
+        inv->cap_rails = cap;
+    }
+    struct rail *r = &inv->rails[inv->n_rails++];
     memset(r, 0, sizeof(*r));
     strscpy(r->device, device, sizeof(r->device));
     r->port = port;

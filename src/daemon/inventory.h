@@ -125,7 +125,7 @@ struct rail {
 struct inventory {
     enum inventory_source source;
     struct rail *rails;
-    size_t n_rails;
+    size_t n_rails, cap_rails;  /* cap_rails: room in rails (grown by doubling) */
     size_t n_ports_seen;        /* all RDMA ports, before the policy's selection */
     char why_no_rails[256];     /* set when n_rails is 0 */
     char missing[64][INV_NAME_MAX + 8]; /* rails the policy lists that do not exist */
