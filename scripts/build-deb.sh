@@ -15,8 +15,9 @@ trap 'rm -rf "$work"' EXIT
 version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 src="$work/fabtune-$version"
 mkdir -p "$src"
-(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-    xargs -0 -I{} sh -c 'test -e "{}" && echo "{}"' | tar -cf - -T -) | tar -xf - -C "$src"
+# Tracked and new files, less those deleted in the work tree (listed twice: uniq -u).
+(cd "$top" && { git ls-files --cached --others --exclude-standard; git ls-files --deleted; } |
+    sort | uniq -u | tar --verbatim-files-from -cf - -T -) | tar -xf - -C "$src"
 (cd "$src" && dpkg-buildpackage -us -uc -b -j"$(nproc)") > "$out/build.log" 2>&1 ||
     { tail -40 "$out/build.log"; echo "build-deb: dpkg-buildpackage failed (see $out/build.log)" >&2; exit 1; }
 rm -f "$out"/fabtune_*.deb "$out"/fabtune-dbgsym_*.deb

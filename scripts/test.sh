@@ -4,7 +4,7 @@
 # This is the README's test command; CI calls it with extra options.
 #
 #   scripts/test.sh [--werror] [--sanitizers] [--fuzz SECONDS] [--distcheck] [--deb]
-#                   [--builddir DIR]
+#                   [--builddir DIR] [--build-only]
 #
 #   --deb        build the Debian package first (scripts/build-deb.sh, lintian clean) and
 #                install that package in the systemd guest (FABTUNE_DEB); without it the
@@ -12,6 +12,9 @@
 #   --distcheck  then make distcheck (its configure gets the same options), running the
 #                quick suites in the unpacked tarball, and check that the tarball holds
 #                every file git tracks that the build or tests use
+#   --build-only build (and the fuzz targets with --fuzz), run nothing: CI builds its
+#                second pass's trees this way, niced, while the first pass's tests run;
+#                a later call with the same options finds them configured and built
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +24,7 @@ fuzz_seconds=0
 distcheck=no
 sanitizers=no
 deb=no
+build_only=no
 
 while [ $# -gt 0 ]; do
     case $1 in
@@ -30,20 +34,40 @@ while [ $# -gt 0 ]; do
         --distcheck) distcheck=yes ;;
         --deb) deb=yes ;;
         --builddir) builddir=$2; shift ;;
-        *) echo "usage: $0 [--werror] [--sanitizers] [--fuzz SECONDS] [--distcheck] [--deb] [--builddir DIR]" >&2
+        --build-only) build_only=yes ;;
+        *) echo "usage: $0 [--werror] [--sanitizers] [--fuzz SECONDS] [--distcheck] [--deb] [--builddir DIR] [--build-only]" >&2
            exit 64 ;;
     esac
     shift
 done
 
+# configure in the current directory, unless it was configured from this tree's configure
+# with these same options: then its build stays as it is. $niced: a nice(1) prefix.
+niced=""
+configure_here() {
+    if [ -f config.status ] && [ config.status -nt "$top/configure" ] &&
+       [ "$(./config.status --config)" = "$*" ]; then
+        echo "test.sh: $(pwd) is configured with: $*"
+        return 0
+    fi
+    # shellcheck disable=SC2086
+    $niced "$top/configure" "$@"
+}
+
+fuzz_targets="tests/fuzz_policy tests/fuzz_sysfs tests/fuzz_dcb tests/fuzz_request tests/fuzz_state
+    tests/fuzz_reply tests/fuzz_sysctl_conf tests/fuzz_netlink tests/fuzz_pci_config tests/fuzz_tarfs
+    tests/fuzz_peers"
+
 "$top/scripts/deps-debian.sh"
 cd "$top"
 # One kernel and initramfs cache for every pass and build tree (and distcheck's copy).
 export FABTUNE_VM_CACHE="${FABTUNE_VM_CACHE:-$top/.cache/vm}"
-if [ "$deb" = yes ]; then
-    FABTUNE_DEB=$("$top/scripts/build-deb.sh" "$top/$builddir-deb" | tail -1)
-    export FABTUNE_DEB
-    echo "package: $FABTUNE_DEB"
+if [ "$deb" = yes ] && [ "$build_only" = no ]; then
+    # The package builds from a scratch copy of the tree, beside this build (it needs
+    # nothing of it); the systemd guest stage of make check installs it.
+    mkdir -p "$top/$builddir-deb"
+    "$top/scripts/build-deb.sh" "$top/$builddir-deb" > "$top/$builddir-deb/build-deb.out" 2>&1 &
+    deb_build=$!
 fi
 [ -x configure ] && [ configure -nt configure.ac ] && [ Makefile.in -nt Makefile.am ] || autoreconf -fi
 
@@ -55,18 +79,35 @@ if [ "$sanitizers" = yes ]; then
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 fi
 # shellcheck disable=SC2086
-"$top/configure" $configure_args
+configure_here $configure_args
 make -j"$(nproc)"
+fuzzdir="$top/$builddir-fuzz"
+if [ "$fuzz_seconds" -gt 0 ] && [ "$build_only" = yes ]; then
+    mkdir -p "$fuzzdir"
+    # shellcheck disable=SC2086
+    (cd "$fuzzdir" && configure_here --enable-fuzzing --enable-sanitizers CC=clang &&
+        make -j"$(nproc)" $fuzz_targets)
+fi
+[ "$build_only" = no ] || exit 0
 if [ "$fuzz_seconds" -gt 0 ]; then
     # The fuzz targets (a clang ASan+UBSan tree of their own) build beside the suite,
     # niced: the suite waits on its daemons and guests much of the time.
-    fuzzdir="$top/$builddir-fuzz"
     mkdir -p "$fuzzdir"
-    (cd "$fuzzdir" && CC=clang nice -n 10 "$top/configure" --enable-fuzzing --enable-sanitizers &&
-        nice -n 10 make -j"$(nproc)" tests/fuzz_policy tests/fuzz_sysfs tests/fuzz_dcb tests/fuzz_request \
-            tests/fuzz_state tests/fuzz_reply tests/fuzz_sysctl_conf tests/fuzz_netlink \
-            tests/fuzz_pci_config tests/fuzz_tarfs tests/fuzz_peers) > "$fuzzdir/build.log" 2>&1 &
+    # shellcheck disable=SC2086
+    (cd "$fuzzdir" && niced="nice -n 10" && configure_here --enable-fuzzing --enable-sanitizers CC=clang &&
+        nice -n 10 make -j"$(nproc)" $fuzz_targets) > "$fuzzdir/build.log" 2>&1 &
     fuzz_build=$!
+fi
+if [ "$deb" = yes ]; then
+    if ! wait "$deb_build"; then
+        cat "$top/$builddir-deb/build-deb.out"
+        echo "test.sh: the Debian package did not build" >&2
+        exit 1
+    fi
+    sed -n '$!p' "$top/$builddir-deb/build-deb.out"
+    FABTUNE_DEB=$(tail -1 "$top/$builddir-deb/build-deb.out")
+    export FABTUNE_DEB
+    echo "package: $FABTUNE_DEB"
 fi
 # One test more than there are CPUs: a guest stage holds a slot for minutes with one TCG
 # thread, and many quick tests wait on daemons and timers (on 2 CPUs, -j3 took the ASan
