@@ -4,9 +4,12 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_run.h"
+#include "grow.h"
 #include "request.h"
 #include "strutil.h"
 
@@ -80,6 +83,29 @@ START_TEST(test_strscpy)
 }
 END_TEST
 
+/* grow_array() doubles from 8, stops at its bound, and leaves the array whole on failure. */
+START_TEST(test_grow_array)
+{
+    int *a = NULL;
+    size_t cap = 0, reallocs = 0;
+    for (size_t n = 0; n < 1000; n++) {
+        size_t before = cap;
+        ck_assert_int_eq(GROW_ARRAY(a, cap, n + 1, 1000), 0);
+        reallocs += cap != before;
+        a[n] = (int)n;
+    }
+    /* 8, 16, ..., 512, then the bound: 8 reallocs for 1000 adds, not 1000. */
+    ck_assert_uint_eq(cap, 1000);
+    ck_assert_uint_eq(reallocs, 8);
+    ck_assert_int_eq(GROW_ARRAY(a, cap, 1001, 1000), -EFBIG);
+    ck_assert_uint_eq(cap, 1000);
+    ck_assert_int_eq(a[999], 999);
+    ck_assert_int_eq(GROW_ARRAY(a, cap, 10, 1000), 0);
+    ck_assert_uint_eq(cap, 1000);
+    free(a);
+}
+END_TEST
+
 static Suite *request_suite(void)
 {
     Suite *s = suite_create("request");
@@ -87,6 +113,7 @@ static Suite *request_suite(void)
     tcase_add_test(tc, test_strict_requests);
     tcase_add_test(tc, test_utf8_sanitize);
     tcase_add_test(tc, test_strscpy);
+    tcase_add_test(tc, test_grow_array);
     suite_add_tcase(s, tc);
     return s;
 }

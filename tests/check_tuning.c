@@ -226,6 +226,13 @@ START_TEST(test_write_failure)
 }
 END_TEST
 
+/* The site a key's setting takes effect from, or NULL. */
+static const char *writer_of(const struct sysctl_writers *w, const char *key)
+{
+    static char where[512];
+    return sysctl_writers_find(w, key, where, sizeof(where)) ? where : NULL;
+}
+
 /* A copy of the fixture with Debian's /etc/sysctl.d/99-sysctl.conf -> ../sysctl.conf link
  * (made here: a source tarball does not carry symlinks). */
 static void conf_root(char *root, size_t len)
@@ -244,24 +251,24 @@ START_TEST(test_other_writers)
     conf_root(root, sizeof(root));
     ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
     /* 60-rdma.conf in /etc masks the same name in /usr/lib. */
-    ck_assert_str_eq(sysctl_writers_find(&w, "net.core.rmem_max"), "/etc/sysctl.d/60-rdma.conf:4");
+    ck_assert_str_eq(writer_of(&w, "net.core.rmem_max"), "/etc/sysctl.d/60-rdma.conf:4");
     /* A later file name wins over an earlier one; the slash form is the same key. */
-    ck_assert_str_eq(sysctl_writers_find(&w, "net.ipv4.tcp_wmem"),
+    ck_assert_str_eq(writer_of(&w, "net.ipv4.tcp_wmem"),
                      "/usr/lib/sysctl.d/70-tcp.conf:2");
     /* tuned applies after systemd-sysctl: its profile wins where both set a key. */
-    ck_assert_str_eq(sysctl_writers_find(&w, "net.ipv4.tcp_rmem"),
+    ck_assert_str_eq(writer_of(&w, "net.ipv4.tcp_rmem"),
                      "tuned profile 'network-throughput' (/usr/lib/tuned/network-throughput/tuned.conf):2");
     /* /etc/sysctl.conf, through Debian's 99-sysctl.conf link, counted once. */
-    ck_assert_str_eq(sysctl_writers_find(&w, "net.core.somaxconn"), "/etc/sysctl.d/99-sysctl.conf:3");
+    ck_assert_str_eq(writer_of(&w, "net.core.somaxconn"), "/etc/sysctl.d/99-sysctl.conf:3");
     /* A glob. */
-    ck_assert_str_eq(sysctl_writers_find(&w, "net.ipv4.conf.eth0.rp_filter"),
+    ck_assert_str_eq(writer_of(&w, "net.ipv4.conf.eth0.rp_filter"),
                      "/run/sysctl.d/10-rp.conf:1");
     /* tuned's active profile applies last; its include= parent counts below it. */
-    ck_assert_str_eq(sysctl_writers_find(&w, "vm.zone_reclaim_mode"),
+    ck_assert_str_eq(writer_of(&w, "vm.zone_reclaim_mode"),
                      "tuned profile 'hpc-node' (/etc/tuned/hpc-node/tuned.conf):5");
-    ck_assert_str_eq(sysctl_writers_find(&w, "net.core.netdev_max_backlog"),
+    ck_assert_str_eq(writer_of(&w, "net.core.netdev_max_backlog"),
                      "tuned profile 'network-throughput' (/usr/lib/tuned/network-throughput/tuned.conf):3");
-    ck_assert_ptr_null(sysctl_writers_find(&w, "net.core.wmem_default"));
+    ck_assert_ptr_null(writer_of(&w, "net.core.wmem_default"));
     sysctl_writers_done(&w);
 }
 END_TEST
@@ -287,9 +294,9 @@ START_TEST(test_tuned_includes_read_once)
     ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
     /* a, b and c once each: three sites. */
     ck_assert_uint_eq(w.n, 3);
-    ck_assert_str_eq(sysctl_writers_find(&w, "vm.swappiness"), "tuned profile 'a' (/usr/lib/tuned/a/tuned.conf):8");
+    ck_assert_str_eq(writer_of(&w, "vm.swappiness"), "tuned profile 'a' (/usr/lib/tuned/a/tuned.conf):8");
     /* a includes b, which includes c first: c is below b, and b's setting is what applies. */
-    ck_assert_str_eq(sysctl_writers_find(&w, "vm.dirty_ratio"), "tuned profile 'b' (/usr/lib/tuned/b/tuned.conf):5");
+    ck_assert_str_eq(writer_of(&w, "vm.dirty_ratio"), "tuned profile 'b' (/usr/lib/tuned/b/tuned.conf):5");
     sysctl_writers_done(&w);
 }
 END_TEST
@@ -313,8 +320,8 @@ START_TEST(test_sites_bounded)
     ck_assert_int_eq(system(cmd), 0);
     ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
     ck_assert_uint_eq(w.n, 4096);
-    ck_assert_str_eq(sysctl_writers_find(&w, "vm.k4094"), "/etc/sysctl.d/10-many.conf:4095");
-    ck_assert_str_eq(sysctl_writers_find(&w, "vm.last"), "/etc/sysctl.d/20-last.conf:1");
+    ck_assert_str_eq(writer_of(&w, "vm.k4094"), "/etc/sysctl.d/10-many.conf:4095");
+    ck_assert_str_eq(writer_of(&w, "vm.last"), "/etc/sysctl.d/20-last.conf:1");
     sysctl_writers_done(&w);
 
     /* One more line, in the tuned profile that overrides them all: no partial answer. */
@@ -324,6 +331,37 @@ START_TEST(test_sites_bounded)
     ck_assert_int_eq(system(cmd), 0);
     ck_assert_int_eq(sysctl_writers_scan(root, &w), -EFBIG);
     ck_assert_uint_eq(w.n, 0);
+    ck_assert_ptr_null(w.e);
+    ck_assert_ptr_null(w.text);
+}
+END_TEST
+
+/* A site is 16 bytes: its key and file are kept once each in the scan's text, not in
+ * fixed 128- and 320-byte fields per line (452 bytes a site made a 4096-line scan copy
+ * and fault in 1.8 MiB). Keys are cut as long as the policy's may be; 1024 sysctl.d files
+ * are read, one more fails the scan like one line too many. */
+START_TEST(test_sites_compact)
+{
+    char root[512], cmd[4096], key[200];
+    struct sysctl_writers w;
+    ck_assert_uint_le(sizeof(struct sysctl_setting_site), 16);
+    snprintf(root, sizeof(root), "%s/many-files", dir);
+    snprintf(cmd, sizeof(cmd),
+             "mkdir -p %s/etc/sysctl.d && cd %s/etc/sysctl.d && "
+             "awk 'BEGIN { for (i = 0; i < 1023; i++) printf \"%%04d.conf\\n\", i }' | "
+             "xargs touch && printf 'vm.%%0150d = 1\\nvm.x = 2\\n' 0 > 1023-last.conf", root, root);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
+    ck_assert_uint_eq(w.n, 2);
+    ck_assert_uint_eq(strlen(sysctl_writers_key(&w, 0)), POLICY_SYSCTL_KEY_MAX);
+    snprintf(key, sizeof(key), "vm.%0124d", 0);
+    ck_assert_str_eq(writer_of(&w, key), "/etc/sysctl.d/1023-last.conf:1");
+    ck_assert_str_eq(writer_of(&w, "vm.x"), "/etc/sysctl.d/1023-last.conf:2");
+    sysctl_writers_done(&w);
+
+    snprintf(cmd, sizeof(cmd), "touch %s/etc/sysctl.d/1024-one-more.conf", root);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(sysctl_writers_scan(root, &w), -EFBIG);
     ck_assert_ptr_null(w.e);
 }
 END_TEST
@@ -475,6 +513,7 @@ int main(void)
     tcase_add_test(tc, test_other_writers);
     tcase_add_test(tc, test_tuned_includes_read_once);
     tcase_add_test(tc, test_sites_bounded);
+    tcase_add_test(tc, test_sites_compact);
     tcase_add_test(tc, test_writer_in_report);
     tcase_add_test(tc, test_write_through_symlink);
     tcase_add_test(tc, test_revert_refuses_tampered_snapshot);

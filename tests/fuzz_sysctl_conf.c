@@ -3,8 +3,9 @@
  * other writer of a drifted key (sysctl_writers.c). The input is one file's bytes: its
  * first byte picks which (a sysctl.d drop-in, /etc/sysctl.conf, tuned's active_profile,
  * a tuned.conf that may include another), under a private root. Never a crash, a read
- * past a line, or unbounded recursion; every key found is NUL-terminated, and one without
- * a glob (or fnmatch escape) is found again (the first and last 32). */
+ * past a line, or unbounded recursion; every key and file found lies in the scan's text,
+ * a key is at most 127 bytes, a line number is positive, and a key without a glob (or
+ * fnmatch escape) is found again (the first and last 32). */
 #include "config.h"
 
 #include <stdint.h>
@@ -68,14 +69,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     put(target, data + 1, size - 1);
     struct sysctl_writers w;
     if (sysctl_writers_scan(root, &w) == 0) {
+        char where[64];
         for (size_t i = 0; i < w.n; i++)
-            if (memchr(w.e[i].key, '\0', sizeof(w.e[i].key)) == NULL)
+            if (w.e[i].key >= w.text_len || w.e[i].source >= w.text_len ||
+                strlen(sysctl_writers_key(&w, i)) > 127 || w.e[i].line < 1)
                 abort();
         /* Looking each key up is quadratic in the lines: the first and last 32 sites are
          * looked up (the fixed neighbours and the fuzzed file's ends). */
         for (size_t i = 0; i < w.n; i++)
-            if ((i < 32 || i + 32 >= w.n) && !strpbrk(w.e[i].key, "*?[\\") &&
-                !sysctl_writers_find(&w, w.e[i].key))
+            if ((i < 32 || i + 32 >= w.n) && !strpbrk(sysctl_writers_key(&w, i), "*?[\\") &&
+                !sysctl_writers_find(&w, sysctl_writers_key(&w, i), where, sizeof(where)))
                 abort();
         sysctl_writers_done(&w);
     }

@@ -15,12 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "macro.h"
+#include "policy.h"
 #include "strutil.h"
 #include "sysctl.h"
 #include "sysctl_writers.h"
 
 #define TUNED_RANK 1000000
+/* The tuned profiles one scan follows (below). */
+#define TUNED_MAX_PROFILES 32
 
 static const char *const dirs[] = {
     "/etc/sysctl.d", "/run/sysctl.d", "/usr/local/lib/sysctl.d", "/usr/lib/sysctl.d",
@@ -31,23 +35,42 @@ static const char *const dirs[] = {
  * few hundred; a scan that finds more fails (no writer is named) rather than grow without
  * bound on a file of millions of lines. */
 #define SYSCTL_WRITERS_MAX_SITES 4096
+/* Files read in one scan, likewise: a node has tens. */
+#define SYSCTL_WRITERS_MAX_FILES 1024
 
-static int add_site(struct sysctl_writers *w, const char *key, const char *where, int rank)
+/* Keys are cut as long as the policy's keys may be: a longer one names no key fabtune
+ * sets. The text then holds at most 4096 such keys and the names of the files read. */
+#define SYSCTL_WRITERS_KEY_MAX POLICY_SYSCTL_KEY_MAX
+
+/* The offset of a copy of s (at most len bytes) in w->text. */
+static int add_text(struct sysctl_writers *w, const char *s, size_t len, uint32_t *ret)
 {
-    if (w->n == w->cap) {
-        if (w->cap == SYSCTL_WRITERS_MAX_SITES)
-            return -EFBIG;
-        size_t cap = w->cap ? w->cap * 2 : 64;
-        struct sysctl_setting_site *e = reallocarray(w->e, cap, sizeof(*e));
-        if (!e)
-            return -ENOMEM;
-        w->e = e;
-        w->cap = cap;
-    }
-    struct sysctl_setting_site *s = &w->e[w->n++];
-    strscpy(s->key, key, sizeof(s->key));
-    strscpy(s->where, where, sizeof(s->where));
+    size_t max = SYSCTL_WRITERS_MAX_SITES * (SYSCTL_WRITERS_KEY_MAX + 1) +
+                 (SYSCTL_WRITERS_MAX_FILES + TUNED_MAX_PROFILES + 1) * (PATH_MAX + 64);
+    int r = GROW_ARRAY(w->text, w->text_cap, w->text_len + len + 1, max);
+    if (r < 0)
+        return r;
+    memcpy(w->text + w->text_len, s, len);
+    w->text[w->text_len + len] = '\0';
+    *ret = (uint32_t)w->text_len;
+    w->text_len += len + 1;
+    return 0;
+}
+
+static int add_site(struct sysctl_writers *w, const char *key, uint32_t source, int line,
+                    int rank)
+{
+    int r = GROW_ARRAY(w->e, w->cap, w->n + 1, SYSCTL_WRITERS_MAX_SITES);
+    if (r < 0)
+        return r;
+    struct sysctl_setting_site *s = &w->e[w->n];
+    r = add_text(w, key, strnlen(key, SYSCTL_WRITERS_KEY_MAX), &s->key);
+    if (r < 0)
+        return r;
+    s->source = source;
+    s->line = line;
     s->rank = rank;
+    w->n++;
     return 0;
 }
 
@@ -83,10 +106,14 @@ static int scan_file(struct sysctl_writers *w, const char *path, const char *sho
                      const char *section)
 {
     _cleanup_fclose_ FILE *f = fopen_regular(path);
-    char line[1024], where[320];
+    char line[1024];
     bool in_section = !section;
+    uint32_t source;
     if (!f)
         return -errno;
+    int r = add_text(w, shown, strlen(shown), &source);
+    if (r < 0)
+        return r;
     for (int no = 1; fgets(line, sizeof(line), f); no++) {
         char *s = trim(line);
         if (*s == '[') {
@@ -101,8 +128,7 @@ static int scan_file(struct sysctl_writers *w, const char *path, const char *sho
         if (*key == '-')
             key++;      /* systemd: ignore failures to set it */
         normalize_key(key);
-        snprintf(where, sizeof(where), "%s:%d", shown, no);
-        int r = add_site(w, key, where, rank);
+        r = add_site(w, key, source, no, rank);
         if (r < 0)
             return r;
     }
@@ -123,7 +149,7 @@ static int by_name(const void *a, const void *b)
 static int collect(const char *root, struct conf_file **ret, size_t *ret_n)
 {
     struct conf_file *v = NULL;
-    size_t n = 0;
+    size_t n = 0, cap = 0;
     for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
         char dir[PATH_MAX];
         snprintf(dir, sizeof(dir), "%s%s", root, dirs[d]);
@@ -140,13 +166,12 @@ static int collect(const char *root, struct conf_file **ret, size_t *ret_n)
                 masked = streq(v[i].name, de->d_name);
             if (masked)
                 continue;
-            struct conf_file *nv = realloc(v, (n + 1) * sizeof(*nv));
-            if (!nv) {
+            int r = GROW_ARRAY(v, cap, n + 1, SYSCTL_WRITERS_MAX_FILES);
+            if (r < 0) {
                 closedir(dh);
                 free(v);
-                return -ENOMEM;
+                return r;
             }
-            v = nv;
             strscpy(v[n].name, de->d_name, sizeof(v[n].name));
             if (snprintf(v[n].path, sizeof(v[n].path), "%s/%s", dir, de->d_name) <
                 (int)sizeof(v[n].path))
@@ -164,7 +189,6 @@ static int collect(const char *root, struct conf_file **ret, size_t *ret_n)
 /* The tuned profiles one scan has followed: each is read once, however many profiles
  * include it (an include on every line of a profile that includes itself would otherwise
  * read it lines^depth times), and at most TUNED_MAX_PROFILES in all. */
-#define TUNED_MAX_PROFILES 32
 struct tuned_seen {
     char names[TUNED_MAX_PROFILES][NAME_MAX + 1];
     size_t n;
@@ -255,17 +279,20 @@ int sysctl_writers_scan(const char *root, struct sysctl_writers *ret)
     return r;
 }
 
-const char *sysctl_writers_find(const struct sysctl_writers *w, const char *key)
+bool sysctl_writers_find(const struct sysctl_writers *w, const char *key, char *where, size_t size)
 {
     const struct sysctl_setting_site *best = NULL;
     for (size_t i = 0; i < w->n; i++)
-        if (fnmatch(w->e[i].key, key, 0) == 0 && (!best || w->e[i].rank >= best->rank))
+        if (fnmatch(sysctl_writers_key(w, i), key, 0) == 0 && (!best || w->e[i].rank >= best->rank))
             best = &w->e[i];
-    return best ? best->where : NULL;
+    if (best)
+        snprintf(where, size, "%s:%d", w->text + best->source, best->line);
+    return best;
 }
 
 void sysctl_writers_done(struct sysctl_writers *w)
 {
     free(w->e);
+    free(w->text);
     memset(w, 0, sizeof(*w));
 }

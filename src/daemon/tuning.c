@@ -69,9 +69,7 @@ static void find_writers(struct tuning *t)
     if (sysctl_writers_scan(t->config_root, &w) < 0)
         return;
     for (size_t i = 0; i < t->n; i++) {
-        const char *where = sysctl_writers_find(&w, t->keys[i].key);
-        if (where)
-            strscpy(t->keys[i].writer, where, sizeof(t->keys[i].writer));
+        sysctl_writers_find(&w, t->keys[i].key, t->keys[i].writer, sizeof(t->keys[i].writer));
     }
     sysctl_writers_done(&w);
 }
