@@ -301,6 +301,34 @@ START_TEST(test_tuned_includes_read_once)
 }
 END_TEST
 
+/* tuned's include= takes a list ("a, b" or "a;b", loader.py splits on , and ;), only in
+ * [main], and tuned merges the profiles in the order it finishes loading them: a's, then
+ * c's (b's include), then b's, then the active one's, each later one winning. Before, the
+ * list was read as one profile name "a, b", an include= line in any section was followed,
+ * and a deeper include counted below a shallower one, so a beat c. */
+START_TEST(test_tuned_include_order)
+{
+    char root[512], cmd[4096];
+    struct sysctl_writers w;
+    snprintf(root, sizeof(root), "%s/tuned-order", dir);
+    snprintf(cmd, sizeof(cmd),
+             "mkdir -p %s/etc/tuned && cd %s && mkdir -p usr/lib/tuned/top usr/lib/tuned/a "
+             "usr/lib/tuned/b usr/lib/tuned/c usr/lib/tuned/d && echo top > etc/tuned/active_profile && "
+             "printf '[main]\\ninclude = a, b\\n[sysctl]\\nvm.top = 1\\ninclude=d\\n' > usr/lib/tuned/top/tuned.conf && "
+             "printf '[sysctl]\\nvm.k = 1\\nvm.ab = 1\\n' > usr/lib/tuned/a/tuned.conf && "
+             "printf '[main]\\ninclude=c\\n[sysctl]\\nvm.ab = 2\\n' > usr/lib/tuned/b/tuned.conf && "
+             "printf '[sysctl]\\nvm.k = 3\\n' > usr/lib/tuned/c/tuned.conf && "
+             "printf '[sysctl]\\nvm.d = 4\\n' > usr/lib/tuned/d/tuned.conf", root, root);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
+    ck_assert_str_eq(writer_of(&w, "vm.ab"), "tuned profile 'b' (/usr/lib/tuned/b/tuned.conf):4");
+    ck_assert_str_eq(writer_of(&w, "vm.k"), "tuned profile 'c' (/usr/lib/tuned/c/tuned.conf):2");
+    ck_assert_str_eq(writer_of(&w, "vm.top"), "tuned profile 'top' (/usr/lib/tuned/top/tuned.conf):4");
+    ck_assert_ptr_null(writer_of(&w, "vm.d"));
+    sysctl_writers_done(&w);
+}
+END_TEST
+
 /* A scan remembers at most 4096 setting lines. Before, every line grew the array by one
  * (a copy of all the sites before it) without a limit: a 4 KB file of short lines slowed
  * the fuzzer to a few hundred runs a second, and a file of millions of lines would take
@@ -512,6 +540,7 @@ int main(void)
     tcase_add_test(tc, test_write_failure);
     tcase_add_test(tc, test_other_writers);
     tcase_add_test(tc, test_tuned_includes_read_once);
+    tcase_add_test(tc, test_tuned_include_order);
     tcase_add_test(tc, test_sites_bounded);
     tcase_add_test(tc, test_sites_compact);
     tcase_add_test(tc, test_writer_in_report);

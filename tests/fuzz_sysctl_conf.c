@@ -51,7 +51,8 @@ static void setup(void)
     }
     /* Fixed neighbours: a profile that includes the fuzzed one, and a drop-in. */
     put("etc/tuned/active_profile", (const uint8_t *)"y x\n", 4);
-    put("usr/lib/tuned/y/tuned.conf", (const uint8_t *)"include=x\n[sysctl]\nvm.swappiness=1\n", 35);
+    static const char y[] = "[main]\ninclude=x\n[sysctl]\nvm.swappiness=1\n";
+    put("usr/lib/tuned/y/tuned.conf", (const uint8_t *)y, sizeof(y) - 1);
     put("usr/lib/sysctl.d/50-default.conf", (const uint8_t *)"net.core.rmem_max = 1\n", 22);
 }
 

@@ -188,31 +188,57 @@ static int collect(const char *root, struct conf_file **ret, size_t *ret_n)
 
 /* The tuned profiles one scan has followed: each is read once, however many profiles
  * include it (an include on every line of a profile that includes itself would otherwise
- * read it lines^depth times), and at most TUNED_MAX_PROFILES in all. */
-struct tuned_seen {
+ * read it lines^depth times), and at most TUNED_MAX_PROFILES in all. tuned merges the
+ * profiles in the order it finishes loading them (loader.py: a profile's includes, in
+ * their order, then the profile itself; then the next active one), a later one winning:
+ * that order is each profile's rank. */
+struct tuned_walk {
     char names[TUNED_MAX_PROFILES][NAME_MAX + 1];
     size_t n;
+    int loaded;
 };
 
 /* True the first time NAME is met in this scan, while there is room to remember it. */
-static bool tuned_first_visit(struct tuned_seen *seen, const char *name)
+static bool tuned_first_visit(struct tuned_walk *walk, const char *name)
 {
-    for (size_t i = 0; i < seen->n; i++)
-        if (streq(seen->names[i], name))
+    for (size_t i = 0; i < walk->n; i++)
+        if (streq(walk->names[i], name))
             return false;
-    if (seen->n == TUNED_MAX_PROFILES)
+    if (walk->n == TUNED_MAX_PROFILES)
         return false;
-    strscpy(seen->names[seen->n++], name, sizeof(seen->names[0]));
+    strscpy(walk->names[walk->n++], name, sizeof(walk->names[0]));
     return true;
+}
+
+/* tuned's own rule for a profile name (loader.py safe_name): no '/', nothing empty. */
+static bool tuned_safe_name(const char *name)
+{
+    return *name && strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                 "0123456789_.-") == strlen(name) &&
+           !streq(name, ".") && !streq(name, "..");
+}
+
+static int scan_tuned_profile(struct sysctl_writers *w, const char *root, const char *name,
+                              int depth, struct tuned_walk *walk);
+
+/* "include=a, b;c" in [main]: each profile in turn, before the one that includes them. */
+static int scan_tuned_includes(struct sysctl_writers *w, const char *root, char *list,
+                               int depth, struct tuned_walk *walk)
+{
+    int r = 0;
+    for (char *save = NULL, *n = strtok_r(list, ",;", &save); n && r >= 0;
+         n = strtok_r(NULL, ",;", &save))
+        r = scan_tuned_profile(w, root, trim(n), depth, walk);
+    return r;
 }
 
 /* The active tuned profiles' [sysctl] sections, following include= a few levels deep. */
 static int scan_tuned_profile(struct sysctl_writers *w, const char *root, const char *name,
-                              int depth, struct tuned_seen *seen)
+                              int depth, struct tuned_walk *walk)
 {
     char path[PATH_MAX], shown[PATH_MAX + 64], line[512];
     static const char *const bases[] = { "/etc/tuned", "/usr/lib/tuned" };
-    if (depth >= 5 || !tuned_first_visit(seen, name))
+    if (depth >= 5 || !tuned_safe_name(name) || !tuned_first_visit(walk, name))
         return 0;
     for (size_t b = 0; b < ARRAY_SIZE(bases); b++) {
         snprintf(path, sizeof(path), "%s%s/%s/tuned.conf", root, bases[b], name);
@@ -220,14 +246,21 @@ static int scan_tuned_profile(struct sysctl_writers *w, const char *root, const 
         if (!f)
             continue;
         snprintf(shown, sizeof(shown), "tuned profile '%s' (%s/%s/tuned.conf)", name, bases[b], name);
+        bool in_main = false;
         while (fgets(line, sizeof(line), f)) {
-            char *s = trim(line);
-            int r = strncmp(s, "include", 7) == 0 && strchr(s, '=')
-                ? scan_tuned_profile(w, root, trim(strchr(s, '=') + 1), depth + 1, seen) : 0;
+            char *s = trim(line), *eq = strchr(s, '=');
+            if (*s == '[') {
+                in_main = strncmp(s, "[main]", 6) == 0;
+                continue;
+            }
+            if (!in_main || !eq)
+                continue;
+            *eq = '\0';
+            int r = streq(trim(s), "include") ? scan_tuned_includes(w, root, eq + 1, depth + 1, walk) : 0;
             if (r < 0)
                 return r;
         }
-        return too_many(scan_file(w, path, shown, TUNED_RANK + depth * -1, "[sysctl]"));
+        return too_many(scan_file(w, path, shown, TUNED_RANK + walk->loaded++, "[sysctl]"));
     }
     return 0;
 }
@@ -235,7 +268,7 @@ static int scan_tuned_profile(struct sysctl_writers *w, const char *root, const 
 static int scan_tuned(struct sysctl_writers *w, const char *root)
 {
     char path[PATH_MAX], names[256] = "";
-    struct tuned_seen seen = { .n = 0 };
+    struct tuned_walk walk = { .n = 0 };
     snprintf(path, sizeof(path), "%s/etc/tuned/active_profile", root);
     _cleanup_fclose_ FILE *f = fopen_regular(path);
     if (!f || !fgets(names, sizeof(names), f))
@@ -243,7 +276,7 @@ static int scan_tuned(struct sysctl_writers *w, const char *root)
     int r = 0;
     for (char *save = NULL, *n = strtok_r(names, " \t\n", &save); n && r >= 0;
          n = strtok_r(NULL, " \t\n", &save))
-        r = scan_tuned_profile(w, root, n, 0, &seen);
+        r = scan_tuned_profile(w, root, n, 0, &walk);
     return r;
 }
 
