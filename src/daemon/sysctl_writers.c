@@ -256,7 +256,9 @@ static int scan_tuned_profile(struct sysctl_writers *w, const char *root, const 
             if (!in_main || !eq)
                 continue;
             *eq = '\0';
-            int r = streq(trim(s), "include") ? scan_tuned_includes(w, root, eq + 1, depth + 1, walk) : 0;
+            if (!streq(trim(s), "include"))
+                continue;
+            int r = scan_tuned_includes(w, root, eq + 1, depth + 1, walk);
             if (r < 0)
                 return r;
         }
