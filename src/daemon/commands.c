@@ -143,7 +143,7 @@ static void health_counts(const struct report *r, json_object *o)
     const struct findings *fs = &r->findings;
     size_t ready = 0, by[SEVERITY_ERROR + 1] = { 0 };
     for (size_t i = 0; i < r->inventory.n_rails; i++)
-        ready += findings_rail_verdict(fs, r->inventory.rails[i].name) == VERDICT_READY;
+        ready += report_rail_verdict(r, i) == VERDICT_READY;
     for (size_t i = 0; i < fs->n; i++)
         by[fs->items[i].severity]++;
     json_object_object_add(o, "rails", json_object_new_int64((int64_t)r->inventory.n_rails));

@@ -152,7 +152,7 @@ static void notify_status(struct manager *m)
     const struct report *r = m->report;
     size_t bad = 0;
     for (size_t i = 0; r && i < r->inventory.n_rails; i++)
-        bad += findings_rail_verdict(&r->findings, r->inventory.rails[i].name) != VERDICT_READY;
+        bad += report_rail_verdict(r, i) != VERDICT_READY;
     sd_notifyf(false, "%sSTATUS=%s: %zu rail%s, %zu not ready%s%s",
                m->ready_sent ? "" : "READY=1\n", verdict_to_string(r->verdict), r->inventory.n_rails,
                r->inventory.n_rails == 1 ? "" : "s", bad,

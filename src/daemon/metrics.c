@@ -113,7 +113,7 @@ static void rail_metrics(FILE *f, const struct report *r)
     struct rail_labels l;
     size_t ready = 0;
     for (size_t i = 0; i < inv->n_rails; i++)
-        ready += findings_rail_verdict(&r->findings, inv->rails[i].name) == VERDICT_READY;
+        ready += report_rail_verdict(r, i) == VERDICT_READY;
     family(f, "fabtune_rails", "gauge", "Rails the policy selects that this node has.");
     sample(f, "fabtune_rails", (double)inv->n_rails, NULL);
     family(f, "fabtune_rails_ready", "gauge", "Rails whose verdict is READY.");
@@ -121,8 +121,8 @@ static void rail_metrics(FILE *f, const struct report *r)
     family(f, "fabtune_rail_ready", "gauge", "1 when the rail's verdict is READY.");
     for (size_t i = 0; i < inv->n_rails; i++) {
         rail_labels(r, inv->rails[i].name, &l);
-        sample(f, "fabtune_rail_ready", findings_rail_verdict(&r->findings, inv->rails[i].name) ==
-               VERDICT_READY, RAIL_LABELS(l), NULL);
+        sample(f, "fabtune_rail_ready", report_rail_verdict(r, i) == VERDICT_READY, RAIL_LABELS(l),
+               NULL);
     }
     family(f, "fabtune_rail_rate_bytes_per_second", "gauge", "The port's active rate (0 when unknown).");
     for (size_t i = 0; i < inv->n_rails; i++) {

@@ -45,6 +45,7 @@ void report_done(struct report *r)
     probes_done(&r->probes);
     findings_done(&r->findings);
     free(r->rail_rates);
+    free(r->rail_verdicts);
     free(r->regressions);
     if (r->cache)
         json_object_put(r->cache->status);
@@ -123,9 +124,78 @@ void report_keep_regressions(struct report *r, const struct baselines *all)
     }
 }
 
+static int by_rail_name(const void *a, const void *b, void *inventory)
+{
+    const struct rail *rails = ((const struct inventory *)inventory)->rails;
+    return strcmp(rails[*(const size_t *)a].name, rails[*(const size_t *)b].name);
+}
+
+/* The first of the rails sorted by name (order) that is named name, or n. */
+static size_t rail_named(const struct inventory *inv, const size_t *order, size_t n, const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(inv->rails[order[mid]].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && streq(inv->rails[order[lo]].name, name) ? lo : n;
+}
+
+/* Every rail's verdict in one walk of the findings, each finding's rail found among the
+ * rails sorted by name: findings_rail_verdict() for each rail walks them all once a rail. */
+static void rail_verdicts(struct report *r)
+{
+    const struct inventory *inv = &r->inventory;
+    size_t n = inv->n_rails;
+    free(r->rail_verdicts);
+    r->rail_verdicts = NULL;
+    if (n == 0)
+        return;
+    _cleanup_free_ size_t *order = calloc(n, sizeof(*order)), *count = calloc(n, sizeof(*count));
+    _cleanup_free_ enum severity *worst = calloc(n, sizeof(*worst));
+    enum verdict *v = calloc(n, sizeof(*v));
+    if (!order || !count || !worst || !v) {
+        free(v);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    qsort_r(order, n, sizeof(*order), by_rail_name, (void *)inv);
+    for (size_t i = 0; i < r->findings.n; i++) {
+        const struct finding *f = &r->findings.items[i];
+        size_t k = f->rail ? rail_named(inv, order, n, f->rail) : n;
+        if (k == n)
+            continue;
+        count[k]++;
+        if (f->severity > worst[k])
+            worst[k] = f->severity;
+    }
+    /* Rails of the same name share their findings, as findings_rail_verdict() sees them. */
+    for (size_t k = 1; k < n; k++)
+        if (streq(inv->rails[order[k]].name, inv->rails[order[k - 1]].name)) {
+            count[k] = count[k - 1];
+            worst[k] = worst[k - 1];
+        }
+    for (size_t k = 0; k < n; k++)
+        v[order[k]] = r->findings.lost || count[k] == 0 ? VERDICT_UNKNOWN
+                    : worst[k] == SEVERITY_ERROR ? VERDICT_NOT_READY
+                    : worst[k] == SEVERITY_WARNING ? VERDICT_DEGRADED : VERDICT_READY;
+    r->rail_verdicts = v;
+}
+
+enum verdict report_rail_verdict(const struct report *r, size_t i)
+{
+    return r->rail_verdicts ? r->rail_verdicts[i]
+                            : findings_rail_verdict(&r->findings, r->inventory.rails[i].name);
+}
+
 void report_finish(struct report *r)
 {
     r->verdict = findings_verdict(&r->findings);
+    rail_verdicts(r);
     r->finished = now_usec(CLOCK_REALTIME);
 }
 
@@ -165,7 +235,7 @@ static void print_rails(const struct report *r, FILE *out)
         fprintf(out, "  %-12s %-16s %-8s %-9s %-11s %-22s %s\n", rail->name,
                 rail->netdev.name[0] ? rail->netdev.name : "-",
                 rail->state_name[0] ? rail->state_name : "?", rate, mtu, gid,
-                verdict_to_string(findings_rail_verdict(&r->findings, rail->name)));
+                verdict_to_string(report_rail_verdict(r, i)));
     }
     for (size_t i = 0; i < inv->n_notes; i++)
         fprintf(out, "  note: %s\n", inv->notes[i]);
@@ -346,8 +416,9 @@ static json_object *pcie_to_json(const struct pcie_link *l)
     return o;
 }
 
-static json_object *rail_to_json(const struct report *r, const struct rail *rail)
+static json_object *rail_to_json(const struct report *r, size_t i)
 {
+    const struct rail *rail = &r->inventory.rails[i];
     json_object *o = json_object_new_object(), *nd = json_object_new_object();
     int idx = rail->gid_index;
     char ip[64] = "";
@@ -383,7 +454,7 @@ static json_object *rail_to_json(const struct report *r, const struct rail *rail
     json_object_object_add(o, "pcie", pcie_to_json(&rail->pcie));
     if (streq(rail->link_layer, "Ethernet"))
         json_object_object_add(o, "qos", qos_to_json(&rail->qos));
-    add_string(o, "verdict", verdict_to_string(findings_rail_verdict(&r->findings, rail->name)));
+    add_string(o, "verdict", verdict_to_string(report_rail_verdict(r, i)));
     return o;
 }
 
@@ -526,7 +597,7 @@ json_object *report_to_json(const struct report *r)
     add_string(o, "verdict", verdict_to_string(r->verdict));
     add_string(o, "inventory", r->inventory.source == INVENTORY_LIVE ? "live" : "snapshot");
     for (size_t i = 0; i < r->inventory.n_rails; i++)
-        json_object_array_add(rails, rail_to_json(r, &r->inventory.rails[i]));
+        json_object_array_add(rails, rail_to_json(r, i));
     json_object_object_add(o, "rails", rails);
     add_string(o, "why_no_rails", r->inventory.n_rails ? NULL : r->inventory.why_no_rails);
     for (size_t i = 0; i < r->inventory.n_notes; i++)
