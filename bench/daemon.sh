@@ -55,6 +55,8 @@ echo "one pass on 72 devices (fabtuned --once, mean of 5): $(( ($(date +%s%N) - 
 start "$work/many.yaml" "$many"; sleep 1
 echo "health latency, checks every 1 s on 72 devices (4 clients x 50 req/s, 10 s):"
 "$work/status_load" "$work/run/fabtuned.sock" 4 50 10 health
+echo "metrics latency, checks every 1 s on 72 devices (4 clients x 50 req/s, 10 s):"
+"$work/status_load" "$work/run/fabtuned.sock" 4 50 10 metrics
 kill $dpid; wait $dpid 2>/dev/null || true
 export FABTUNE_TEST_SLOW_CHECK_MS=2000
 start "$work/many.yaml" "$many"; sleep 1

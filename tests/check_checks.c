@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "checks.h"
 #include "check_run.h"
 #include "macro.h"
@@ -859,6 +861,44 @@ START_TEST(test_rail_verdicts_cached)
 }
 END_TEST
 
+static int renders;
+
+static json_object *render_counted(const struct report *r)
+{
+    renders++;
+    return json_object_new_string(r->hostname);
+}
+
+/* A reply that takes long to render (the metrics: ~15 ms on 72 rails) is rendered once per
+ * report and then served serialized; without a cache, each time. */
+START_TEST(test_reply_rendered_once)
+{
+    struct report r;
+    struct policy p;
+    policy_init_defaults(&p);
+    memset(&r, 0, sizeof(r));
+    report_init(&r, &p, "<built-in>");
+    ck_assert_ptr_nonnull(r.cache);
+    strcpy(r.hostname, "node\"17");
+    renders = 0;
+    json_object *a = report_reply(&r, REPORT_REPLY_METRICS, render_counted);
+    json_object *b = report_reply(&r, REPORT_REPLY_METRICS, render_counted);
+    ck_assert_int_eq(renders, 1);
+    ck_assert_str_eq(json_object_to_json_string(a), "\"node\\\"17\"");
+    ck_assert_str_eq(json_object_to_json_string(b), json_object_to_json_string(a));
+    json_object_put(a);
+    json_object_put(b);
+    report_done(&r);
+    ck_assert_ptr_null(r.cache);
+    a = report_reply(&r, REPORT_REPLY_METRICS, render_counted);
+    json_object_put(a);
+    a = report_reply(&r, REPORT_REPLY_METRICS, render_counted);
+    json_object_put(a);
+    ck_assert_int_eq(renders, 3);
+    policy_done(&p);
+}
+END_TEST
+
 /* NCCL_IB_HCA is never cut short: a list that does not fit withholds the contract, and
  * says why (a cut list would steer NCCL off the rails it leaves out). */
 START_TEST(test_hca_list_never_cut)
@@ -935,6 +975,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_hostile_tree);
     tcase_add_test(tc, test_lost_finding_is_unknown);
     tcase_add_test(tc, test_rail_verdicts_cached);
+    tcase_add_test(tc, test_reply_rendered_once);
     tcase_add_test(tc, test_hca_list_never_cut);
     suite_add_tcase(s, tc);
     return s;

@@ -125,12 +125,19 @@ static json_object *cmd_nccl_env(struct manager *m, const struct manager_view *v
     return o;
 }
 
+static json_object *metrics_text(const struct report *r)
+{
+    _cleanup_free_ char *text = metrics_render(r);
+    return text ? json_object_new_string(text) : NULL;
+}
+
+/* Rendered once per report: a scrape of 72 rails' metrics took ~15 ms of the loop. */
 static json_object *cmd_metrics(struct manager *m, const struct manager_view *view, json_object *args,
                                 const char **code, char *msg, size_t len)
 {
     json_object *o = json_object_new_object();
-    _cleanup_free_ char *text = view->report ? metrics_render(view->report) : NULL;
-    json_object_object_add(o, "text", json_object_new_string(text ? text :
+    json_object *text = view->report ? report_reply(view->report, REPORT_REPLY_METRICS, metrics_text) : NULL;
+    json_object_object_add(o, "text", text ? text : json_object_new_string(
         "# HELP fabtune_node_verdict 1 for the node's current verdict.\n"
         "# TYPE fabtune_node_verdict gauge\nfabtune_node_verdict{verdict=\"UNKNOWN\"} 1\n"));
     return o;

@@ -18,6 +18,7 @@
 
 struct report_cache {
     json_object *status;        /* key -> a value with its text pre-rendered */
+    json_object *replies[REPORT_REPLY_COUNT];
 };
 
 void report_init(struct report *r, const struct policy *p, const char *policy_source)
@@ -47,8 +48,11 @@ void report_done(struct report *r)
     free(r->rail_rates);
     free(r->rail_verdicts);
     free(r->regressions);
-    if (r->cache)
+    if (r->cache) {
         json_object_put(r->cache->status);
+        for (size_t i = 0; i < REPORT_REPLY_COUNT; i++)
+            json_object_put(r->cache->replies[i]);
+    }
     free(r->cache);
     r->cache = NULL;
 }
@@ -64,6 +68,19 @@ static json_object *prerendered(json_object *v)
     json_object *w = json_object_new_object();
     json_object_set_serializer(w, json_object_userdata_to_json_string, copy, json_object_free_userdata);
     return w;
+}
+
+json_object *report_reply(const struct report *r, enum report_reply which,
+                          json_object *(*render)(const struct report *r))
+{
+    if (!r->cache)
+        return render(r);
+    if (!r->cache->replies[which]) {
+        json_object *v = render(r);
+        r->cache->replies[which] = v ? prerendered(v) : NULL;
+        json_object_put(v);
+    }
+    return json_object_get(r->cache->replies[which]);
 }
 
 json_object *report_status_json(const struct report *r)
