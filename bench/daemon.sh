@@ -57,6 +57,8 @@ echo "health latency, checks every 1 s on 72 devices (4 clients x 50 req/s, 10 s
 "$work/status_load" "$work/run/fabtuned.sock" 4 50 10 health
 echo "metrics latency, checks every 1 s on 72 devices (4 clients x 50 req/s, 10 s):"
 "$work/status_load" "$work/run/fabtuned.sock" 4 50 10 metrics
+echo "checks latency, checks every 1 s on 72 devices (4 clients x 50 req/s, 10 s):"
+"$work/status_load" "$work/run/fabtuned.sock" 4 50 10 checks
 kill $dpid; wait $dpid 2>/dev/null || true
 export FABTUNE_TEST_SLOW_CHECK_MS=2000
 start "$work/many.yaml" "$many"; sleep 1

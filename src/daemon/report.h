@@ -80,9 +80,11 @@ json_object *report_to_json(const struct report *r);
  * by every reply; the caller adds the live fields. */
 json_object *report_status_json(const struct report *r);
 json_object *report_findings_json(const struct report *r, bool failing_only);
-/* Other replies the loop serves of one report and that take long to render (the metrics
- * of 72 rails: ~15 ms), kept serialized once rendered. */
-enum report_reply { REPORT_REPLY_METRICS, REPORT_REPLY_COUNT };
+/* Other replies the loop serves of one report and that take long to render (on 72 rails:
+ * the metrics ~15 ms, the checks ~5 ms), kept serialized once rendered. */
+enum report_reply {
+    REPORT_REPLY_METRICS, REPORT_REPLY_CHECKS, REPORT_REPLY_CHECKS_FAILED, REPORT_REPLY_COUNT
+};
 /* A reference to what render(r) returns, rendered on the first call for this report (the
  * event loop's thread only) and serialized once; rendered each time if there is no cache. */
 json_object *report_reply(const struct report *r, enum report_reply which,
