@@ -171,7 +171,8 @@ static void rail_verdicts(struct report *r)
     r->rail_verdicts = NULL;
     if (n == 0)
         return;
-    _cleanup_free_ size_t *order = calloc(n, sizeof(*order)), *count = calloc(n, sizeof(*count));
+    _cleanup_free_ size_t *order = calloc(n, sizeof(*order));
+    _cleanup_free_ size_t *count = calloc(n, sizeof(*count));
     _cleanup_free_ enum severity *worst = calloc(n, sizeof(*worst));
     enum verdict *v = calloc(n, sizeof(*v));
     if (!order || !count || !worst || !v) {
