@@ -1,18 +1,26 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests of the probe statistics and of the regression state machine on synthetic series:
- * a step change, a single spike, a slow drift, a recovery; and of the baselines' file. */
+ * a step change, a single spike, a slow drift, a recovery; of the baselines' file; and of
+ * the TCP peer probe against a slow peer. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <check.h>
+#include <endian.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <errno.h>
 
 #include "baseline.h"
 #include "peer_list.h"
 #include "peer_wire.h"
+#include "probe_tcp.h"
 #include "check_run.h"
 #include "checks.h"
 #include "stats.h"
@@ -395,6 +403,104 @@ START_TEST(test_peer_hello)
 }
 END_TEST
 
+/* A peer that speaks the responder's wire protocol (peer_wire.h) and answers the sink's
+ * hello only after sink_delay_us: a session whose setup outlasts the stream's window. */
+struct slow_peer {
+    int listen_fd;
+    useconds_t sink_delay_us;
+};
+
+static bool read_full(int fd, void *buf, size_t len)
+{
+    for (size_t got = 0; got < len;) {
+        ssize_t n = read(fd, (char *)buf + got, len - got);
+        if (n <= 0)
+            return false;
+        got += (size_t)n;
+    }
+    return true;
+}
+
+static void *slow_peer_main(void *arg)
+{
+    struct slow_peer *sp = arg;
+    for (int session = 0; session < 2; session++) {
+        uint8_t hello[PEER_WIRE_HELLO_LEN], ack = PEER_ACK_OK, buf[65536];
+        struct peer_hello h;
+        int fd = accept(sp->listen_fd, NULL, NULL);
+        if (fd < 0)
+            return NULL;
+        if (!read_full(fd, hello, sizeof(hello)) || peer_hello_parse(hello, &h) < 0) {
+            close(fd);
+            return NULL;
+        }
+        if (h.kind == PEER_SESSION_SINK)
+            usleep(sp->sink_delay_us);
+        if (send(fd, &ack, 1, MSG_NOSIGNAL) != 1) {
+            close(fd);
+            return NULL;
+        }
+        uint64_t count = 0;
+        ssize_t n;
+        if (h.kind == PEER_SESSION_ECHO) {
+            while (read_full(fd, buf, h.size) && send(fd, buf, h.size, MSG_NOSIGNAL) == (ssize_t)h.size)
+                ;
+        } else {
+            while ((n = read(fd, buf, sizeof(buf))) > 0)
+                count += (uint64_t)n;
+            count = htobe64(count);
+            if (send(fd, &count, sizeof(count), MSG_NOSIGNAL) != sizeof(count))
+                count = 0;
+        }
+        close(fd);
+    }
+    return NULL;
+}
+
+/* Runs the TCP peer probe against a slow_peer on the loopback. */
+static void probe_slow_peer(useconds_t sink_delay_us, usec_t timeout, struct probe_result *lat,
+                            struct probe_result *bw)
+{
+    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t len = sizeof(sin);
+    uint8_t lo[16] = { 127, 0, 0, 1 };
+    struct slow_peer sp = { socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), sink_delay_us };
+    struct probe_params p = { .iterations = 20, .size = 64, .bw_duration = 10 * USEC_PER_MSEC,
+                              .timeout = timeout };
+    pthread_t th;
+    ck_assert_int_ge(sp.listen_fd, 0);
+    ck_assert_int_eq(bind(sp.listen_fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+    ck_assert_int_eq(listen(sp.listen_fd, 2), 0);
+    ck_assert_int_eq(getsockname(sp.listen_fd, (struct sockaddr *)&sin, &len), 0);
+    ck_assert_int_eq(pthread_create(&th, NULL, slow_peer_main, &sp), 0);
+    memset(lat, 0, sizeof(*lat));
+    memset(bw, 0, sizeof(*bw));
+    probe_tcp_peer_run(AF_INET, lo, lo, ntohs(sin.sin_port), &p, lat, bw);
+    shutdown(sp.listen_fd, SHUT_RDWR);      /* a peer thread still in accept() returns */
+    pthread_join(th, NULL);
+    close(sp.listen_fd);
+}
+
+/* The stream's window opens once its session is up. Before, it opened before the session,
+ * so on a loaded node (the two-node guest stage beside a busy CI) a session setup longer
+ * than the window sent nothing and reported a bandwidth of 0 without an error. And when
+ * the probe's time bound passes before the stream, that is an error, never a silent 0. */
+START_TEST(test_peer_stream_after_slow_session)
+{
+    struct probe_result lat, bw;
+    probe_slow_peer(100000, 10 * USEC_PER_SEC, &lat, &bw);     /* 100 ms against a 10 ms window */
+    ck_assert_msg(!lat.error, "latency: %s", lat.error_text);
+    ck_assert_msg(!bw.error, "stream: %s", bw.error_text);
+    ck_assert(bw.ran);
+    ck_assert_msg(bw.bandwidth > 0, "bandwidth %g", bw.bandwidth);
+
+    /* The sink answers after the probe's whole time bound (latency first: well within it). */
+    probe_slow_peer(1500000, 1 * USEC_PER_SEC, &lat, &bw);
+    ck_assert_msg(!lat.error, "latency: %s", lat.error_text);
+    ck_assert_msg(bw.error && bw.ran, "stream: error %d, bandwidth %g", bw.error, bw.bandwidth);
+}
+END_TEST
+
 /* Peer findings: a failed path is unknown for that peer; probe.peers degrades the node at
  * unreachable_degraded peers, counting a peer once over its rails. */
 START_TEST(test_peer_findings)
@@ -460,6 +566,7 @@ int main(void)
     tcase_add_test(tc, test_peer_neighbours);
     tcase_add_test(tc, test_peer_hello);
     tcase_add_test(tc, test_peer_findings);
+    tcase_add_test(tc, test_peer_stream_after_slow_session);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

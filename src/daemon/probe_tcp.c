@@ -301,23 +301,32 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
         probe_fail(bw, lat->error, "not run: the latency session failed");
         return;
     }
-    double t0 = probe_now();
     fd = peer_session(family, src, dst, port, PEER_SESSION_SINK, 0, deadline, &why);
     if (fd < 0) {
         probe_fail(bw, fd, "%s: %s", why, errno_text(-fd));
         return;
     }
-    uint64_t sent = 0, got;
-    double end = t0 + (double)p->bw_duration / 1e6;
-    for (r = 0; r == 0 && probe_now() < end && probe_now() < deadline; sent += STREAM_CHUNK)
+    /* The stream's window opens once its session is up: on a loaded node the session's
+     * setup alone can outlast the window, which then sent nothing and "measured" 0. At
+     * least one chunk goes, unless the probe's time bound is past. */
+    uint64_t sent = 0, got = 0;
+    double t0 = probe_now(), end = t0 + (double)p->bw_duration / 1e6;
+    for (r = 0; r == 0 && (sent == 0 || probe_now() < end) && probe_now() < deadline;) {
         r = tcp_full_io(fd, buf, STREAM_CHUNK, true);
+        if (r == 0)
+            sent += STREAM_CHUNK;
+    }
+    if (r == 0 && sent == 0)
+        r = -ETIMEDOUT;
     if (r == 0) {
         shutdown(fd, SHUT_WR);
         r = tcp_full_io(fd, &got, sizeof(got), false);
     }
     double t1 = probe_now();
     close(fd);
-    if (r < 0) {
+    if (r == -ETIMEDOUT && sent == 0) {
+        probe_fail(bw, r, "TCP stream to the peer: its time bound passed before the stream began");
+    } else if (r < 0) {
         probe_fail(bw, r, "TCP stream to the peer: %s", errno_text(-r));
     } else if (be64toh(got) != sent || t1 <= t0) {
         probe_fail(bw, -EIO, "the peer received %llu of %llu bytes",

@@ -189,6 +189,10 @@ void rdma_stream(struct rdma_side *a, usec_t duration, size_t size, double deadl
             return;
         done_bytes += (uint64_t)n * size;
     }
+    if (done_bytes == 0) {      /* the time bound was past before a write went out */
+        probe_fail(bw, -ETIMEDOUT, "RDMA WRITE stream: its time bound passed before it began");
+        return;
+    }
     bw->ran = true;
     bw->bandwidth = (double)done_bytes / (probe_now() - t0);
 }
