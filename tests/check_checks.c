@@ -870,7 +870,8 @@ static json_object *render_counted(const struct report *r)
 }
 
 /* A reply that takes long to render (the metrics: ~15 ms on 72 rails) is rendered once per
- * report and then served serialized; without a cache, each time. */
+ * report and then served serialized, its text kept for the textfile output; without a
+ * cache, each time. */
 START_TEST(test_reply_rendered_once)
 {
     struct report r;
@@ -886,6 +887,10 @@ START_TEST(test_reply_rendered_once)
     ck_assert_int_eq(renders, 1);
     ck_assert_str_eq(json_object_to_json_string(a), "\"node\\\"17\"");
     ck_assert_str_eq(json_object_to_json_string(b), json_object_to_json_string(a));
+    /* The text as rendered, for the textfile output: not rendered again. */
+    ck_assert_str_eq(report_reply_text(&r, REPORT_REPLY_METRICS), "node\"17");
+    ck_assert_ptr_null(report_reply_text(&r, REPORT_REPLY_CHECKS));
+    ck_assert_int_eq(renders, 1);
     json_object_put(a);
     json_object_put(b);
     report_done(&r);

@@ -13,6 +13,7 @@
 #include "background.h"
 #include "check_job.h"
 #include "log.h"
+#include "metrics.h"
 #include "strutil.h"
 
 struct check_job {
@@ -48,8 +49,15 @@ static void pass_and_writes(const struct pipeline_input *in, struct report *r, i
                             struct check_writes *w)
 {
     *err = pipeline_run(in, r);
-    if (*err == 0)
+    if (*err == 0) {
+        /* What the loop serves of this report and takes long to render, rendered here,
+         * off the loop (the metrics once, for the reply and the textfile both). */
+        json_object_put(report_status_json(r));
+        json_object_put(report_reply(r, REPORT_REPLY_METRICS, metrics_json));
+        json_object_put(report_checks_reply(r, false));
+        json_object_put(report_checks_reply(r, true));
         outputs_write(&w->outputs, r);
+    }
     if (w->save_baselines && in->baselines)
         w->baselines_result = baselines_save(in->state_dir, in->baselines);
 }

@@ -61,17 +61,6 @@ static json_object *cmd_status(struct manager *m, const struct manager_view *vie
     return o;
 }
 
-static json_object *all_findings(const struct report *r)
-{
-    return report_findings_json(r, false);
-}
-
-static json_object *failing_findings(const struct report *r)
-{
-    return report_findings_json(r, true);
-}
-
-/* Rendered once per report: 72 rails' findings took ~5 ms of the loop a request. */
 static json_object *cmd_checks(struct manager *m, const struct manager_view *view, json_object *args,
                                const char **code, char *msg, size_t len)
 {
@@ -80,8 +69,7 @@ static json_object *cmd_checks(struct manager *m, const struct manager_view *vie
         return json_object_new_array();
     bool only = args && json_object_object_get_ex(args, "failed", &failed) &&
                 json_object_get_boolean(failed);
-    return only ? report_reply(view->report, REPORT_REPLY_CHECKS_FAILED, failing_findings)
-                : report_reply(view->report, REPORT_REPLY_CHECKS, all_findings);
+    return report_checks_reply(view->report, only);
 }
 
 static json_object *cmd_probes(struct manager *m, const struct manager_view *view, json_object *args,
@@ -137,18 +125,11 @@ static json_object *cmd_nccl_env(struct manager *m, const struct manager_view *v
     return o;
 }
 
-static json_object *metrics_text(const struct report *r)
-{
-    _cleanup_free_ char *text = metrics_render(r);
-    return text ? json_object_new_string(text) : NULL;
-}
-
-/* Rendered once per report: a scrape of 72 rails' metrics took ~15 ms of the loop. */
 static json_object *cmd_metrics(struct manager *m, const struct manager_view *view, json_object *args,
                                 const char **code, char *msg, size_t len)
 {
     json_object *o = json_object_new_object();
-    json_object *text = view->report ? report_reply(view->report, REPORT_REPLY_METRICS, metrics_text) : NULL;
+    json_object *text = view->report ? report_reply(view->report, REPORT_REPLY_METRICS, metrics_json) : NULL;
     json_object_object_add(o, "text", text ? text : json_object_new_string(
         "# HELP fabtune_node_verdict 1 for the node's current verdict.\n"
         "# TYPE fabtune_node_verdict gauge\nfabtune_node_verdict{verdict=\"UNKNOWN\"} 1\n"));

@@ -317,3 +317,9 @@ char *metrics_render(const struct report *r)
     }
     return buf;
 }
+
+json_object *metrics_json(const struct report *r)
+{
+    _cleanup_free_ char *text = metrics_render(r);
+    return text ? json_object_new_string(text) : NULL;
+}

@@ -6,3 +6,5 @@
 
 /* fabtune_* metrics in base units; malloc'd text. */
 char *metrics_render(const struct report *r);
+/* The same as a JSON string (the metrics reply, report_reply()), or NULL. */
+json_object *metrics_json(const struct report *r);

@@ -68,8 +68,10 @@ void outputs_write(struct outputs *o, const struct report *r)
     for (int i = 0; i < OUTPUTS; i++) {
         if (!o->path[i][0])
             continue;
-        char *text = i == OUTPUT_TEXTFILE ? metrics_render(r)
-                                          : nccl_contract_render(&r->nccl, i == OUTPUT_NCCL_CONF);
+        const char *metrics = i == OUTPUT_TEXTFILE ? report_reply_text(r, REPORT_REPLY_METRICS) : NULL;
+        char *text = metrics ? strdup(metrics)
+                   : i == OUTPUT_TEXTFILE ? metrics_render(r)
+                   : nccl_contract_render(&r->nccl, i == OUTPUT_NCCL_CONF);
         o->result[i] = write_text(o->path[i], text);
     }
 }

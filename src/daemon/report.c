@@ -18,7 +18,8 @@
 
 struct report_cache {
     json_object *status;        /* key -> a value with its text pre-rendered */
-    json_object *replies[REPORT_REPLY_COUNT];
+    json_object *replies[REPORT_REPLY_COUNT];  /* serialized once, shared by every reply */
+    json_object *values[REPORT_REPLY_COUNT];   /* what was rendered */
 };
 
 void report_init(struct report *r, const struct policy *p, const char *policy_source)
@@ -50,8 +51,10 @@ void report_done(struct report *r)
     free(r->regressions);
     if (r->cache) {
         json_object_put(r->cache->status);
-        for (size_t i = 0; i < REPORT_REPLY_COUNT; i++)
+        for (size_t i = 0; i < REPORT_REPLY_COUNT; i++) {
             json_object_put(r->cache->replies[i]);
+            json_object_put(r->cache->values[i]);
+        }
     }
     free(r->cache);
     r->cache = NULL;
@@ -76,11 +79,32 @@ json_object *report_reply(const struct report *r, enum report_reply which,
     if (!r->cache)
         return render(r);
     if (!r->cache->replies[which]) {
-        json_object *v = render(r);
-        r->cache->replies[which] = v ? prerendered(v) : NULL;
-        json_object_put(v);
+        r->cache->values[which] = render(r);
+        r->cache->replies[which] = r->cache->values[which] ? prerendered(r->cache->values[which]) : NULL;
     }
     return json_object_get(r->cache->replies[which]);
+}
+
+const char *report_reply_text(const struct report *r, enum report_reply which)
+{
+    json_object *v = r->cache ? r->cache->values[which] : NULL;
+    return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static json_object *all_findings(const struct report *r)
+{
+    return report_findings_json(r, false);
+}
+
+static json_object *failing_findings(const struct report *r)
+{
+    return report_findings_json(r, true);
+}
+
+json_object *report_checks_reply(const struct report *r, bool failing_only)
+{
+    return failing_only ? report_reply(r, REPORT_REPLY_CHECKS_FAILED, failing_findings)
+                        : report_reply(r, REPORT_REPLY_CHECKS, all_findings);
 }
 
 json_object *report_status_json(const struct report *r)

@@ -81,14 +81,21 @@ json_object *report_to_json(const struct report *r);
 json_object *report_status_json(const struct report *r);
 json_object *report_findings_json(const struct report *r, bool failing_only);
 /* Other replies the loop serves of one report and that take long to render (on 72 rails:
- * the metrics ~15 ms, the checks ~5 ms), kept serialized once rendered. */
+ * the metrics ~15 ms, the checks ~5 ms), kept serialized once rendered. The pass's worker
+ * renders them before it hands the report over, so the loop only copies them out. */
 enum report_reply {
     REPORT_REPLY_METRICS, REPORT_REPLY_CHECKS, REPORT_REPLY_CHECKS_FAILED, REPORT_REPLY_COUNT
 };
-/* A reference to what render(r) returns, rendered on the first call for this report (the
- * event loop's thread only) and serialized once; rendered each time if there is no cache. */
+/* A reference to what render(r) returns, rendered on the first call for this report (by
+ * the thread that holds the report: the worker, then the loop) and serialized once;
+ * rendered each time if there is no cache. */
 json_object *report_reply(const struct report *r, enum report_reply which,
                           json_object *(*render)(const struct report *r));
+/* The checks reply: every finding, or the failing ones (report_findings_json), cached. */
+json_object *report_checks_reply(const struct report *r, bool failing_only);
+/* A cached reply that is a JSON string, as text (the metrics, for the textfile output);
+ * NULL if it was not rendered. */
+const char *report_reply_text(const struct report *r, enum report_reply which);
 json_object *report_tuning_json(const struct report *r);
 /* One tuning transaction's keys, as report_tuning_json() renders a report's. */
 json_object *tuning_to_json(const struct tuning *t);
