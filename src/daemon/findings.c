@@ -114,10 +114,7 @@ static enum verdict verdict_over(const struct findings *fs, const char *rail)
         if (fs->items[i].severity > worst)
             worst = fs->items[i].severity;
     }
-    if (n == 0)
-        return VERDICT_UNKNOWN;
-    return worst == SEVERITY_ERROR ? VERDICT_NOT_READY
-         : worst == SEVERITY_WARNING ? VERDICT_DEGRADED : VERDICT_READY;
+    return findings_verdict_of(worst, n, false);
 }
 
 enum verdict findings_verdict(const struct findings *fs)

@@ -41,6 +41,14 @@ void findings_done(struct findings *fs);
 /* The node's verdict: errors make it NOT_READY, warnings DEGRADED; 'unknown' findings
  * (data a driver does not expose) never block READY. No findings at all is UNKNOWN. */
 enum verdict findings_verdict(const struct findings *fs);
+/* The rule of both: n findings of worst severity worst, lost if one could not be added. */
+static inline enum verdict findings_verdict_of(enum severity worst, size_t n, bool lost)
+{
+    if (lost || n == 0)
+        return VERDICT_UNKNOWN;
+    return worst == SEVERITY_ERROR ? VERDICT_NOT_READY
+         : worst == SEVERITY_WARNING ? VERDICT_DEGRADED : VERDICT_READY;
+}
 /* The same rule over one rail's findings. */
 enum verdict findings_rail_verdict(const struct findings *fs, const char *rail);
 const struct finding *findings_first_failing(const struct findings *fs);

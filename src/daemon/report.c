@@ -222,9 +222,7 @@ static void rail_verdicts(struct report *r)
             worst[k] = worst[k - 1];
         }
     for (size_t k = 0; k < n; k++)
-        v[order[k]] = r->findings.lost || count[k] == 0 ? VERDICT_UNKNOWN
-                    : worst[k] == SEVERITY_ERROR ? VERDICT_NOT_READY
-                    : worst[k] == SEVERITY_WARNING ? VERDICT_DEGRADED : VERDICT_READY;
+        v[order[k]] = findings_verdict_of(worst[k], count[k], r->findings.lost);
     r->rail_verdicts = v;
 }
 
