@@ -317,17 +317,17 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
             sent += STREAM_CHUNK;
     }
     if (r == 0 && sent == 0)
-        r = -ETIMEDOUT;
+        r = -ETIMEDOUT;         /* the bound passed before the first chunk */
     if (r == 0) {
         shutdown(fd, SHUT_WR);
         r = tcp_full_io(fd, &got, sizeof(got), false);
     }
     double t1 = probe_now();
     close(fd);
-    if (r == -ETIMEDOUT && sent == 0) {
-        probe_fail(bw, r, "TCP stream to the peer: its time bound passed before the stream began");
-    } else if (r < 0) {
-        probe_fail(bw, r, "TCP stream to the peer: %s", errno_text(-r));
+    if (r < 0) {
+        probe_fail(bw, r, "TCP stream to the peer: %s",
+                   !sent && r == -ETIMEDOUT ? "its time bound passed before it began"
+                                            : errno_text(-r));
     } else if (be64toh(got) != sent || t1 <= t0) {
         probe_fail(bw, -EIO, "the peer received %llu of %llu bytes",
                    (unsigned long long)be64toh(got), (unsigned long long)sent);
