@@ -233,6 +233,16 @@ static const char *writer_of(const struct sysctl_writers *w, const char *key)
     return sysctl_writers_find(w, key, where, sizeof(where)) ? where : NULL;
 }
 
+/* A tree under the test directory's NAME, made by SCRIPT: shell run in it (its paths are
+ * relative to the tree's root). Calling it again on the same name adds to the tree. */
+static void make_tree(char *root, size_t len, const char *name, const char *script)
+{
+    char cmd[8192];
+    snprintf(root, len, "%s/%s", dir, name);
+    snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && cd '%s' && %s", root, root, script);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
 /* A copy of the fixture with Debian's /etc/sysctl.d/99-sysctl.conf -> ../sysctl.conf link
  * (made here: a source tarball does not carry symlinks). */
 static void conf_root(char *root, size_t len)
@@ -279,18 +289,15 @@ END_TEST
  * sites. */
 START_TEST(test_tuned_includes_read_once)
 {
-    char root[512], cmd[8192];
+    char root[512];
     struct sysctl_writers w;
-    snprintf(root, sizeof(root), "%s/tuned-loop", dir);
-    snprintf(cmd, sizeof(cmd),
-             "mkdir -p %s/etc/tuned %s/usr/lib/tuned/a %s/usr/lib/tuned/b %s/usr/lib/tuned/c && "
-             "echo 'a' > %s/etc/tuned/active_profile && "
-             "printf '[main]\\ninclude=a\\ninclude=b\\ninclude=c\\ninclude=a\\ninclude=b\\n"
-             "[sysctl]\\nvm.swappiness=1\\n' > %s/usr/lib/tuned/a/tuned.conf && "
-             "printf '[main]\\ninclude=c\\ninclude=a\\n[sysctl]\\nvm.dirty_ratio=5\\n' > %s/usr/lib/tuned/b/tuned.conf && "
-             "printf '[main]\\ninclude=b\\ninclude=c\\n[sysctl]\\nvm.dirty_ratio=6\\n' > %s/usr/lib/tuned/c/tuned.conf",
-             root, root, root, root, root, root, root, root);
-    ck_assert_int_eq(system(cmd), 0);
+    make_tree(root, sizeof(root), "tuned-loop",
+              "mkdir -p etc/tuned usr/lib/tuned/a usr/lib/tuned/b usr/lib/tuned/c && "
+              "echo 'a' > etc/tuned/active_profile && "
+              "printf '[main]\\ninclude=a\\ninclude=b\\ninclude=c\\ninclude=a\\ninclude=b\\n"
+              "[sysctl]\\nvm.swappiness=1\\n' > usr/lib/tuned/a/tuned.conf && "
+              "printf '[main]\\ninclude=c\\ninclude=a\\n[sysctl]\\nvm.dirty_ratio=5\\n' > usr/lib/tuned/b/tuned.conf && "
+              "printf '[main]\\ninclude=b\\ninclude=c\\n[sysctl]\\nvm.dirty_ratio=6\\n' > usr/lib/tuned/c/tuned.conf");
     ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
     /* a, b and c once each: three sites. */
     ck_assert_uint_eq(w.n, 3);
@@ -308,18 +315,16 @@ END_TEST
  * and a deeper include counted below a shallower one, so a beat c. */
 START_TEST(test_tuned_include_order)
 {
-    char root[512], cmd[4096];
+    char root[512];
     struct sysctl_writers w;
-    snprintf(root, sizeof(root), "%s/tuned-order", dir);
-    snprintf(cmd, sizeof(cmd),
-             "mkdir -p %s/etc/tuned && cd %s && mkdir -p usr/lib/tuned/top usr/lib/tuned/a "
-             "usr/lib/tuned/b usr/lib/tuned/c usr/lib/tuned/d && echo top > etc/tuned/active_profile && "
-             "printf '[main]\\ninclude = a, b\\n[sysctl]\\nvm.top = 1\\ninclude=d\\n' > usr/lib/tuned/top/tuned.conf && "
-             "printf '[sysctl]\\nvm.k = 1\\nvm.ab = 1\\n' > usr/lib/tuned/a/tuned.conf && "
-             "printf '[main]\\ninclude=c\\n[sysctl]\\nvm.ab = 2\\n' > usr/lib/tuned/b/tuned.conf && "
-             "printf '[sysctl]\\nvm.k = 3\\n' > usr/lib/tuned/c/tuned.conf && "
-             "printf '[sysctl]\\nvm.d = 4\\n' > usr/lib/tuned/d/tuned.conf", root, root);
-    ck_assert_int_eq(system(cmd), 0);
+    make_tree(root, sizeof(root), "tuned-order",
+              "mkdir -p etc/tuned usr/lib/tuned/top usr/lib/tuned/a usr/lib/tuned/b usr/lib/tuned/c "
+              "usr/lib/tuned/d && echo top > etc/tuned/active_profile && "
+              "printf '[main]\\ninclude = a, b\\n[sysctl]\\nvm.top = 1\\ninclude=d\\n' > usr/lib/tuned/top/tuned.conf && "
+              "printf '[sysctl]\\nvm.k = 1\\nvm.ab = 1\\n' > usr/lib/tuned/a/tuned.conf && "
+              "printf '[main]\\ninclude=c\\n[sysctl]\\nvm.ab = 2\\n' > usr/lib/tuned/b/tuned.conf && "
+              "printf '[sysctl]\\nvm.k = 3\\n' > usr/lib/tuned/c/tuned.conf && "
+              "printf '[sysctl]\\nvm.d = 4\\n' > usr/lib/tuned/d/tuned.conf");
     ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
     ck_assert_str_eq(writer_of(&w, "vm.ab"), "tuned profile 'b' (/usr/lib/tuned/b/tuned.conf):4");
     ck_assert_str_eq(writer_of(&w, "vm.k"), "tuned profile 'c' (/usr/lib/tuned/c/tuned.conf):2");
@@ -336,16 +341,13 @@ END_TEST
  * last, so naming a writer from what came before it could name the wrong one. */
 START_TEST(test_sites_bounded)
 {
-    char root[512], cmd[4096];
+    char root[512];
     struct sysctl_writers w;
-    snprintf(root, sizeof(root), "%s/many-sites", dir);
-    snprintf(cmd, sizeof(cmd),
-             "mkdir -p %s/etc/sysctl.d %s/etc/tuned %s/usr/lib/tuned/big && "
-             "awk 'BEGIN { for (i = 0; i < 4095; i++) printf \"vm.k%%d = 1\\n\", i }' "
-             "> %s/etc/sysctl.d/10-many.conf && "
-             "echo 'vm.last = 2' > %s/etc/sysctl.d/20-last.conf",
-             root, root, root, root, root);
-    ck_assert_int_eq(system(cmd), 0);
+    make_tree(root, sizeof(root), "many-sites",
+              "mkdir -p etc/sysctl.d etc/tuned usr/lib/tuned/big && "
+              "awk 'BEGIN { for (i = 0; i < 4095; i++) printf \"vm.k%d = 1\\n\", i }' "
+              "> etc/sysctl.d/10-many.conf && "
+              "echo 'vm.last = 2' > etc/sysctl.d/20-last.conf");
     ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
     ck_assert_uint_eq(w.n, 4096);
     ck_assert_str_eq(writer_of(&w, "vm.k4094"), "/etc/sysctl.d/10-many.conf:4095");
@@ -353,10 +355,9 @@ START_TEST(test_sites_bounded)
     sysctl_writers_done(&w);
 
     /* One more line, in the tuned profile that overrides them all: no partial answer. */
-    snprintf(cmd, sizeof(cmd),
-             "echo big > %s/etc/tuned/active_profile && "
-             "printf '[sysctl]\\nvm.last = 3\\n' > %s/usr/lib/tuned/big/tuned.conf", root, root);
-    ck_assert_int_eq(system(cmd), 0);
+    make_tree(root, sizeof(root), "many-sites",
+              "echo big > etc/tuned/active_profile && "
+              "printf '[sysctl]\\nvm.last = 3\\n' > usr/lib/tuned/big/tuned.conf");
     ck_assert_int_eq(sysctl_writers_scan(root, &w), -EFBIG);
     ck_assert_uint_eq(w.n, 0);
     ck_assert_ptr_null(w.e);
@@ -370,15 +371,13 @@ END_TEST
  * are read, one more fails the scan like one line too many. */
 START_TEST(test_sites_compact)
 {
-    char root[512], cmd[4096], key[200];
+    char root[512], key[200];
     struct sysctl_writers w;
     ck_assert_uint_le(sizeof(struct sysctl_setting_site), 16);
-    snprintf(root, sizeof(root), "%s/many-files", dir);
-    snprintf(cmd, sizeof(cmd),
-             "mkdir -p %s/etc/sysctl.d && cd %s/etc/sysctl.d && "
-             "awk 'BEGIN { for (i = 0; i < 1023; i++) printf \"%%04d.conf\\n\", i }' | "
-             "xargs touch && printf 'vm.%%0150d = 1\\nvm.x = 2\\n' 0 > 1023-last.conf", root, root);
-    ck_assert_int_eq(system(cmd), 0);
+    make_tree(root, sizeof(root), "many-files",
+              "mkdir -p etc/sysctl.d && cd etc/sysctl.d && "
+              "awk 'BEGIN { for (i = 0; i < 1023; i++) printf \"%04d.conf\\n\", i }' | "
+              "xargs touch && printf 'vm.%0150d = 1\\nvm.x = 2\\n' 0 > 1023-last.conf");
     ck_assert_int_eq(sysctl_writers_scan(root, &w), 0);
     ck_assert_uint_eq(w.n, 2);
     ck_assert_uint_eq(strlen(sysctl_writers_key(&w, 0)), POLICY_SYSCTL_KEY_MAX);
@@ -387,8 +386,7 @@ START_TEST(test_sites_compact)
     ck_assert_str_eq(writer_of(&w, "vm.x"), "/etc/sysctl.d/1023-last.conf:2");
     sysctl_writers_done(&w);
 
-    snprintf(cmd, sizeof(cmd), "touch %s/etc/sysctl.d/1024-one-more.conf", root);
-    ck_assert_int_eq(system(cmd), 0);
+    make_tree(root, sizeof(root), "many-files", "touch etc/sysctl.d/1024-one-more.conf");
     ck_assert_int_eq(sysctl_writers_scan(root, &w), -EFBIG);
     ck_assert_ptr_null(w.e);
 }
