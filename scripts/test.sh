@@ -54,9 +54,9 @@ configure_here() {
     $niced "$top/configure" "$@"
 }
 
-fuzz_targets="tests/fuzz_policy tests/fuzz_sysfs tests/fuzz_dcb tests/fuzz_request tests/fuzz_state
-    tests/fuzz_reply tests/fuzz_sysctl_conf tests/fuzz_netlink tests/fuzz_pci_config tests/fuzz_tarfs
-    tests/fuzz_peers"
+fuzz_targets="tests/fuzz/fuzz_policy tests/fuzz/fuzz_sysfs tests/fuzz/fuzz_dcb tests/fuzz/fuzz_request
+    tests/fuzz/fuzz_state tests/fuzz/fuzz_reply tests/fuzz/fuzz_sysctl_conf tests/fuzz/fuzz_netlink
+    tests/fuzz/fuzz_pci_config tests/fuzz/fuzz_tarfs tests/fuzz/fuzz_peers tests/fuzz/fuzz_routes"
 
 "$top/scripts/deps-debian.sh"
 cd "$top"
@@ -125,7 +125,7 @@ if [ "$distcheck" = yes ]; then
     # The whole suite ran above; in the tarball, the quick suites prove it builds, installs
     # and tests out of tree. Its guests would only boot a second time.
     make -j"$(nproc)" distcheck DISTCHECK_CONFIGURE_FLAGS="$configure_args" \
-        TESTS="tests/check_policy tests/check_checks tests/check_qos tests/check_counters tests/check_tuning tests/fabtuned-cli.sh tests/units.sh"
+        TESTS="tests/check_policy tests/check_checks tests/check_sources tests/check_cpulist tests/check_report tests/check_qos tests/check_counters tests/check_tuning tests/fabtuned-cli.sh tests/units.sh"
     # ... and that the tarball holds every tracked file of the build and the tests.
     tarball=$(ls -t fabtune-*.tar.gz | head -1)
     (cd "$top" && git ls-files) | grep -v -E '^(\.ci/|\.gitignore$|debian/|m4/\.keep$)' | sort > tracked.lst
@@ -145,9 +145,9 @@ run_fuzzer() {
     corpus=$(mktemp -d)
     cp "$top/tests/fuzz/$corpus_dir"/* "$corpus/"
     # The targets that read real files make their scratch trees on a tmpfs when there is
-    # one (several times the runs of a disk; tests/fuzz_scratch.h).
+    # one (several times the runs of a disk; tests/fuzz/fuzz_scratch.h).
     scratch=$(mktemp -d "$(if [ -w /dev/shm ]; then echo /dev/shm; else echo "${TMPDIR:-/tmp}"; fi)/fabtune-$name.XXXXXX")
-    if ! TMPDIR=$scratch "$fuzzdir/tests/$name" -max_total_time="$fuzz_seconds" -max_len=4096 \
+    if ! TMPDIR=$scratch "$fuzzdir/tests/fuzz/$name" -max_total_time="$fuzz_seconds" -max_len=4096 \
             -artifact_prefix="$fuzzdir/$name-" "$corpus" > "$fuzzdir/$name.log" 2>&1; then
         tail -60 "$fuzzdir/$name.log"
         echo "$name: crash; the input is in $fuzzdir/" >&2
@@ -175,6 +175,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     run_fuzzer fuzz_pci_config pci-config-corpus & p9=$!
     run_fuzzer fuzz_tarfs tarfs-corpus & p10=$!
     run_fuzzer fuzz_peers peers-corpus & p11=$!
+    run_fuzzer fuzz_routes routes-corpus & p12=$!
     crashed=0
     wait $p1 || crashed=1
     wait $p2 || crashed=1
@@ -187,6 +188,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     wait $p9 || crashed=1
     wait $p10 || crashed=1
     wait $p11 || crashed=1
+    wait $p12 || crashed=1
     [ $crashed = 0 ] || exit 1
 fi
 

@@ -1,37 +1,47 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests of the counter classes, rates, resets, reboots, the state file and the link-flap
  * window, on the 8-rail mlx5 fixture's real counter layout: two snapshots of the same tree
- * taken 10 s apart give the rates. */
+ * taken 10 s apart give the rates. The port error counters (counters/): their classes,
+ * the PMA counters' saturation, and their totals from one sample (the H100 NDR fixture). */
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "checks.h"
+#include "check_findings.h"
 #include "check_run.h"
 #include "counters.h"
+#include "counters_store.h"
 #include "macro.h"
 #include "inventory_take.h"
 
 static char fixtures[256], scratch[256], tree[320];
 
-static void sh(const char *cmd)
-{
-    ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
-}
-
-/* Writes VALUE into DEV's hw_counters/NAME (port 1) of the working tree. */
-static void set_counter(const char *dev, const char *name, unsigned long long value)
+/* Writes VALUE into DEV's DIR/NAME (port 1) of the working tree. */
+static void set_in(const char *dir, const char *dev, const char *name, unsigned long long value)
 {
     char path[600];
-    snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/1/hw_counters/%s", tree, dev, name);
+    snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/1/%s/%s", tree, dev, dir, name);
     FILE *f = fopen(path, "w");
     ck_assert_msg(f != NULL, "%s", path);
     fprintf(f, "%llu\n", value);
     fclose(f);
+}
+
+/* hw_counters/NAME and counters/NAME */
+static void set_counter(const char *dev, const char *name, unsigned long long value)
+{
+    set_in("hw_counters", dev, name, value);
+}
+
+static void set_port_counter(const char *dev, const char *name, unsigned long long value)
+{
+    set_in("counters", dev, name, value);
 }
 
 struct run {
@@ -57,24 +67,27 @@ static void run_done(struct run *r)
     policy_done(&r->policy);
 }
 
-static const struct finding *find(const struct run *r, const char *check, const char *rail)
-{
-    for (size_t i = 0; i < r->findings.n; i++)
-        if (streq(r->findings.items[i].check, check) && r->findings.items[i].rail &&
-            streq(r->findings.items[i].rail, rail))
-            return &r->findings.items[i];
-    ck_abort_msg("no %s on %s", check, rail);
-    return NULL;
-}
-
 static void setup(void)
 {
     snprintf(tree, sizeof(tree), "%s/work", scratch);
     char src[300];
     snprintf(src, sizeof(src), "%s/mlx5_8rail/sys", fixtures);
-    char cmd[1200];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s && cp -a %s %s", tree, src, tree);
-    ck_assert_int_eq(system(cmd), 0);
+    sh("rm -rf %s && cp -a %s %s", tree, src, tree);
+}
+
+/* The class of a value read from counters/ (the PMA's). */
+static enum counter_class pma_class(const char *name, const struct counter_sample *s)
+{
+    struct counter_value v = { .pma = true };
+    snprintf(v.name, sizeof(v.name), "%s", name);
+    return counter_value_class(&v, s);
+}
+
+static struct counter_value pma_value(const char *name, uint64_t value)
+{
+    struct counter_value v = { .value = value, .pma = true };
+    snprintf(v.name, sizeof(v.name), "%s", name);
+    return v;
 }
 
 START_TEST(test_classify)
@@ -83,7 +96,36 @@ START_TEST(test_classify)
     ck_assert_int_eq(counter_classify("out_of_sequence", &s), COUNTER_LOSS);
     ck_assert_int_eq(counter_classify("req_rnr_retries_exceeded", &s), COUNTER_LOSS);
     ck_assert_int_eq(counter_classify("req_transport_retries_exceeded", &s), COUNTER_LOSS);
-    ck_assert_int_eq(counter_classify("req_cqe_error", &s), COUNTER_UNCLASSIFIED);
+    ck_assert_int_eq(counter_classify("req_cqe_error", &s), COUNTER_QP_ERROR);
+    ck_assert_int_eq(counter_classify("resp_cqe_flush_error", &s), COUNTER_QP_ERROR);
+    ck_assert_int_eq(counter_classify("resp_local_length_error", &s), COUNTER_UNCLASSIFIED);
+    ck_assert_int_eq(counter_classify("roce_adp_retrans", &s), COUNTER_LOSS);
+    ck_assert_int_eq(counter_classify("duplicate_request", &s), COUNTER_LOSS);
+    ck_assert_int_eq(counter_classify("roce_slow_restart_cnps", &s), COUNTER_LOSS);
+    ck_assert_int_eq(counter_classify("rx_icrc_encapsulated", &s), COUNTER_LOSS);
+    ck_assert_int_eq(pma_class("port_xmit_discards", &s), COUNTER_LOSS);
+    ck_assert_int_eq(counter_classify("rnr_nak_retry_err", &s), COUNTER_STARVATION);
+    ck_assert_int_eq(pma_class("VL15_dropped", &s), COUNTER_STARVATION);
+    ck_assert_int_eq(pma_class("port_xmit_wait", &s), COUNTER_CONGESTION);
+    ck_assert_int_eq(pma_class("port_rcv_constraint_errors", &s), COUNTER_MISCONFIG);
+    ck_assert_int_eq(pma_class("port_xmit_constraint_errors", &s), COUNTER_MISCONFIG);
+    ck_assert_int_eq(pma_class("symbol_error", &s), COUNTER_LINK);
+    ck_assert_int_eq(pma_class("link_error_recovery", &s), COUNTER_LINK);
+    ck_assert_int_eq(pma_class("port_rcv_errors", &s), COUNTER_LINK);
+    ck_assert_int_eq(pma_class("port_rcv_remote_physical_errors", &s), COUNTER_LINK);
+    ck_assert_int_eq(pma_class("local_link_integrity_errors", &s), COUNTER_LINK);
+    ck_assert_int_eq(pma_class("excessive_buffer_overrun_errors", &s), COUNTER_LINK);
+    ck_assert_int_eq(pma_class("link_downed", &s), COUNTER_LINK_DOWN);
+    ck_assert_int_eq(pma_class("port_rcv_switch_relay_errors", &s), COUNTER_UNCLASSIFIED);
+    ck_assert_int_eq(pma_class("port_xmit_data", &s), COUNTER_UNCLASSIFIED);
+    /* A PMA name is classified only as the PMA's: rxe's own hw_counters/link_downed and
+     * duplicate_request are driver counters. */
+    struct counter_value hw = { .name = "link_downed", .value = 1 };
+    ck_assert_int_eq(counter_value_class(&hw, &s), COUNTER_UNCLASSIFIED);
+    ck_assert_int_eq(counter_classify("link_downed", &s), COUNTER_UNCLASSIFIED);
+    ck_assert_str_eq(counter_class_name(COUNTER_LINK), "link");
+    ck_assert_str_eq(counter_class_name(COUNTER_LINK_DOWN), "link_down");
+    ck_assert_str_eq(counter_class_name(COUNTER_QP_ERROR), "qp_error");
     ck_assert_int_eq(counter_classify("np_cnp_sent", &s), COUNTER_CONGESTION);
     ck_assert_int_eq(counter_classify("rp_cnp_ignored", &s), COUNTER_MISCONFIG);
     ck_assert_int_eq(counter_classify("out_of_buffer", &s), COUNTER_STARVATION);
@@ -107,8 +149,10 @@ START_TEST(test_rates_from_two_snapshots)
     ck_assert_uint_eq(a.inv.rails[0].counters.n, 31 + 21);    /* lifespan is not a counter */
     ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC), 0);
     check_counters(&a.inv, &st, &a.policy, &a.findings);
-    ck_assert_int_eq(find(&a, "counters.loss", "mlx5_0/1")->severity, SEVERITY_UNKNOWN);
-    ck_assert_ptr_nonnull(strstr(find(&a, "counters.loss", "mlx5_0/1")->message, "first sample"));
+    ck_assert_int_eq(one_finding(&a.findings, "counters.loss", "mlx5_0/1")->severity,
+                     SEVERITY_UNKNOWN);
+    ck_assert_ptr_nonnull(strstr(one_finding(&a.findings, "counters.loss", "mlx5_0/1")->message,
+                                 "first sample"));
 
     set_counter("mlx5_1", "out_of_sequence", 500);
     set_counter("mlx5_1", "np_cnp_sent", 1000);
@@ -117,17 +161,21 @@ START_TEST(test_rates_from_two_snapshots)
     scan_at(&b, 110);
     ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC), 0);
     check_counters(&b.inv, &st, &b.policy, &b.findings);
-    const struct finding *loss = find(&b, "counters.loss", "mlx5_1/1");
+    const struct finding *loss = one_finding(&b.findings, "counters.loss", "mlx5_1/1");
     ck_assert_int_eq(loss->severity, SEVERITY_WARNING);
     ck_assert_str_eq(loss->actual, "50/s");
     ck_assert_ptr_nonnull(strstr(loss->message, "out_of_sequence"));
-    ck_assert_int_eq(find(&b, "counters.congestion", "mlx5_1/1")->severity, SEVERITY_OK);
-    ck_assert_str_eq(find(&b, "counters.congestion", "mlx5_1/1")->actual, "100/s");
-    ck_assert_int_eq(find(&b, "counters.misconfig", "mlx5_3/1")->severity, SEVERITY_WARNING);
-    ck_assert_int_eq(find(&b, "counters.starvation", "mlx5_4/1")->severity, SEVERITY_WARNING);
-    ck_assert_int_eq(find(&b, "counters.loss", "mlx5_0/1")->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.congestion", "mlx5_1/1")->severity,
+                     SEVERITY_OK);
+    ck_assert_str_eq(one_finding(&b.findings, "counters.congestion", "mlx5_1/1")->actual, "100/s");
+    ck_assert_int_eq(one_finding(&b.findings, "counters.misconfig", "mlx5_3/1")->severity,
+                     SEVERITY_WARNING);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.starvation", "mlx5_4/1")->severity,
+                     SEVERITY_WARNING);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.loss", "mlx5_0/1")->severity, SEVERITY_OK);
     /* No ethtool statistics in a snapshot: no pfc_storm counters, so unknown. */
-    ck_assert_int_eq(find(&b, "counters.pfc_storm", "mlx5_0/1")->severity, SEVERITY_UNKNOWN);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.pfc_storm", "mlx5_0/1")->severity,
+                     SEVERITY_UNKNOWN);
     ck_assert_int_eq(findings_rail_verdict(&b.findings, "mlx5_1/1"), VERDICT_DEGRADED);
     ck_assert_int_eq(findings_rail_verdict(&b.findings, "mlx5_2/1"), VERDICT_READY);
 
@@ -135,7 +183,7 @@ START_TEST(test_rates_from_two_snapshots)
     findings_done(&b.findings);
     b.policy.checks.counters.loss = 60;
     check_counters(&b.inv, &st, &b.policy, &b.findings);
-    ck_assert_int_eq(find(&b, "counters.loss", "mlx5_1/1")->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.loss", "mlx5_1/1")->severity, SEVERITY_OK);
     run_done(&a);
     run_done(&b);
     counters_done(&st);
@@ -157,7 +205,7 @@ START_TEST(test_counter_reset)
     const struct rail_counters *rc = counters_find_const(&st, "mlx5_2/1");
     ck_assert_uint_eq(rc->resets, 1);
     ck_assert(rc->rates[COUNTER_LOSS].per_second >= 0);
-    ck_assert_int_eq(find(&b, "counters.loss", "mlx5_2/1")->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.loss", "mlx5_2/1")->severity, SEVERITY_OK);
     run_done(&a);
     run_done(&b);
     counters_done(&st);
@@ -176,7 +224,7 @@ START_TEST(test_reboot)
     scan_at(&b, 30);            /* boot time restarted too */
     counters_fold_inventory(&st, "boot-2", &b.inv, 600 * USEC_PER_SEC);
     check_counters(&b.inv, &st, &b.policy, &b.findings);
-    const struct finding *f = find(&b, "counters.loss", "mlx5_0/1");
+    const struct finding *f = one_finding(&b.findings, "counters.loss", "mlx5_0/1");
     ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
     ck_assert_ptr_nonnull(strstr(f->message, "rebooted"));
     ck_assert_str_eq(st.boot_id, "boot-2");
@@ -193,9 +241,7 @@ START_TEST(test_state_file_roundtrip)
     struct counter_state st = { 0 }, back;
     struct run a, b;
     snprintf(dir, sizeof(dir), "%s/state", scratch);
-    char cmd[1000];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s", dir, dir);
-    sh(cmd);
+    sh("rm -rf %s && mkdir -p %s", dir, dir);
     scan_at(&a, 100);
     counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC);
     ck_assert_int_eq(counters_save(dir, &st), 0);
@@ -212,8 +258,7 @@ START_TEST(test_state_file_roundtrip)
     counters_done(&back);
 
     /* A damaged state file is an error to report, not a crash or a silent zero. */
-    snprintf(cmd, sizeof(cmd), "echo '{\"boot_id\": 7}' > %s/counters.json", dir);
-    sh(cmd);
+    sh("echo '{\"boot_id\": 7}' > %s/counters.json", dir);
     ck_assert_int_lt(counters_load(dir, &back), 0);
     ck_assert_uint_eq(back.n, 0);
     run_done(&a);
@@ -226,10 +271,9 @@ END_TEST
  * the next fold, and the file is written compact. */
 START_TEST(test_state_file_bounded)
 {
-    char dir[400], path[450], cmd[1000];
+    char dir[400], path[450];
     snprintf(dir, sizeof(dir), "%s/state-big", scratch);
-    snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s", dir, dir);
-    sh(cmd);
+    sh("rm -rf %s && mkdir -p %s", dir, dir);
     snprintf(path, sizeof(path), "%s/counters.json", dir);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
@@ -251,8 +295,7 @@ START_TEST(test_state_file_bounded)
     struct stat sb;
     ck_assert_int_eq(stat(path, &sb), 0);
     ck_assert_int_lt(sb.st_size, 64 * 1024);
-    snprintf(cmd, sizeof(cmd), "test $(wc -l < %s) -le 1", path);     /* compact */
-    sh(cmd);
+    sh("test $(wc -l < %s) -le 1", path);     /* compact */
     counters_done(&st);
     run_done(&a);
 }
@@ -323,6 +366,259 @@ START_TEST(test_flaps_window)
 }
 END_TEST
 
+/* The state keeps a copy of each sample with values of its own, and its room right: the
+ * sample freed, the state and a copy still read, and the copy grows alone (ASan in
+ * build-asan sees any shared or freed buffer). */
+START_TEST(test_sample_copies_are_deep)
+{
+    struct counter_sample s = { .taken = 1 }, copy = { 0 };
+    struct counter_state st = { 0 };
+    ck_assert_int_eq(counter_sample_add(&s, "out_of_sequence", 5), 0);
+    ck_assert_int_eq(counter_sample_add(&s, "np_cnp_sent", 6), 0);
+    ck_assert_int_eq(counter_sample_copy(&copy, &s), 0);
+    ck_assert_int_eq(counters_fold(&st, "boot-1", "mlx5_0/1", &s, false, 0, 0), 0);
+    counter_sample_done(&s);
+    const struct rail_counters *rc = counters_find_const(&st, "mlx5_0/1");
+    ck_assert_uint_eq(rc->last.n, 2);
+    ck_assert_uint_eq(rc->last.cap, 2);
+    ck_assert_uint_eq(rc->last.values[1].value, 6);
+    ck_assert_uint_eq(copy.cap, 2);
+    ck_assert_int_eq(counter_sample_add(&copy, "rp_cnp_handled", 7), 0);
+    ck_assert_uint_eq(copy.n, 3);
+    ck_assert_str_eq(copy.values[0].name, "out_of_sequence");
+    ck_assert_uint_eq(rc->last.n, 2);
+    counter_sample_done(&copy);
+    counters_done(&st);
+}
+END_TEST
+
+/* One rail of the state per inventory rail: one past COUNTER_MAX_RAILS is refused, and a
+ * sample keeps its first COUNTER_MAX_VALUES values. */
+START_TEST(test_state_bounds)
+{
+    struct counter_state st = { 0 };
+    struct counter_sample s = { .taken = 1 };
+    char name[32];
+    for (int i = 0; i <= COUNTER_MAX_RAILS; i++) {
+        snprintf(name, sizeof(name), "mlx5_%d/1", i);
+        ck_assert_int_eq(counters_fold(&st, "boot-1", name, &s, false, 0, 0),
+                         i < COUNTER_MAX_RAILS ? 0 : -EFBIG);
+    }
+    ck_assert_uint_eq(st.n, COUNTER_MAX_RAILS);
+    counters_done(&st);
+    for (int i = 0; i <= COUNTER_MAX_VALUES; i++) {
+        snprintf(name, sizeof(name), "c%d", i);
+        ck_assert_int_eq(counter_sample_add(&s, name, (uint64_t)i), 0);
+    }
+    ck_assert_uint_eq(s.n, COUNTER_MAX_VALUES);
+    ck_assert_str_eq(s.values[COUNTER_MAX_VALUES - 1].name, "c1023");
+    counter_sample_done(&s);
+}
+END_TEST
+
+/* The PMA counters' widths as drivers/infiniband/core/sysfs.c gives them, and their
+ * saturation values (all ones); the 64-bit and driver counters have none. */
+START_TEST(test_pma_widths)
+{
+    static const struct { const char *name; unsigned width; } widths[] = {
+        { "link_downed", 8 }, { "link_error_recovery", 8 }, { "symbol_error", 16 },
+        { "port_rcv_errors", 16 }, { "local_link_integrity_errors", 4 },
+        { "excessive_buffer_overrun_errors", 4 }, { "port_xmit_wait", 32 },
+        { "port_xmit_data", 0 },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(widths); i++) {
+        struct counter_value v = pma_value(widths[i].name, 0);
+        ck_assert_msg(counter_width(&v) == widths[i].width, "%s", widths[i].name);
+    }
+    struct counter_value v = pma_value("link_downed", 255);
+    ck_assert(counter_saturated(&v));
+    v.value = 254;
+    ck_assert(!counter_saturated(&v));
+    v = pma_value("symbol_error", 65535);
+    ck_assert(counter_saturated(&v));
+    v.value = 255;
+    ck_assert(!counter_saturated(&v));
+    v = pma_value("excessive_buffer_overrun_errors", 15);
+    ck_assert(counter_saturated(&v));
+    v = pma_value("port_xmit_wait", 4294967295ULL);
+    ck_assert(counter_saturated(&v));
+    v = pma_value("port_xmit_data", UINT64_MAX);
+    ck_assert(!counter_saturated(&v));
+    /* Not the PMA's: no width, never saturated (rxe's link_downed is 64-bit). */
+    struct counter_value hw = { .name = "link_downed", .value = 255 };
+    ck_assert_uint_eq(counter_width(&hw), 0);
+    ck_assert(!counter_saturated(&hw));
+}
+END_TEST
+
+/* Each port error counter raised between two samples 10 s apart is found in its class,
+ * on its rail, at its rate; link_downed's one rise is an error. */
+START_TEST(test_port_errors_raised)
+{
+    struct counter_state st = { 0 };
+    struct run a, b;
+    scan_at(&a, 100);
+    ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC), 0);
+    set_port_counter("mlx5_0", "symbol_error", 100);
+    set_port_counter("mlx5_1", "link_downed", 1);
+    set_counter("mlx5_2", "resp_cqe_error", 7 + 5000);          /* 500/s: under 1000 */
+    set_counter("mlx5_3", "req_cqe_flush_error", 20000);        /* 2000/s */
+    set_port_counter("mlx5_4", "port_xmit_wait", 123456789 + 10000000ULL);
+    set_counter("mlx5_5", "duplicate_request", 7 + 300);
+    set_counter("mlx5_6", "rnr_nak_retry_err", 7 + 50);
+    set_port_counter("mlx5_7", "port_rcv_constraint_errors", 2);
+    set_port_counter("mlx5_7", "excessive_buffer_overrun_errors", 14);  /* 4-bit: 15 is its top */
+    scan_at(&b, 110);
+    ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC), 0);
+    check_counters(&b.inv, &st, &b.policy, &b.findings);
+
+    const struct finding *f = one_finding(&b.findings, "counters.link", "mlx5_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_str_eq(f->actual, "10/s");
+    ck_assert_ptr_nonnull(strstr(f->message, "symbol_error"));
+    f = one_finding(&b.findings, "counters.link_down", "mlx5_1/1");
+    ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+    ck_assert_str_eq(f->actual, "0.1/s");
+    ck_assert_int_eq(findings_rail_verdict(&b.findings, "mlx5_1/1"), VERDICT_NOT_READY);
+    f = one_finding(&b.findings, "counters.qp_error", "mlx5_2/1");
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_str_eq(f->actual, "500/s");
+    ck_assert_int_eq(one_finding(&b.findings, "counters.qp_error", "mlx5_3/1")->severity,
+                     SEVERITY_WARNING);
+    f = one_finding(&b.findings, "counters.congestion", "mlx5_4/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_ptr_nonnull(strstr(f->message, "port_xmit_wait"));
+    f = one_finding(&b.findings, "counters.loss", "mlx5_5/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_ptr_nonnull(strstr(f->message, "duplicate_request"));
+    ck_assert_int_eq(one_finding(&b.findings, "counters.starvation", "mlx5_6/1")->severity,
+                     SEVERITY_WARNING);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.misconfig", "mlx5_7/1")->severity,
+                     SEVERITY_WARNING);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.link", "mlx5_7/1")->severity,
+                     SEVERITY_WARNING);           /* 1.4/s */
+    /* The class totals (fabtune_rail_class_events_total): the sums of the last sample. */
+    ck_assert_uint_eq(counters_find_const(&st, "mlx5_0/1")->rates[COUNTER_LINK].total, 100);
+    ck_assert_uint_eq(counters_find_const(&st, "mlx5_1/1")->rates[COUNTER_LINK_DOWN].total, 1);
+    ck_assert_uint_eq(counters_find_const(&st, "mlx5_3/1")->rates[COUNTER_QP_ERROR].total,
+                      7 + 7 + 7 + 20000);
+    /* Quiet rails: ok, at 0/s. */
+    ck_assert_int_eq(one_finding(&b.findings, "counters.link", "mlx5_2/1")->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.link_down", "mlx5_0/1")->severity,
+                     SEVERITY_OK);
+
+    /* The policy's thresholds decide. */
+    findings_done(&b.findings);
+    b.policy.checks.counters.link = 20;
+    b.policy.checks.counters.link_down = 1;
+    b.policy.checks.counters.qp_error = 100;
+    check_counters(&b.inv, &st, &b.policy, &b.findings);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.link", "mlx5_0/1")->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.link_down", "mlx5_1/1")->severity,
+                     SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.qp_error", "mlx5_2/1")->severity,
+                     SEVERITY_WARNING);
+    run_done(&a);
+    run_done(&b);
+    counters_done(&st);
+}
+END_TEST
+
+/* A PMA counter at its maximum stops: its class's rate is unknown with the reset hint, not
+ * ok; a rise into the maximum is still seen (a lower bound); perfquery -R's reset gives no
+ * alarm, and the next rise is seen again. A 32-bit hw_counter that wraps gives none. */
+START_TEST(test_saturated_and_reset)
+{
+    struct counter_state st = { 0 };
+    struct run a, b, c, d;
+    set_port_counter("mlx5_0", "symbol_error", 65535);
+    set_port_counter("mlx5_1", "link_downed", 254);
+    set_counter("mlx5_2", "out_of_sequence", 4294967290ULL);
+    scan_at(&a, 100);
+    counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC);
+    set_port_counter("mlx5_1", "link_downed", 255);
+    set_counter("mlx5_2", "out_of_sequence", 5);            /* wrapped at 2^32 */
+    scan_at(&b, 110);
+    counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC);
+    check_counters(&b.inv, &st, &b.policy, &b.findings);
+    const struct finding *f = one_finding(&b.findings, "counters.link", "mlx5_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
+    ck_assert_ptr_nonnull(strstr(f->message, "symbol_error stopped at its 16-bit maximum"));
+    ck_assert_ptr_nonnull(strstr(f->message, "symbol_error 65535 (saturated, 16-bit)"));
+    ck_assert_ptr_nonnull(f->hint);
+    ck_assert_ptr_nonnull(strstr(f->hint, "perfquery -R"));
+    f = one_finding(&b.findings, "counters.link_down", "mlx5_1/1");
+    ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+    ck_assert_ptr_nonnull(strstr(f->message, "at least"));
+    ck_assert_int_eq(one_finding(&b.findings, "counters.loss", "mlx5_2/1")->severity, SEVERITY_OK);
+    ck_assert_uint_eq(counters_find_const(&st, "mlx5_2/1")->resets, 1);
+
+    /* perfquery -R: both back to 0. A reset is no rise; the peak of the link down stays
+     * for the hold time (checks.interval), as any burst does, so hold none here. */
+    st.peak_hold = 0;
+    set_port_counter("mlx5_0", "symbol_error", 0);
+    set_port_counter("mlx5_1", "link_downed", 0);
+    scan_at(&c, 120);
+    counters_fold_inventory(&st, "boot-1", &c.inv, 600 * USEC_PER_SEC);
+    check_counters(&c.inv, &st, &c.policy, &c.findings);
+    ck_assert_int_eq(one_finding(&c.findings, "counters.link", "mlx5_0/1")->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&c.findings, "counters.link_down", "mlx5_1/1")->severity,
+                     SEVERITY_OK);
+    ck_assert_uint_eq(counters_find_const(&st, "mlx5_0/1")->resets, 1);
+
+    set_port_counter("mlx5_0", "symbol_error", 50);
+    scan_at(&d, 130);
+    counters_fold_inventory(&st, "boot-1", &d.inv, 600 * USEC_PER_SEC);
+    check_counters(&d.inv, &st, &d.policy, &d.findings);
+    ck_assert_int_eq(one_finding(&d.findings, "counters.link", "mlx5_0/1")->severity,
+                     SEVERITY_WARNING);
+    run_done(&a);
+    run_done(&b);
+    run_done(&c);
+    run_done(&d);
+    counters_done(&st);
+}
+END_TEST
+
+/* One sample of the H100 NDR fixture (as fabtuned --once or a snapshot folds it): no rate,
+ * so unknown, but the totals since the last reset are named, saturated ones as such. */
+START_TEST(test_offline_totals)
+{
+    struct counter_state st = { .snapshot = true };
+    struct run a;
+    char src[300];
+    snprintf(src, sizeof(src), "%s/h100_ndr_ib/sys", fixtures);
+    sh("rm -rf %s && cp -a %s %s", tree, src, tree);
+    scan_at(&a, 100);
+    ck_assert_uint_eq(a.inv.n_rails, 8);
+    ck_assert_int_eq(counters_fold_inventory(&st, "snapshot", &a.inv, 600 * USEC_PER_SEC), 0);
+    check_counters(&a.inv, &st, &a.policy, &a.findings);
+    const struct finding *f = one_finding(&a.findings, "counters.link_down", "mlx5_1/1");
+    ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
+    ck_assert_ptr_null(f->actual);
+    ck_assert_ptr_nonnull(strstr(f->message, "a snapshot is a single sample"));
+    ck_assert_ptr_nonnull(strstr(f->message, "since the last reset: link_downed 255 (saturated, 8-bit)"));
+    ck_assert_ptr_nonnull(f->hint);
+    ck_assert_ptr_nonnull(strstr(f->hint, "perfquery -R"));
+    f = one_finding(&a.findings, "counters.link", "mlx5_1/1");
+    ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
+    ck_assert_ptr_nonnull(strstr(f->message, "port_rcv_errors 14"));
+    ck_assert_ptr_nonnull(strstr(f->message, "excessive_buffer_overrun_errors 15 (saturated, 4-bit)"));
+    ck_assert_ptr_null(strstr(f->message, "port_rcv_switch_relay_errors"));  /* unclassified */
+    /* A rail whose counters are all 0 names none, and has no hint. */
+    f = one_finding(&a.findings, "counters.link_down", "mlx5_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
+    ck_assert_ptr_null(strstr(f->message, "since the last reset"));
+    ck_assert_ptr_null(f->hint);
+    /* An IB port has no RoCE congestion counters but port_xmit_wait: present. */
+    ck_assert_ptr_null(strstr(one_finding(&a.findings, "counters.congestion", "mlx5_0/1")->message,
+                              "no congestion counters"));
+    ck_assert_int_eq(findings_rail_verdict(&a.findings, "mlx5_1/1"), VERDICT_READY);
+    run_done(&a);
+    counters_done(&st);
+}
+END_TEST
+
 int main(void)
 {
     if (check_shared_fixtures(fixtures, sizeof(fixtures)) < 0 ||
@@ -339,6 +635,15 @@ int main(void)
     tcase_add_test(tc, test_state_file_bounded);
     tcase_add_test(tc, test_flaps_window);
     tcase_add_test(tc, test_late_sample_dropped);
+    tcase_add_test(tc, test_sample_copies_are_deep);
+    tcase_add_test(tc, test_state_bounds);
+    tcase_add_test(tc, test_pma_widths);
+    tcase_add_test(tc, test_port_errors_raised);
+    tcase_add_test(tc, test_saturated_and_reset);
+    tcase_add_test(tc, test_offline_totals);
+    /* Each test copies a fixture tree and scans it up to four times: seconds on a loaded
+     * machine, under ASan more. */
+    tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

@@ -14,7 +14,7 @@
 #include "policy.h"
 #include "tuning.h"
 #include "policy_cases.h"
-#include "strutil.h"
+#include "fileio.h"
 
 static struct policy p;
 static struct policy_errors errs;
@@ -102,14 +102,16 @@ START_TEST(test_defaults)
 {
     struct policy d;
     policy_init_defaults(&d);
-    ck_assert_int_eq(load("version: 1\n"), 0);
+    /* Without tuning.sysctl a policy keeps the built-in profile (test_builtin_profile_kept):
+     * with no keys it is the defaults exactly. */
+    ck_assert_int_eq(load("version: 1\ntuning: {sysctl: {}}\n"), 0);
     ck_assert(policy_equal(&p, &d));
     policy_done(&d);
 
     ck_assert_uint_eq(p.version, 1);
     ck_assert_int_eq(p.rails.select, RAIL_SELECT_ALL);
     ck_assert_int_eq(p.rails.link_layer, LINK_LAYER_ANY);
-    ck_assert_uint_eq(p.rails.expect_count, 0);
+    ck_assert_uint_eq(p.rails.expect_count, POLICY_COUNT_UNSET);
     ck_assert_int_eq(p.rails.roce.gid_index, POLICY_GID_INDEX_AUTO);
     ck_assert_uint_eq(p.rails.roce.version, 2);
     ck_assert(!p.rails.roce.subnet.set);
@@ -133,12 +135,47 @@ END_TEST
 START_TEST(test_builtin)
 {
     ck_assert_int_eq(policy_load_builtin(&p, &errs), 0);
-    ck_assert_uint_eq(p.tuning.n_sysctl, 8);
+    ck_assert_uint_eq(p.tuning.n_sysctl, 11);
     ck_assert_str_eq(policy_sysctl_get(&p, "net.core.rmem_max"), "134217728");
+    /* The multi-rail trio (NVIDIA/nccl#1269, #1405): per rail, on nodes with two or more. */
+    ck_assert_str_eq(policy_sysctl_get(&p, "net.ipv4.conf.@multirail.arp_ignore"), "1");
+    ck_assert_str_eq(policy_sysctl_get(&p, "net.ipv4.conf.@multirail.arp_announce"), "2");
+    ck_assert_str_eq(policy_sysctl_get(&p, "net.ipv4.conf.@multirail.rp_filter"), "2");
     ck_assert_str_eq(policy_sysctl_get(&p, "net.ipv4.tcp_rmem"), "4096 87380 134217728");
     ck_assert_str_eq(policy_sysctl_get(&p, "vm.zone_reclaim_mode"), "0");
     ck_assert_int_eq(p.tuning.mode, TUNING_VERIFY);
-    ck_assert_uint_eq(p.rails.expect_count, 0);
+    ck_assert_uint_eq(p.rails.expect_count, POLICY_COUNT_UNSET);
+}
+END_TEST
+
+/* A policy without tuning.sysctl keeps the built-in profile: "tuning: {mode: enforce}"
+ * enforced 0 keys. Keys a policy lists replace the profile whole; an empty map means none. */
+START_TEST(test_builtin_profile_kept)
+{
+    ck_assert_int_eq(load("version: 1\ntuning: {mode: enforce}\n"), 0);
+    ck_assert_int_eq(p.tuning.mode, TUNING_ENFORCE);
+    ck_assert_uint_eq(p.tuning.n_sysctl, 11);
+    ck_assert_str_eq(policy_sysctl_get(&p, "net.core.netdev_max_backlog"), "250000");
+    ck_assert_int_eq(load("version: 1\ntuning: {sysctl: {net.core.somaxconn: 4096}}\n"), 0);
+    ck_assert_uint_eq(p.tuning.n_sysctl, 1);
+    ck_assert_ptr_null(policy_sysctl_get(&p, "net.core.rmem_max"));
+    ck_assert_int_eq(load("version: 1\ntuning:\n  mode: enforce\n  sysctl: {}\n"), 0);
+    ck_assert_uint_eq(p.tuning.n_sysctl, 0);
+}
+END_TEST
+
+/* unreachable_degraded's default (2) follows k: with k 1 it could never trip. A value the
+ * policy gives is kept. */
+START_TEST(test_unreachable_degraded_follows_k)
+{
+    ck_assert_int_eq(load("version: 1\nprobes: {peers: {hosts: [a, b], k: 1}}\n"), 0);
+    ck_assert_uint_eq(p.probes.peers.unreachable_degraded, 1);
+    ck_assert_int_eq(load("version: 1\nprobes: {peers: {hosts: [a, b], k: 3}}\n"), 0);
+    ck_assert_uint_eq(p.probes.peers.unreachable_degraded, 2);
+    ck_assert_int_eq(load("version: 1\nprobes: {peers: {k: 1, unreachable_degraded: 2}}\n"), 0);
+    ck_assert_uint_eq(p.probes.peers.unreachable_degraded, 2);
+    ck_assert_int_eq(load("version: 1\nprobes: {peers: {k: 1, unreachable_degraded: 0}}\n"), 0);
+    ck_assert_uint_eq(p.probes.peers.unreachable_degraded, 0);
 }
 END_TEST
 
@@ -196,6 +233,30 @@ static void assert_round_trip(void)
     policy_done(&q);
     policy_errors_done(&e2);
 }
+
+/* rails.expect_count: null (unset, the default: at least one rail) and 0 (a TCP-only node)
+ * are two values, and the dump keeps them apart. */
+START_TEST(test_expect_count_null)
+{
+    ck_assert_int_eq(load("rails: {expect_count: 0}\n"), 0);
+    ck_assert_uint_eq(p.rails.expect_count, 0);
+    _cleanup_free_ char *zero = policy_dump(&p);
+    ck_assert_ptr_nonnull(strstr(zero, "  expect_count: 0\n"));
+    assert_round_trip();
+
+    ck_assert_int_eq(load("rails: {expect_count: 4}\n"), 0);
+    ck_assert_int_eq(load("rails: {expect_count: null}\n"), 0);
+    ck_assert_uint_eq(p.rails.expect_count, POLICY_COUNT_UNSET);
+    ck_assert_int_eq(load("rails: {expect_count: ~}\n"), 0);
+    ck_assert_uint_eq(p.rails.expect_count, POLICY_COUNT_UNSET);
+    _cleanup_free_ char *null = policy_dump(&p);
+    ck_assert_ptr_nonnull(strstr(null, "  expect_count: null\n"));
+    assert_round_trip();
+
+    /* A null elsewhere is still refused: only this count is nullable. */
+    ck_assert_int_lt(load("rails: {min_rate_gbps: null}\n"), 0);
+}
+END_TEST
 
 START_TEST(test_round_trip_builtin)
 {
@@ -358,6 +419,7 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_builtin_is_conf_file);
     tcase_add_test(tc, test_full_policy);
     tcase_add_test(tc, test_round_trip_builtin);
+    tcase_add_test(tc, test_expect_count_null);
     tcase_add_test(tc, test_round_trip_everything_set);
     tcase_add_test(tc, test_failed_load_keeps_old);
     tcase_add_test(tc, test_aliases);
@@ -365,6 +427,8 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_sysctl_allowlist);
     tcase_add_test(tc, test_file_errors);
     tcase_add_test(tc, test_sysctl_limits);
+    tcase_add_test(tc, test_builtin_profile_kept);
+    tcase_add_test(tc, test_unreachable_degraded_follows_k);
     suite_add_tcase(s, tc);
     return s;
 }

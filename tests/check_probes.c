@@ -16,13 +16,18 @@
 #include <unistd.h>
 
 #include <errno.h>
+#include <math.h>
 
 #include "baseline.h"
+#include "baseline_store.h"
 #include "peer_list.h"
 #include "peer_wire.h"
+#include "probes_runner.h"
 #include "probe_tcp.h"
 #include "check_run.h"
 #include "checks.h"
+#include "metrics.h"
+#include "report.h"
 #include "stats.h"
 
 START_TEST(test_stats_exact)
@@ -183,9 +188,137 @@ START_TEST(test_persistence_and_findings)
     policy_done(&p);
     baselines_done(&all);
     baselines_done(&again);
-    char cmd[64];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    sh("rm -rf %s", dir);
+}
+END_TEST
+
+/* The probe.regression finding of the one baseline in ALL. */
+static const struct finding *regression_of(const struct baselines *all, struct findings *fs)
+{
+    struct policy p;
+    policy_init_defaults(&p);
+    p.probes.regression.baseline_runs = 5;
+    findings_done(fs);
+    check_regressions(all, &p, fs);
+    policy_done(&p);
+    ck_assert_uint_eq(fs->n, 1);
+    return &fs->items[0];
+}
+
+/* The value of METRIC's one sample in the metrics of ALL's regressions; -1 if absent. */
+static double metric_of(const struct baselines *all, const char *metric)
+{
+    struct report r;
+    memset(&r, 0, sizeof(r));
+    r.probed = true;
+    report_keep_regressions(&r, all);
+    char *text = metrics_render(&r), want[96];
+    ck_assert_ptr_nonnull(text);
+    snprintf(want, sizeof(want), "\n%s{target=\"lo\",probe=\"tcp\",size=\"64\"} ", metric);
+    const char *at = strstr(text, want);
+    double v = at ? strtod(at + strlen(want), NULL) : -1;
+    if (at)
+        ck_assert_msg(!strstr(at + 1, want), "%s twice", metric);
+    free(text);
+    report_done(&r);
+    return v;
+}
+
+/* The metric, the finding and the JSON's state say the same thing (issue 27 item 16): the
+ * state machine's state, and the last run's ratio apart from it. fabtune_probe_regressed
+ * read 0 during a 16x run, the finding said "within baseline"; while clearing, the finding
+ * said "regressed: 0 of the last runs over baseline". */
+START_TEST(test_regression_state_and_ratio)
+{
+    struct baselines all = { 0 };
+    struct findings fs = { 0 };
+    struct baseline *b = baselines_get(&all, "lo tcp 64");
+    const struct finding *f;
+
+    feed(b, 10);
+    ck_assert_int_eq(baseline_state(b), BASELINE_LEARNING);
+    ck_assert(isnan(baseline_last_ratio(b)));
+    ck_assert_double_eq(metric_of(&all, "fabtune_probe_regressed"), -1);     /* absent */
+    ck_assert_double_eq(metric_of(&all, "fabtune_probe_baseline_ratio"), -1);
+    ck_assert_int_eq(regression_of(&all, &fs)->severity, SEVERITY_UNKNOWN);
+    baselines_done(&all);
+    b = baselines_get(&all, "lo tcp 64");
+    learn(b);
+    ck_assert_str_eq(baseline_state_name(baseline_state(b)), "ok");
+
+    /* One run 16x the baseline: suspect, 1 of 3; the ratio says 16, the state 0. */
+    feed(b, 160);
+    ck_assert_str_eq(baseline_state_name(baseline_state(b)), "suspect");
+    ck_assert_double_eq_tol(baseline_last_ratio(b), 16, 1e-9);
+    ck_assert_double_eq(metric_of(&all, "fabtune_probe_regressed"), 0);
+    ck_assert_double_eq_tol(metric_of(&all, "fabtune_probe_baseline_ratio"), 16, 1e-6);
+    f = regression_of(&all, &fs);
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_msg(strstr(f->message, "lo tcp 64 suspect: last run 16.0x baseline") &&
+                  strstr(f->message, "1 of 3 bad runs in a row to regress") &&
+                  !strstr(f->message, "within"), "%s", f->message);
+
+    /* Three in a row: regressed, a warning, the metric 1. */
+    feed(b, 160);
+    feed(b, 160);
+    ck_assert_str_eq(baseline_state_name(baseline_state(b)), "regressed");
+    ck_assert_double_eq(metric_of(&all, "fabtune_probe_regressed"), 1);
+    ck_assert_double_eq_tol(metric_of(&all, "fabtune_probe_baseline_ratio"), 16, 1e-6);
+    f = regression_of(&all, &fs);
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_msg(strstr(f->message, "lo tcp 64 regressed: last run 16.0x baseline") &&
+                  strstr(f->message, "3 bad runs in a row"), "%s", f->message);
+
+    /* The exposition with both families' samples passes promtool, where it is installed
+     * (fleet-prometheus.sh and peers-netns.sh run it on a daemon's, without samples). */
+    struct report r;
+    memset(&r, 0, sizeof(r));
+    r.probed = true;
+    report_keep_regressions(&r, &all);
+    char *text = metrics_render(&r), prom[] = "/tmp/check_probes.prom.XXXXXX";
+    int fd = mkstemp(prom);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    sh("! command -v promtool >/dev/null || { promtool check metrics < %s > %s.out 2>&1 && "
+       "! [ -s %s.out ]; } || { cat %s.out; exit 1; }", prom, prom, prom, prom);
+    sh("rm -f %s %s.out", prom, prom);
+    free(text);
+    report_done(&r);
+
+    /* Back within: recovering, still regressed (1) while the ratio reads 1. */
+    feed(b, 10);
+    ck_assert_str_eq(baseline_state_name(baseline_state(b)), "recovering");
+    ck_assert_double_eq(metric_of(&all, "fabtune_probe_regressed"), 1);
+    ck_assert_double_eq_tol(metric_of(&all, "fabtune_probe_baseline_ratio"), 1, 1e-6);
+    f = regression_of(&all, &fs);
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_msg(strstr(f->message, "regressed, recovering: last run 1.0x baseline") &&
+                  strstr(f->message, "1 of 3 good runs in a row to clear") &&
+                  !strstr(f->message, "0 of the last runs"), "%s", f->message);
+
+    /* The state and the ratio survive the baselines' file. */
+    char dir[] = "/tmp/check_probes.XXXXXX";
+    struct baselines again;
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_int_eq(baselines_save(dir, &all), 0);
+    ck_assert_int_eq(baselines_load(dir, &again), 0);
+    struct baseline *b2 = baselines_get(&again, "lo tcp 64");
+    ck_assert_int_eq(baseline_state(b2), BASELINE_RECOVERING);
+    ck_assert_uint_eq(b2->good_streak, 1);
+    ck_assert_double_eq_tol(baseline_last_ratio(b2), 1, 1e-9);
+    baselines_done(&again);
+    sh("rm -rf %s", dir);
+
+    feed(b, 10);
+    feed(b, 10);
+    ck_assert_str_eq(baseline_state_name(baseline_state(b)), "ok");
+    ck_assert_double_eq(metric_of(&all, "fabtune_probe_regressed"), 0);
+    f = regression_of(&all, &fs);
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_msg(strstr(f->message, "lo tcp 64 ok: last run 1.0x baseline"), "%s", f->message);
+    findings_done(&fs);
+    baselines_done(&all);
 }
 END_TEST
 
@@ -222,9 +355,7 @@ START_TEST(test_hostile_baselines_file)
     ck_assert_uint_eq(l->good_streak, 0);
     ck_assert(!l->ready);                          /* no usable baseline: learn it again */
     baselines_done(&all);
-    char cmd[64];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    sh("rm -rf %s", dir);
 }
 END_TEST
 
@@ -258,9 +389,7 @@ START_TEST(test_baselines_file_too_many_paths)
     write_entries(dir, BASELINE_MAX_KEYS + 1);
     ck_assert_int_eq(baselines_load(dir, &all), -EFBIG);
     baselines_done(&all);
-    char cmd[64];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    sh("rm -rf %s", dir);
 }
 END_TEST
 
@@ -273,9 +402,9 @@ START_TEST(test_limits)
     policy_init_defaults(&p);
     p.probes.limits.rdma_p99_us = 10;
     p.probes.limits.rdma_min_bw_fraction = 0.8;
-    t.rdma_lat = (struct probe_result){ .ran = true, .latency = { .n = 1, .p50 = 3e-6, .p99 = 12e-6 } };
-    t.rdma_bw = (struct probe_result){ .ran = true, .bandwidth = 30e9 };
-    t.tcp_lat = (struct probe_result){ .ran = true, .error = -5, .error_text = "cannot connect" };
+    t.result[PROBE_RDMA_LATENCY] = (struct probe_result){ .ran = true, .latency = { .n = 1, .p50 = 3e-6, .p99 = 12e-6 } };
+    t.result[PROBE_RDMA_BANDWIDTH] = (struct probe_result){ .ran = true, .bandwidth = 30e9 };
+    t.result[PROBE_TCP_LATENCY] = (struct probe_result){ .ran = true, .error = -5, .error_text = "cannot connect" };
     check_probe_results(&run, &p, &fs);
     ck_assert_uint_eq(fs.n, 3);
     ck_assert_int_eq(fs.items[0].severity, SEVERITY_WARNING);  /* p99 12 > 10 us */
@@ -288,6 +417,27 @@ END_TEST
 
 /* The peers file a cluster tool writes: comments, blank lines, one host per line; a bad
  * line is an error that names it. */
+/* The kind table names each result as the report's JSON, the metrics and the findings
+ * always have: TRANSPORT_MEASURE, probe.TRANSPORT.MEASURE. */
+START_TEST(test_probe_kinds)
+{
+    static const char *const measures[] = { "latency", "bandwidth" };
+    char name[32], check[48];
+    for (enum probe_transport t = 0; t < PROBE_TRANSPORT_COUNT; t++)
+        for (enum probe_measure m = 0; m < PROBE_MEASURE_COUNT; m++) {
+            const struct probe_kind_info *k = &probe_kinds[probe_kind_of(t, m)];
+            ck_assert_int_eq(k->transport, t);
+            ck_assert_int_eq(k->measure, m);
+            snprintf(name, sizeof(name), "%s_%s", probe_transport_name(t), measures[m]);
+            snprintf(check, sizeof(check), "probe.%s.%s", probe_transport_name(t), measures[m]);
+            ck_assert_str_eq(k->name, name);
+            ck_assert_str_eq(k->check, check);
+        }
+    ck_assert_str_eq(probe_transport_name(PROBE_RDMA), "rdma");
+    ck_assert_str_eq(probe_transport_name(PROBE_TCP), "tcp");
+}
+END_TEST
+
 START_TEST(test_peer_list_parse)
 {
     const char *good = "# nodes of rack 1\n\nnode-c\n  node-a.example.com   # the first\r\n"
@@ -519,10 +669,10 @@ START_TEST(test_peer_findings)
     p.probes.peers.n_hosts = 3;
     p.probes.peers.unreachable_degraded = 1;
     for (size_t i = 0; i < 3; i++) {
-        e[i].tcp_lat = (struct probe_result){ .ran = true, .latency = { .n = 1, .p50 = 5e-6, .p99 = 9e-6 } };
-        e[i].tcp_bw = (struct probe_result){ .ran = true, .bandwidth = 1e9 };
+        e[i].result[PROBE_TCP_LATENCY] = (struct probe_result){ .ran = true, .latency = { .n = 1, .p50 = 5e-6, .p99 = 9e-6 } };
+        e[i].result[PROBE_TCP_BANDWIDTH] = (struct probe_result){ .ran = true, .bandwidth = 1e9 };
     }
-    e[1].tcp_lat = (struct probe_result){ .ran = true, .error = -ECONNRESET,
+    e[1].result[PROBE_TCP_LATENCY] = (struct probe_result){ .ran = true, .error = -ECONNRESET,
                                           .error_text = "its responder refused the session" };
     check_probe_results(&run, &p, &fs);
     ck_assert_uint_eq(fs.n, 4);
@@ -547,6 +697,82 @@ START_TEST(test_peer_findings)
 }
 END_TEST
 
+/* A copy of a run (the check job's, the report's) has arrays of its own, with their room
+ * right: the original freed, the copy still reads and frees cleanly (ASan in build-asan
+ * sees any shared or freed buffer). */
+START_TEST(test_probes_copy_is_deep)
+{
+    struct policy p;
+    struct inventory inv = { 0 };
+    struct probe_run run, copy;
+    policy_init_defaults(&p);
+    char n1[] = "n1", n2[] = "n2", n3[] = "n3", *hosts[] = { n1, n2, n3 };
+    p.probes.peers.hosts = hosts;
+    p.probes.peers.n_hosts = 3;
+    p.probes.peers.k = 2;
+    ck_assert_ptr_nonnull(inventory_add_rail(&inv, "mlx5_0", 1));
+    ck_assert_ptr_nonnull(inventory_add_rail(&inv, "mlx5_1", 1));
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    ck_assert_uint_eq(run.n, 2);
+    ck_assert_uint_eq(run.n_cross, 1);
+    ck_assert_uint_eq(run.n_peers, 4);          /* 2 neighbours on each of 2 rails */
+    ck_assert_int_eq(probes_copy(&run, &copy), 0);
+    probes_done(&run);
+    ck_assert_uint_eq(copy.cap_targets, 2);
+    ck_assert_uint_eq(copy.cap_peers, 4);
+    ck_assert_str_eq(copy.targets[1].name, "mlx5_1/1");
+    ck_assert_str_eq(copy.cross[0].name, "mlx5_0/1<>mlx5_1/1");
+    ck_assert_str_eq(copy.peers[3].rail, "mlx5_1/1");
+    probes_done(&copy);
+    inventory_done(&inv);
+    p.probes.peers.hosts = NULL;
+    p.probes.peers.n_hosts = 0;
+    policy_done(&p);
+}
+END_TEST
+
+/* Writes hosts FIRST..LAST (in that order, either way) as a peers file into a new buffer. */
+static char *peers_text(int first, int last, size_t *len)
+{
+    size_t room = (size_t)(abs(last - first) + 1) * 16;
+    char *text = malloc(room);
+    ck_assert_ptr_nonnull(text);
+    *len = 0;
+    for (int i = first;; i += first < last ? 1 : -1) {
+        *len += (size_t)snprintf(text + *len, room - *len, "node%05d\n", i);
+        if (i == last)
+            break;
+    }
+    return text;
+}
+
+/* A cluster's peers file of 10,000 hosts is taken whole; one of PEERS_MAX hosts too, even
+ * reverse-sorted (the sorted insertion's worst case); one more host is refused. */
+START_TEST(test_peer_list_bounded)
+{
+    struct peer_list l;
+    char err[160];
+    size_t len;
+    char *text = peers_text(1, 10000, &len);
+    ck_assert_int_eq(peer_list_parse(text, len, &l, err, sizeof(err)), 0);
+    ck_assert_uint_eq(l.n, 10000);
+    peer_list_done(&l);
+    free(text);
+    text = peers_text(PEERS_MAX, 1, &len);
+    ck_assert_int_eq(peer_list_parse(text, len, &l, err, sizeof(err)), 0);
+    ck_assert_uint_eq(l.n, PEERS_MAX);
+    ck_assert_str_eq(l.hosts[0], "node00001");
+    ck_assert_int_eq(peer_list_add(&l, "node00000"), -E2BIG);
+    ck_assert_int_eq(peer_list_add(&l, "node00001"), 0);        /* already there */
+    peer_list_done(&l);
+    free(text);
+    text = peers_text(0, PEERS_MAX, &len);
+    ck_assert_int_eq(peer_list_parse(text, len, &l, err, sizeof(err)), -E2BIG);
+    ck_assert_str_eq(err, "more than 16384 hosts");
+    free(text);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("probes");
@@ -559,14 +785,18 @@ int main(void)
     tcase_add_test(tc, test_slow_drift);
     tcase_add_test(tc, test_recovery);
     tcase_add_test(tc, test_persistence_and_findings);
+    tcase_add_test(tc, test_regression_state_and_ratio);
     tcase_add_test(tc, test_hostile_baselines_file);
     tcase_add_test(tc, test_baselines_file_too_many_paths);
     tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_probe_kinds);
     tcase_add_test(tc, test_peer_list_parse);
     tcase_add_test(tc, test_peer_neighbours);
     tcase_add_test(tc, test_peer_hello);
     tcase_add_test(tc, test_peer_findings);
     tcase_add_test(tc, test_peer_stream_after_slow_session);
+    tcase_add_test(tc, test_probes_copy_is_deep);
+    tcase_add_test(tc, test_peer_list_bounded);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "check_findings.h"
 #include "check_run.h"
 #include "dcb_parse.h"
 #include "hexfile.h"
@@ -147,6 +148,9 @@ START_TEST(test_parse_short_pfc)
 END_TEST
 
 /* A rail of the 8-rail fixture with its MLNX_OFED files, and DCB from FIXTURE (or none). */
+/* The one rail of every case: its findings are the ones the tests look up. */
+#define QOS_RAIL "mlx5_0/1"
+
 struct qos_case {
     struct inventory inv;
     struct policy policy;
@@ -160,7 +164,7 @@ static void qos_case(struct qos_case *c, const char *dcb_fixture, const char *sy
     memset(c, 0, sizeof(*c));
     policy_init_defaults(&c->policy);
     c->policy.rails.qos.ecn = REQ_REQUIRED;
-    struct rail *r = inventory_add_rail(&c->inv, "mlx5_0", 1);
+    struct rail *r = inventory_add_rail(&c->inv, "mlx5_0", 1);      /* QOS_RAIL */
     strscpy(r->link_layer, "Ethernet", sizeof(r->link_layer));
     strscpy(r->netdev.name, ifname, sizeof(r->netdev.name));
     r->netdev.present = true;
@@ -184,18 +188,6 @@ static void qos_done(struct qos_case *c)
     policy_done(&c->policy);
 }
 
-static int severity_of(const struct qos_case *c, const char *check)
-{
-    int found = -1;
-    for (size_t i = 0; i < c->findings.n; i++)
-        if (streq(c->findings.items[i].check, check)) {
-            ck_assert_msg(found < 0, "two %s findings", check);
-            found = (int)c->findings.items[i].severity;
-        }
-    ck_assert_msg(found >= 0, "no %s finding", check);
-    return found;
-}
-
 static bool none_of(const struct qos_case *c, const char *check)
 {
     for (size_t i = 0; i < c->findings.n; i++)
@@ -216,13 +208,14 @@ START_TEST(test_checks_good_upstream)
     ck_assert(!r->qos.ecn_known);
     r->qos.pause_rx = r->qos.pause_tx = 0;
     qos_run(&c);
-    ck_assert_int_eq(severity_of(&c, "qos.pfc"), SEVERITY_OK);
-    ck_assert_int_eq(severity_of(&c, "qos.pfc_exclusive"), SEVERITY_OK);
-    ck_assert_int_eq(severity_of(&c, "qos.trust"), SEVERITY_OK);
-    ck_assert_int_eq(severity_of(&c, "qos.dscp_map"), SEVERITY_OK);
-    ck_assert_int_eq(severity_of(&c, "qos.ecn"), SEVERITY_UNKNOWN);
-    ck_assert_int_eq(severity_of(&c, "qos.cnp"), SEVERITY_UNKNOWN);
-    ck_assert_int_eq(severity_of(&c, "qos.global_pause"), SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.pfc", QOS_RAIL)->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.pfc_exclusive", QOS_RAIL)->severity,
+                     SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.trust", QOS_RAIL)->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.dscp_map", QOS_RAIL)->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.ecn", QOS_RAIL)->severity, SEVERITY_UNKNOWN);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.cnp", QOS_RAIL)->severity, SEVERITY_UNKNOWN);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.global_pause", QOS_RAIL)->severity, SEVERITY_OK);
     ck_assert_int_eq(findings_verdict(&c.findings), VERDICT_READY);
     qos_done(&c);
 }
@@ -241,9 +234,10 @@ START_TEST(test_checks_good_ofed)
     ck_assert_int_eq(r->qos.cnp_dscp, 48);
     ck_assert_int_eq(r->qos.cnp_802p_prio, 6);
     qos_run(&c);
-    ck_assert_int_eq(severity_of(&c, "qos.ecn"), SEVERITY_OK);
-    ck_assert_int_eq(severity_of(&c, "qos.cnp"), SEVERITY_OK);
-    ck_assert_int_eq(severity_of(&c, "qos.global_pause"), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.ecn", QOS_RAIL)->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.cnp", QOS_RAIL)->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.global_pause", QOS_RAIL)->severity,
+                     SEVERITY_UNKNOWN);
     ck_assert_int_eq(findings_verdict(&c.findings), VERDICT_READY);
     qos_done(&c);
 }
@@ -255,9 +249,10 @@ START_TEST(test_checks_out_of_the_box)
     struct qos_case c;
     qos_case(&c, "mlx5-pcp-nopfc.hex", "mlx5_8rail", "enp60s0f0np0");
     qos_run(&c);
-    ck_assert_int_eq(severity_of(&c, "qos.pfc"), SEVERITY_ERROR);
-    ck_assert_int_eq(severity_of(&c, "qos.trust"), SEVERITY_ERROR);
-    ck_assert_int_eq(severity_of(&c, "qos.dscp_map"), SEVERITY_UNKNOWN);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.pfc", QOS_RAIL)->severity, SEVERITY_ERROR);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.trust", QOS_RAIL)->severity, SEVERITY_ERROR);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.dscp_map", QOS_RAIL)->severity,
+                     SEVERITY_UNKNOWN);
     ck_assert_int_eq(findings_verdict(&c.findings), VERDICT_NOT_READY);
     qos_done(&c);
 }
@@ -272,17 +267,19 @@ START_TEST(test_checks_misrouted)
     c.inv.rails[0].qos.pause_rx = 1;
     c.inv.rails[0].qos.pause_tx = 0;
     qos_run(&c);
-    ck_assert_int_eq(severity_of(&c, "qos.pfc"), SEVERITY_OK);
-    ck_assert_int_eq(severity_of(&c, "qos.pfc_exclusive"), SEVERITY_WARNING);
-    ck_assert_int_eq(severity_of(&c, "qos.dscp_map"), SEVERITY_ERROR);
-    ck_assert_int_eq(severity_of(&c, "qos.ecn"), SEVERITY_ERROR);
-    ck_assert_int_eq(severity_of(&c, "qos.cnp"), SEVERITY_ERROR);
-    ck_assert_int_eq(severity_of(&c, "qos.global_pause"), SEVERITY_WARNING);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.pfc", QOS_RAIL)->severity, SEVERITY_OK);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.pfc_exclusive", QOS_RAIL)->severity,
+                     SEVERITY_WARNING);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.dscp_map", QOS_RAIL)->severity, SEVERITY_ERROR);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.ecn", QOS_RAIL)->severity, SEVERITY_ERROR);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.cnp", QOS_RAIL)->severity, SEVERITY_ERROR);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.global_pause", QOS_RAIL)->severity,
+                     SEVERITY_WARNING);
     /* ecn: optional makes the missing reaction point a warning; ignore drops the check. */
     findings_done(&c.findings);
     c.policy.rails.qos.ecn = REQ_OPTIONAL;
     qos_run(&c);
-    ck_assert_int_eq(severity_of(&c, "qos.ecn"), SEVERITY_WARNING);
+    ck_assert_int_eq(one_finding(&c.findings, "qos.ecn", QOS_RAIL)->severity, SEVERITY_WARNING);
     findings_done(&c.findings);
     c.policy.rails.qos.ecn = REQ_IGNORE;
     c.policy.rails.qos.pfc_exclusive = false;
@@ -305,7 +302,7 @@ START_TEST(test_checks_nothing_exposed)
     static const char *const ids[] = { "qos.pfc", "qos.pfc_exclusive", "qos.trust",
                                        "qos.dscp_map", "qos.ecn", "qos.cnp", "qos.global_pause" };
     for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
-        ck_assert_int_eq(severity_of(&c, ids[i]), SEVERITY_UNKNOWN);
+        ck_assert_int_eq(one_finding(&c.findings, ids[i], QOS_RAIL)->severity, SEVERITY_UNKNOWN);
     for (size_t i = 0; i < c.findings.n; i++)
         ck_assert_msg(c.findings.items[i].message[0], "empty message");
     ck_assert_int_eq(findings_verdict(&c.findings), VERDICT_READY);
@@ -329,14 +326,13 @@ END_TEST
  * hold other than 0/1 make ECN unknown. */
 START_TEST(test_sysfs_odd_shapes)
 {
-    char root[300], cmd[2400];
+    char root[300];
     snprintf(root, sizeof(root), "%s/odd", scratch);
-    snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s/class/net/eth9/qos %s/class/net/eth9/ecn/roce_np/enable "
-             "%s/class/net/eth9/ecn/roce_rp/enable && echo willing > %s/class/net/eth9/qos/trust && "
-             "for p in 0 1 2 3 4 5 6 7; do echo 1 > %s/class/net/eth9/ecn/roce_np/enable/$p; "
-             "echo 2 > %s/class/net/eth9/ecn/roce_rp/enable/$p; done",
-             root, root, root, root, root, root, root);
-    ck_assert_int_eq(system(cmd), 0);
+    sh("rm -rf %s && mkdir -p %s/class/net/eth9/qos %s/class/net/eth9/ecn/roce_np/enable "
+       "%s/class/net/eth9/ecn/roce_rp/enable && echo willing > %s/class/net/eth9/qos/trust && "
+       "for p in 0 1 2 3 4 5 6 7; do echo 1 > %s/class/net/eth9/ecn/roce_np/enable/$p; "
+       "echo 2 > %s/class/net/eth9/ecn/roce_rp/enable/$p; done",
+       root, root, root, root, root, root, root);
     struct qos_state q;
     qos_state_init(&q);
     source_qos_sysfs(root, "eth9", &q);
@@ -344,6 +340,29 @@ START_TEST(test_sysfs_odd_shapes)
     ck_assert_msg(strstr(q.trust_why, "willing"), "%s", q.trust_why);
     ck_assert(!q.ecn_known);
     ck_assert_msg(strstr(q.ecn_why, "roce_rp/enable/0"), "%s", q.ecn_why);
+}
+END_TEST
+
+/* Without a qos/trust file or an APP table, the trust reason is the DCB source's whole
+ * reason, never cut mid-word ("...DCB netlink (no dc" was). */
+START_TEST(test_trust_why_whole)
+{
+    char root[300];
+    snprintf(root, sizeof(root), "%s/notrust", scratch);
+    sh("rm -rf %s && mkdir -p %s/class/net/eth8/qos", root, root);
+    struct qos_state q;
+    qos_state_init(&q);
+    snprintf(q.dcb.why, sizeof(q.dcb.why), "%s",
+             "neither the driver nor the kernel answers DCB netlink (no dcbnl_ops)");
+    source_qos_sysfs(root, "eth8", &q);
+    ck_assert_str_eq(q.trust, "");
+    ck_assert_str_eq(q.trust_why, "no qos/trust file and no DCB APP table: neither the driver "
+                     "nor the kernel answers DCB netlink (no dcbnl_ops)");
+    /* The longest reason the DCB source holds fits whole too. */
+    memset(q.dcb.why, 'x', sizeof(q.dcb.why) - 1);
+    q.dcb.why[sizeof(q.dcb.why) - 1] = '\0';
+    source_qos_sysfs(root, "eth8", &q);
+    ck_assert_msg(strstr(q.trust_why, q.dcb.why), "%s", q.trust_why);
 }
 END_TEST
 
@@ -370,6 +389,7 @@ int main(void)
     tcase_add_test(checks, test_checks_nothing_exposed);
     tcase_add_test(checks, test_checks_infiniband_skipped);
     tcase_add_test(checks, test_sysfs_odd_shapes);
+    tcase_add_test(checks, test_trust_why_whole);
     suite_add_tcase(s, checks);
     return check_run(s);
 }

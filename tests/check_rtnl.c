@@ -21,11 +21,6 @@
 #include "source_rtnl.h"
 #include "strutil.h"
 
-static void sh(const char *cmd)
-{
-    ck_assert_msg(system(cmd) == 0, "command failed: %s", cmd);
-}
-
 static void setup(void)
 {
     /* Each test runs in its own forked child, in a fresh namespace of its own. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: ISC */
-/* What every check suite shares: the runner it ends with (run, report, exit status), and
- * the build tree's fixture trees. */
+/* What every check suite shares: the runner it ends with (run, report, exit status), the
+ * build tree's fixture trees, and the shell-out that fails the test. */
 #pragma once
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,20 @@ static inline int check_scratch_dir(char *out, size_t len, const char *name)
     snprintf(out, len, "%s/tests/fixtures/%s", builddir ? builddir : ".", name);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", out, out);
     return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Runs the shell command that FMT and its arguments make; fails the test, naming the
+ * command, when it does not fit or does not exit 0. */
+__attribute__((format(printf, 1, 2)))
+static inline void sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+    va_end(ap);
+    ck_assert_msg(n >= 0 && (size_t)n < sizeof(cmd), "command too long: %s", fmt);
+    ck_assert_msg(system(cmd) == 0, "command failed: %s", cmd);
 }
 
 static inline int check_run(Suite *s)

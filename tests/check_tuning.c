@@ -16,11 +16,13 @@
 #include "checks.h"
 #include "check_run.h"
 #include "macro.h"
-#include "strutil.h"
+#include "rail_sysctl.h"
+#include "fileio.h"
 #include "sysctl.h"
 #include "sysctl_writers.h"
 #include "tuning.h"
 #include "tuning_snapshot.h"
+#include "tuning_transaction.h"
 
 static char dir[256], proc[300], state[300];
 static struct policy p;
@@ -29,12 +31,9 @@ static void put(const char *key, const char *value)
 {
     char path[512];
     snprintf(path, sizeof(path), "%s/sys/%s", proc, key);
-    for (char *c = path + strlen(proc) + 5; *c; c++)
-        if (*c == '.')
-            *c = '/';
-    char cmd[700];
-    snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-    ck_assert_int_eq(system(cmd), 0);
+    for (char *c = path + strlen(proc) + 5; *c; c++)    /* sysctl(8)'s form: '/' is a '.' */
+        *c = *c == '.' ? '/' : *c == '/' ? '.' : *c;
+    sh("mkdir -p \"$(dirname '%s')\"", path);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     fprintf(f, "%s\n", value);
@@ -115,6 +114,33 @@ START_TEST(test_read_only)
     ck_assert_uint_eq(fs.n, 4);
     ck_assert_int_eq(findings_verdict(&fs), VERDICT_DEGRADED);
     findings_done(&fs);
+    tuning_done(&t);
+}
+END_TEST
+
+/* Beside a running daemon, 'fabtuned --once --apply' exits 75: the drift hint names the
+ * command that works then, as the pass tells the check (the check reads nothing). */
+START_TEST(test_drift_hint_names_the_daemon)
+{
+    struct tuning t;
+    enum tuning_mode mode = p.tuning.mode;
+    p.tuning.mode = TUNING_VERIFY;
+    tuning_init(&t, proc, state, dir);
+    ck_assert_int_eq(tuning_read(&t, &p), 0);
+    for (int daemon = 0; daemon < 2; daemon++) {
+        struct findings fs = { 0 };
+        t.under_daemon = daemon;
+        check_tuning(&t, &p, &fs);
+        const struct finding *f = NULL;
+        for (size_t i = 0; i < fs.n && !f; i++)
+            if (fs.items[i].severity == SEVERITY_WARNING)
+                f = &fs.items[i];
+        ck_assert_ptr_nonnull(f);
+        ck_assert_ptr_nonnull(strstr(f->hint, daemon ? "apply with 'fabtunectl apply'"
+                                                     : "apply with 'fabtuned --once --apply'"));
+        findings_done(&fs);
+    }
+    p.tuning.mode = mode;
     tuning_done(&t);
 }
 END_TEST
@@ -237,21 +263,17 @@ static const char *writer_of(const struct sysctl_writers *w, const char *key)
  * relative to the tree's root). Calling it again on the same name adds to the tree. */
 static void make_tree(char *root, size_t len, const char *name, const char *script)
 {
-    char cmd[8192];
     snprintf(root, len, "%s/%s", dir, name);
-    snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && cd '%s' && %s", root, root, script);
-    ck_assert_int_eq(system(cmd), 0);
+    sh("mkdir -p '%s' && cd '%s' && %s", root, root, script);
 }
 
 /* A copy of the fixture with Debian's /etc/sysctl.d/99-sysctl.conf -> ../sysctl.conf link
  * (made here: a source tarball does not carry symlinks). */
 static void conf_root(char *root, size_t len)
 {
-    char cmd[1024];
     snprintf(root, len, "%s/conf", dir);
-    snprintf(cmd, sizeof(cmd), "cp -R %s/tests/fixtures/sysctl-conf %s && chmod -R u+w %s && "
-             "ln -s ../sysctl.conf %s/etc/sysctl.d/99-sysctl.conf", TEST_SRCDIR, root, root, root);
-    ck_assert_int_eq(system(cmd), 0);
+    sh("cp -R %s/tests/fixtures/sysctl-conf %s && chmod -R u+w %s && "
+       "ln -s ../sysctl.conf %s/etc/sysctl.d/99-sysctl.conf", TEST_SRCDIR, root, root, root);
 }
 
 START_TEST(test_other_writers)
@@ -416,7 +438,7 @@ END_TEST
 START_TEST(test_revert_refuses_tampered_snapshot)
 {
     struct tuning t;
-    ck_assert_int_eq(tuning_run(&t, proc, state, &p, TUNING_APPLY), 0);
+    ck_assert_int_eq(tuning_run(&t, proc, state, &p, NULL, TUNING_APPLY), 0);
     tuning_done(&t);
     put("kernel.core_pattern", "core");
     struct tuning_snapshot s;
@@ -425,7 +447,7 @@ START_TEST(test_revert_refuses_tampered_snapshot)
     ck_assert_int_eq(tuning_snapshot_save(state, &s), 0);
     tuning_snapshot_done(&s);
 
-    ck_assert_int_eq(tuning_run(&t, proc, state, NULL, TUNING_REVERT), -EPERM);
+    ck_assert_int_eq(tuning_run(&t, proc, state, NULL, NULL, TUNING_REVERT), -EPERM);
     ck_assert_str_eq(get("kernel.core_pattern"), "core");
     ck_assert_int_eq(key(&t, "kernel.core_pattern")->state, TUNING_STATE_FAILED);
     ck_assert_msg(strstr(key(&t, "kernel.core_pattern")->error, "refused"), "%s",
@@ -446,13 +468,13 @@ START_TEST(test_apply_mode_off)
     const char *yaml = "tuning:\n  mode: off\n  sysctl:\n    net.core.somaxconn: 8192\n";
     ck_assert_int_eq(policy_load_string(yaml, strlen(yaml), "t.yaml", &off, &errs), 0);
     struct tuning t;
-    ck_assert_int_eq(tuning_run(&t, proc, state, &off, TUNING_APPLY), -ECANCELED);
+    ck_assert_int_eq(tuning_run(&t, proc, state, &off, NULL, TUNING_APPLY), -ECANCELED);
     ck_assert_str_eq(get("net.core.somaxconn"), "4096");
     struct tuning_snapshot s;
     ck_assert_int_eq(tuning_snapshot_load(state, &s), -ENOENT);
     tuning_done(&t);
     /* Read still works, and says the keys are unmanaged. */
-    ck_assert_int_eq(tuning_run(&t, proc, state, &off, TUNING_READ), 0);
+    ck_assert_int_eq(tuning_run(&t, proc, state, &off, NULL, TUNING_READ), 0);
     ck_assert_int_eq(key(&t, "net.core.somaxconn")->state, TUNING_STATE_UNMANAGED);
     tuning_done(&t);
     policy_done(&off);
@@ -476,6 +498,45 @@ START_TEST(test_drift_alerts_per_key)
         ck_assert_uint_eq(alerts_update(&a, &fs, t * 1000000, 0), 0);
     findings_done(&fs);
     alerts_done(&a);
+}
+END_TEST
+
+/* Writes a snapshot of N keys into the state dir. */
+static void write_snapshot(size_t n)
+{
+    char path[400];
+    snprintf(path, sizeof(path), "%s/%s", state, TUNING_SNAPSHOT_FILE);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "{\"version\":1,\"boot_id\":\"b\",\"originals\":{");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s\"net.core.k%zu\":\"1\"", i ? "," : "", i);
+    fprintf(f, "}}\n");
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The tuning state takes TUNING_MAX_KEYS keys, a snapshot as many (a revert loads them
+ * all), and each refuses one more with -EFBIG. */
+START_TEST(test_keys_bounded)
+{
+    struct tuning t;
+    char name[32];
+    tuning_init(&t, proc, state, "");
+    for (size_t i = 0; i <= TUNING_MAX_KEYS; i++) {
+        snprintf(name, sizeof(name), "net.core.k%zu", i);
+        ck_assert_int_eq(tuning_add_key(&t, name, "1"), i < TUNING_MAX_KEYS ? 0 : -EFBIG);
+    }
+    ck_assert_uint_eq(t.n, TUNING_MAX_KEYS);
+    ck_assert_str_eq(t.keys[TUNING_MAX_KEYS - 1].key, "net.core.k4095");
+    tuning_done(&t);
+    struct tuning_snapshot s;
+    write_snapshot(TUNING_SNAPSHOT_MAX_KEYS);
+    ck_assert_int_eq(tuning_snapshot_load(state, &s), 0);
+    ck_assert_uint_eq(s.n, TUNING_SNAPSHOT_MAX_KEYS);
+    tuning_snapshot_done(&s);
+    write_snapshot(TUNING_SNAPSHOT_MAX_KEYS + 1);
+    ck_assert_int_eq(tuning_snapshot_load(state, &s), -EFBIG);
+    ck_assert_uint_eq(s.n, 0);
 }
 END_TEST
 
@@ -503,9 +564,8 @@ START_TEST(test_write_through_symlink)
     ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
     fclose(f);
     ck_assert_str_eq(buf, "NCCL_IB_GID_INDEX=3\n");
-    char cmd[512];      /* nothing but the link in etc/: no temporary file was made there */
-    snprintf(cmd, sizeof(cmd), "test \"$(ls %s/etc)\" = nccl.conf", tdir);
-    ck_assert_int_eq(system(cmd), 0);
+    /* nothing but the link in etc/: no temporary file was made there */
+    sh("test \"$(ls %s/etc)\" = nccl.conf", tdir);
 
     /* Two hops, absolute; then a loop. */
     snprintf(target, sizeof(target), "%s/etc/nccl.conf", tdir);
@@ -519,8 +579,161 @@ START_TEST(test_write_through_symlink)
     ck_assert_int_eq(symlink("loop", path), 0);
     ck_assert_int_eq(write_file_atomic(path, "x\n", 2, 0644), -ELOOP);
 
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", tdir);
-    ck_assert_int_eq(system(cmd), 0);
+    sh("rm -rf %s", tdir);
+}
+END_TEST
+
+/* A node's rails as the pass hands them over: ens1, ens2 and a VLAN, eth0.100. */
+static void rails_fixture(struct rail_netdevs *r, size_t n)
+{
+    static const char *const names[] = { "ens1", "ens2", "eth0.100" };
+    memset(r, 0, sizeof(*r));
+    for (size_t i = 0; i < n; i++) {
+        rail_netdevs_add(r, names[i]);
+        char k[96];
+        snprintf(k, sizeof(k), "net.ipv4.conf.%s.arp_ignore", names[i]);
+        for (char *c = k + 14; *c != '.' || strncmp(c, ".arp_ignore", 11); c++)
+            if (*c == '.')
+                *c = '/';
+        put(k, "0");
+        snprintf(k + strlen(k) - strlen("arp_ignore"), 20, "rp_filter");
+        put(k, "1");
+    }
+}
+
+static void load_rail_policy(struct policy *q)
+{
+    struct policy_errors errs = { 0 };
+    policy_init_defaults(q);
+    const char *yaml = "tuning:\n  mode: enforce\n  sysctl:\n    net.core.somaxconn: 8192\n"
+                       "    net.ipv4.conf.@rail.arp_ignore: 1\n"
+                       "    net.ipv4.conf.@multirail.rp_filter: 2\n"
+                       "    net.ipv4.conf.ens2.arp_ignore: 2\n";
+    ck_assert_int_eq(policy_load_string(yaml, strlen(yaml), "t.yaml", q, &errs), 0);
+}
+
+/* @rail and @multirail keys, expanded for each rail netdev, go through the one transaction:
+ * applied, their originals snapshotted, drift seen and re-applied, reverted. A key the
+ * policy names literally wins over the expansion. */
+START_TEST(test_rail_keys)
+{
+    struct policy q;
+    struct rail_netdevs rails;
+    struct tuning t;
+    load_rail_policy(&q);
+    rails_fixture(&rails, 3);
+    ck_assert_int_eq(tuning_run(&t, proc, state, &q, &rails, TUNING_APPLY), 0);
+    ck_assert_uint_eq(t.n, 1 + 2 + 3 + 1);     /* somaxconn, @rail (ens2 literal), @multirail x3, ens2 */
+    ck_assert_str_eq(get("net.ipv4.conf.ens1.arp_ignore"), "1");
+    ck_assert_str_eq(get("net.ipv4.conf.ens2.arp_ignore"), "2");
+    ck_assert_str_eq(get("net.ipv4.conf.eth0/100.arp_ignore"), "1");
+    ck_assert_str_eq(get("net.ipv4.conf.ens1.rp_filter"), "2");
+    ck_assert_str_eq(get("net.ipv4.conf.eth0/100.rp_filter"), "2");
+    /* The dotted name's own directory, not eth0/100/. */
+    char path[512];
+    snprintf(path, sizeof(path), "%s/sys/net/ipv4/conf/eth0.100/rp_filter", proc);
+    _cleanup_free_ char *text = NULL;
+    ck_assert_int_eq(read_file_full(path, 64, &text, NULL), 0);
+    ck_assert_str_eq(text, "2\n");
+    ck_assert_int_eq(key(&t, "net.ipv4.conf.eth0/100.arp_ignore")->state, TUNING_STATE_APPLIED);
+    ck_assert_str_eq(key(&t, "net.ipv4.conf.eth0/100.arp_ignore")->original, "0");
+    tuning_done(&t);
+
+    struct tuning_snapshot s;
+    ck_assert_int_eq(tuning_snapshot_load(state, &s), 0);
+    ck_assert_str_eq(tuning_snapshot_get(&s, "net.ipv4.conf.ens2.rp_filter"), "1");
+    ck_assert_str_eq(tuning_snapshot_get(&s, "net.ipv4.conf.eth0/100.arp_ignore"), "0");
+    tuning_snapshot_done(&s);
+
+    /* Drift on one rail's key: seen under verify, written again under enforce. */
+    put("net.ipv4.conf.ens1.rp_filter", "1");
+    ck_assert_int_eq(tuning_run(&t, proc, state, &q, &rails, TUNING_READ), 0);
+    ck_assert_int_eq(key(&t, "net.ipv4.conf.ens1.rp_filter")->state, TUNING_STATE_DRIFT);
+    ck_assert_str_eq(key(&t, "net.ipv4.conf.ens1.rp_filter")->original, "1");
+    struct findings fs = { 0 };
+    check_tuning(&t, &q, &fs);
+    ck_assert_uint_eq(fs.n, 7);     /* one finding per key */
+    size_t bad = 0;
+    for (size_t i = 0; i < fs.n; i++)
+        if (fs.items[i].severity != SEVERITY_OK) {
+            bad++;
+            ck_assert_str_eq(fs.items[i].subject, "net.ipv4.conf.ens1.rp_filter");
+            ck_assert_str_eq(fs.items[i].actual, "1");
+        }
+    ck_assert_uint_eq(bad, 1);
+    findings_done(&fs);
+    tuning_done(&t);
+    ck_assert_int_eq(tuning_run(&t, proc, state, &q, &rails, TUNING_APPLY), 0);
+    ck_assert(key(&t, "net.ipv4.conf.ens1.rp_filter")->reapplied);
+    ck_assert_str_eq(get("net.ipv4.conf.ens1.rp_filter"), "2");
+    tuning_done(&t);
+
+    /* Revert needs no rails: the snapshot holds the expanded keys. */
+    ck_assert_int_eq(tuning_run(&t, proc, state, NULL, NULL, TUNING_REVERT), 0);
+    ck_assert_str_eq(get("net.ipv4.conf.ens1.arp_ignore"), "0");
+    ck_assert_str_eq(get("net.ipv4.conf.ens2.arp_ignore"), "0");
+    ck_assert_str_eq(get("net.ipv4.conf.eth0/100.rp_filter"), "1");
+    ck_assert_int_eq(key(&t, "net.ipv4.conf.ens1.rp_filter")->state, TUNING_STATE_REVERTED);
+    tuning_done(&t);
+    policy_done(&q);
+}
+END_TEST
+
+/* One rail netdev: @rail applies, @multirail names nothing (no key, no write); no rails:
+ * neither does. */
+START_TEST(test_multirail_needs_two)
+{
+    struct policy q;
+    struct rail_netdevs rails;
+    struct tuning t;
+    load_rail_policy(&q);
+    rails_fixture(&rails, 1);
+    ck_assert_int_eq(tuning_run(&t, proc, state, &q, &rails, TUNING_APPLY), 0);
+    ck_assert_uint_eq(t.n, 1 + 1 + 1);          /* somaxconn, ens1's @rail key, ens2's literal */
+    ck_assert_str_eq(get("net.ipv4.conf.ens1.arp_ignore"), "1");
+    ck_assert_str_eq(get("net.ipv4.conf.ens1.rp_filter"), "1");
+    for (size_t i = 0; i < t.n; i++)
+        ck_assert_ptr_null(strstr(t.keys[i].key, "rp_filter"));
+    tuning_done(&t);
+
+    memset(&rails, 0, sizeof(rails));
+    ck_assert_int_eq(tuning_run(&t, proc, state, &q, &rails, TUNING_READ), 0);
+    ck_assert_uint_eq(t.n, 2);
+    ck_assert_str_eq(t.keys[1].key, "net.ipv4.conf.ens2.arp_ignore");
+    tuning_done(&t);
+    policy_done(&q);
+}
+END_TEST
+
+/* '/' stands for '.', so a key could spell ".." in the path: such a component is refused,
+ * in a read, a write and a tampered snapshot's revert alike. */
+START_TEST(test_key_never_leaves_sys)
+{
+    char buf[64], outside[400];
+    snprintf(outside, sizeof(outside), "%s/secret", proc);
+    sh("echo keep > %s", outside);
+    put("net.core.somaxconn", "4096");
+    ck_assert_int_eq(sysctl_read(proc, "net.//.//.secret", buf, sizeof(buf)), -EINVAL);
+    ck_assert_int_eq(sysctl_write(proc, "net.//.//.secret", "x"), -EINVAL);
+    ck_assert_int_eq(sysctl_read(proc, "net./.core.somaxconn", buf, sizeof(buf)), -EINVAL);
+    ck_assert_int_eq(sysctl_read(proc, "net.core.somaxconn", buf, sizeof(buf)), 0);
+
+    struct tuning t;
+    ck_assert_int_eq(tuning_run(&t, proc, state, &p, NULL, TUNING_APPLY), 0);
+    tuning_done(&t);
+    struct tuning_snapshot s;
+    ck_assert_int_eq(tuning_snapshot_load(state, &s), 0);
+    ck_assert_int_eq(tuning_snapshot_add(&s, "net.//.//.secret", "gone"), 0);
+    ck_assert_int_eq(tuning_snapshot_save(state, &s), 0);
+    tuning_snapshot_done(&s);
+    (void)tuning_run(&t, proc, state, NULL, NULL, TUNING_REVERT);
+    ck_assert_int_eq(key(&t, "net.//.//.secret")->state, TUNING_STATE_FAILED);
+    ck_assert_ptr_nonnull(strstr(key(&t, "net.//.//.secret")->error, "Invalid argument"));
+    tuning_done(&t);
+    _cleanup_free_ char *text = NULL;
+    ck_assert_int_eq(read_file_full(outside, 64, &text, NULL), 0);
+    ck_assert_str_eq(text, "keep\n");
+    ck_assert_str_eq(get("net.core.somaxconn"), "4096");   /* the rest is restored */
 }
 END_TEST
 
@@ -546,6 +759,11 @@ int main(void)
     tcase_add_test(tc, test_revert_refuses_tampered_snapshot);
     tcase_add_test(tc, test_apply_mode_off);
     tcase_add_test(tc, test_drift_alerts_per_key);
+    tcase_add_test(tc, test_keys_bounded);
+    tcase_add_test(tc, test_drift_hint_names_the_daemon);
+    tcase_add_test(tc, test_rail_keys);
+    tcase_add_test(tc, test_multirail_needs_two);
+    tcase_add_test(tc, test_key_never_leaves_sys);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

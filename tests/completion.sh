@@ -21,30 +21,52 @@ comp() {
     pass "fabtuned --log-target -> auto journal stderr" || fail "--log-target"
 [ "$(comp "$dir/fabtuned" _fabtuned fabtuned --on)" = "--once " ] && pass "fabtuned --on -> --once" || fail "--on"
 # The lists against --help: every long option there is completed, and every command of
-# fabtunectl's help.
+# fabtunectl's help, each with its own options.
 tmp=$(mktemp -d)
 "$top_builddir/src/client/fabtunectl" --help > "$tmp/ctl" 2>&1 || true
 "$top_builddir/src/daemon/fabtuned" --help > "$tmp/d" 2>&1 || true
 all_ctl=$(comp "$dir/fabtunectl" _fabtunectl fabtunectl '')
-missing=""
-for w in $(grep -o -- '--[a-z][a-z-]*' "$tmp/ctl" | sort -u); do
-    case " $all_ctl $(comp "$dir/fabtunectl" _fabtunectl fabtunectl checks '') \
-          $(comp "$dir/fabtunectl" _fabtunectl fabtunectl nccl-env '') \
-          $(comp "$dir/fabtunectl" _fabtunectl fabtunectl health '') " in
-        *" $w "*) ;; *) missing="$missing $w" ;;
-    esac
-done
-for w in status checks probes tuning nccl-env metrics health wait-ready reload probe-now apply revert snapshot; do
-    grep -q -- "$w" "$tmp/ctl" || missing="$missing (help lacks $w)"
-    case " $all_ctl " in *" $w "*) ;; *) missing="$missing $w" ;; esac
-done
-[ -z "$missing" ] && pass "fabtunectl: every command and option of --help completes" ||
-    fail "fabtunectl completion misses:$missing"
+# fabtunectl's command table, as --help prints it: "  NAME [OPTIONS] [ARGS]" up to the
+# first blank line, and the global options after it.
+sed -n '4,/^$/p' "$tmp/ctl" | grep '^  [a-z]' | sed 's/^  //; s/  .*//' > "$tmp/table"
+cut -d' ' -f1 "$tmp/table" | sort > "$tmp/help-cmds"
+printf '%s\n' $all_ctl | grep -v '^-' | sort > "$tmp/comp-cmds"
+cmp -s "$tmp/help-cmds" "$tmp/comp-cmds" && pass "fabtunectl: the completion's commands are --help's" ||
+    fail "fabtunectl commands: --help has $(tr '\n' ' ' < "$tmp/help-cmds"), the completion $(tr '\n' ' ' < "$tmp/comp-cmds")"
+globals=$(sed -n '/^$/,$p' "$tmp/ctl" | grep -o -- '^  -[a-zA-Z], --[a-z-]*' | tr -d ',' | tr '\n' ' ')
+# Each command completes its own options (-c also as --config) and the global ones, and
+# no other: -c only after diff, --timeout only after wait-ready and reload.
+bad=""
+while read -r name rest; do
+    want=$( (printf '%s\n' $globals; echo "$rest" | grep -o -- '-[a-z-]*' | sed 's/^-c$/-c\n--config/') | sort -u | tr '\n' ' ')
+    got=$(comp "$dir/fabtunectl" _fabtunectl fabtunectl "$name" -)
+    [ "$want" = "$got" ] || bad="$bad
+    $name: --help says '$want', the completion '$got'"
+done < "$tmp/table"
+[ -z "$bad" ] && pass "fabtunectl: each command completes the options --help gives it, no others" ||
+    fail "fabtunectl options per command:$bad"
+[ -z "$(comp "$dir/fabtunectl" _fabtunectl fabtunectl status --t | tr -d ' ')" ] && pass "no --timeout after status" ||
+    fail "status --t completes '$(comp "$dir/fabtunectl" _fabtunectl fabtunectl status --t)'"
+# Files where the table asks for one: snapshot's and diff's tarballs, by the suffixes the
+# snapshot writer knows.
+mkdir "$tmp/f" && touch "$tmp/f/a.tar" "$tmp/f/b.tar.xz" "$tmp/f/c.tar.zst" "$tmp/f/d.txt"
+[ "$(comp "$dir/fabtunectl" _fabtunectl fabtunectl diff "$tmp/f/")" = "$tmp/f/a.tar $tmp/f/b.tar.xz $tmp/f/c.tar.zst " ] &&
+    pass "diff completes tarballs" || fail "diff completes '$(comp "$dir/fabtunectl" _fabtunectl fabtunectl diff "$tmp/f/")'"
 all_d=$(comp "$dir/fabtuned" _fabtuned fabtuned '')
 missing=""
 for w in $(grep -o -- '--[a-z][a-z-]*' "$tmp/d" | sort -u); do
     case " $all_d " in *" $w "*) ;; *) missing="$missing $w" ;; esac
 done
 [ -z "$missing" ] && pass "fabtuned: every option of --help completes" || fail "fabtuned completion misses:$missing"
+extra=""
+for w in $all_d; do grep -q -- "$w\b" "$tmp/d" || extra="$extra $w"; done
+[ -z "$extra" ] && pass "fabtuned: the completion offers no option --help lacks" || fail "fabtuned completion offers:$extra"
+# -d: the categories --help lists, which are the ones the code logs under.
+help_cats=$(sed -n '/--debug/,/^  -/p' "$tmp/d" | grep -o 'all,[a-z,]*' | tr ',' '\n' | sort | tr '\n' ' ')
+[ "$(comp "$dir/fabtuned" _fabtuned fabtuned -d '')" = "$help_cats" ] && pass "fabtuned -d completes $help_cats" ||
+    fail "fabtuned -d: --help lists '$help_cats', the completion '$(comp "$dir/fabtuned" _fabtuned fabtuned -d '')'"
+code_cats=$( (echo all; grep -rhoE 'log_debug(_enabled)?\("[a-z]+"' "$top_srcdir/src" | sed 's/.*("//; s/"//') | sort -u | tr '\n' ' ')
+[ "$code_cats" = "$help_cats" ] && pass "every -d category logs in the code, and no other is used" ||
+    fail "-d categories: --help '$help_cats', the code '$code_cats'"
 rm -rf "$tmp"
 finish

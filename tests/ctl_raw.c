@@ -6,11 +6,15 @@
  *                             replies then meet a closed socket (EPIPE)
  *   ctl_raw SOCKET --all      sends stdin, shuts down its writing side, and prints every
  *                             reply until the daemon closes (at most 20 s)
+ *   ctl_raw SOCKET --slots N  opens N connections that send nothing (each holds one of the
+ *                             daemon's client slots, idle), then one more, and prints that
+ *                             one's first reply line (exit 0 if a reply came, 1 if not)
  *   ctl_raw SOCKET --trickle N  sends a request one byte a second for N seconds; exit 0 if
  *                             the daemon closed the connection first, printing after how
  *                             many seconds, 1 if it let the trickle run to its end */
 #include "config.h"
 
+#include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,6 +39,50 @@ static int trickle(int fd, int seconds)
     return 1;
 }
 
+static int connect_to(const struct sockaddr_un *sa)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd >= 0 && connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* The first reply line on FD, within WAIT_MS, into BUF (size LEN); its length. */
+static size_t first_line(int fd, char *buf, size_t size, int wait_ms)
+{
+    struct pollfd p = { .fd = fd, .events = POLLIN };
+    size_t len = 0;
+    while (len < size - 1 && poll(&p, 1, wait_ms) > 0) {
+        ssize_t k = read(fd, buf + len, size - 1 - len);
+        if (k <= 0)
+            break;
+        len += (size_t)k;
+        if (memchr(buf, '\n', len))
+            break;
+    }
+    buf[len] = '\0';
+    return len;
+}
+
+/* N idle connections, then one more: its reply. The N stay open until the process exits. */
+static int past_slots(const struct sockaddr_un *sa, int n)
+{
+    char buf[4096];
+    for (int i = 0; i < n; i++)
+        if (connect_to(sa) < 0) {
+            printf("connection %d of %d failed: %s\n", i + 1, n, strerror(errno));
+            return 1;
+        }
+    int fd = connect_to(sa);
+    if (fd < 0)
+        return 1;
+    size_t len = first_line(fd, buf, sizeof(buf), 3000);
+    fputs(buf, stdout);
+    return len ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -42,8 +90,10 @@ int main(int argc, char **argv)
     if (argc < 2 || strlen(argv[1]) >= sizeof(sa.sun_path))
         return 2;
     strcpy(sa.sun_path, argv[1]);
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+    if (argc > 3 && strcmp(argv[2], "--slots") == 0)
+        return past_slots(&sa, atoi(argv[3]));
+    int fd = connect_to(&sa);
+    if (fd < 0)
         return 1;
     bool hangup = argc > 2 && strcmp(argv[2], "--hangup") == 0;
     bool all = argc > 2 && strcmp(argv[2], "--all") == 0;
@@ -79,17 +129,7 @@ int main(int argc, char **argv)
         close(fd);
         return 0;
     }
-    struct pollfd p = { .fd = fd, .events = POLLIN };
-    size_t len = 0;
-    while (len < sizeof(buf) - 1 && poll(&p, 1, 3000) > 0) {
-        ssize_t k = read(fd, buf + len, sizeof(buf) - 1 - len);
-        if (k <= 0)
-            break;
-        len += (size_t)k;
-        if (memchr(buf, '\n', len))
-            break;
-    }
-    buf[len] = '\0';
+    size_t len = first_line(fd, buf, sizeof(buf), 3000);
     fputs(buf, stdout);
     return len ? 0 : 1;
 }

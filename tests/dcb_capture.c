@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "source_qos.h"
+#include "kernel_replies.h"
 
 int main(int argc, char **argv)
 {
@@ -18,7 +18,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s IFNAME\n", argv[0]);
         return 2;
     }
-    int n = source_dcb_fetch(argv[1], &buf, why, sizeof(why));
+    int n = kernel_dcb_ieee_get(argv[1], &buf, why, sizeof(why));
     if (n < 0) {
         fprintf(stderr, "%s: %s\n", argv[1], why);
         return 1;

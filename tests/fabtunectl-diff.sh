@@ -66,16 +66,41 @@ rows; expect_match '^rails.count mlx5_7/1 rail null "present"$' "$tmp/rows"
 expect_rc 0 "$ctl" snapshot "$tmp/host.tar"
 mkdir "$tmp/host" && tar -C "$tmp/host" -xf "$tmp/host.tar"
 echo 1234567 > "$tmp/host/proc/sys/net/core/rmem_max"
+echo 1234 > "$tmp/host/proc/sys/net/core/netdev_max_backlog"
 tar -C "$tmp/host" -cf "$tmp/host2.tar" .
 expect_rc 1 "$ctl" --json diff "$tmp/host.tar" "$tmp/host2.tar"
 rows; expect_match "^tuning.drift net.core.rmem_max live \"$(cat /proc/sys/net/core/rmem_max)\" \"1234567\"\$" "$tmp/rows"
+# The text table's columns are as wide as their cells: FIELD, A and B start where their
+# headers do, on the row of the longest key too (net.core.netdev_max_backlog).
+expect_rc 1 "$ctl" diff "$tmp/host.tar" "$tmp/host2.tar"
+awk '/^  CHECK / { f = index($0, " FIELD "); a = index($0, " A "); b = index($0, " B") }
+     / net\.core\.(netdev_max_backlog|rmem_max) / {
+         n++
+         if (index($0, " live ") != f || substr($0, a, 1) != " " || substr($0, a + 1, 1) == " " ||
+             substr($0, b, 1) != " " || substr($0, b + 1, 1) == " ") bad++
+     }
+     END { print n + 0, bad + 0 }' "$LAST_OUT" > "$tmp/cols"
+expect_match '^2 0$' "$tmp/cols"
 expect_rc 0 "$ctl" diff "$tmp/host.tar"
 expect_grep "B: live" "$LAST_OUT"
+
+# Without $FABTUNED, the fabtuned beside fabtunectl: the build tree's ../daemon/fabtuned,
+# or one in fabtunectl's own directory (an installed pair), before SBINDIR's.
+expect_rc 0 env -u FABTUNED "$ctl" -c "$rails_only" diff "$tmp/mlx5_8rail.tar" "$tmp/mlx5_8rail.tar"
+expect_grep "the same in everything fabtune judges" "$LAST_OUT"
+mkdir "$tmp/bin" && cp "$ctl" "$tmp/bin/fabtunectl"
+printf '#!/bin/sh\necho "the sibling ran: $*" >&2\nexit 3\n' > "$tmp/bin/fabtuned"
+chmod +x "$tmp/bin/fabtuned"
+expect_rc 66 env -u FABTUNED "$tmp/bin/fabtunectl" diff "$tmp/mlx5_8rail.tar"
+expect_grep "the sibling ran: --once --json --no-probes --snapshot $tmp/mlx5_8rail.tar" "$LAST_ERR"
+expect_grep "no report from $tmp/bin/fabtuned" "$LAST_ERR"
 
 # What cannot be compared says so.
 echo "not a tar" > "$tmp/bad.tar"
 expect_rc 66 "$ctl" diff "$tmp/bad.tar" "$tmp/host.tar"
 expect_grep "cannot read the snapshot" "$LAST_ERR"
 expect_rc 64 "$ctl" diff
+expect_grep "fabtunectl: diff needs A.tar [B.tar] (usage: fabtunectl diff [-c POLICY] A.tar [B.tar])" "$LAST_ERR"
 expect_rc 64 "$ctl" diff a b c
+expect_grep "fabtunectl: diff: unexpected argument 'c'" "$LAST_ERR"
 finish

@@ -19,6 +19,30 @@ expect_grep "$tmp/bad.yaml:4:5: unknown key 'pfc_prio' in rails.qos (did you mea
 expect_match "^    pfc_prio: 3\$" "$LAST_ERR"
 expect_match "^    ^\$" "$LAST_ERR"
 
+# A control.group this host does not have would leave the socket root's alone: refused at
+# its node, by --check-config (1) and at start (78).
+printf 'version: 1\ncontrol: {group: no-such-group}\n' > "$tmp/group.yaml"
+expect_rc 1 "$fabtuned" --check-config -c "$tmp/group.yaml"
+expect_grep "$tmp/group.yaml:2:18: control.group: no group 'no-such-group' on this host" "$LAST_ERR"
+expect_rc 78 "$fabtuned" -c "$tmp/group.yaml" --state-dir "$tmp/g-state" --runtime-dir "$tmp/g-run"
+expect_grep "$tmp/group.yaml:2:18: control.group" "$LAST_ERR"
+printf 'version: 1\ncontrol: {group: daemon}\n' > "$tmp/group-ok.yaml"
+expect_rc 0 "$fabtuned" --check-config -c "$tmp/group-ok.yaml"
+
+# An output path under /proc or /sys, or in a directory that does not exist: refused at its
+# node, by --check-config (1) and at start (78), as fabtune.yaml(5) says.
+printf 'version: 1\noutputs:\n  prometheus_textfile: /proc/fabtune.prom\n' > "$tmp/proc-out.yaml"
+expect_rc 1 "$fabtuned" --check-config -c "$tmp/proc-out.yaml"
+expect_grep "$tmp/proc-out.yaml:3:24: outputs.prometheus_textfile: /proc/fabtune.prom: under /proc, a kernel file system" "$LAST_ERR"
+expect_rc 78 "$fabtuned" -c "$tmp/proc-out.yaml" --state-dir "$tmp/p-state" --runtime-dir "$tmp/p-run"
+expect_grep "$tmp/proc-out.yaml:3:24: outputs.prometheus_textfile" "$LAST_ERR"
+printf 'version: 1\noutputs: {nccl_env: /sys/fabtune.env}\n' > "$tmp/sys-out.yaml"
+expect_rc 1 "$fabtuned" --check-config -c "$tmp/sys-out.yaml"
+expect_grep "outputs.nccl_env: /sys/fabtune.env: under /sys" "$LAST_ERR"
+printf 'version: 1\noutputs: {nccl_conf: %s/no-such-dir/nccl.conf}\n' "$tmp" > "$tmp/nodir.yaml"
+expect_rc 1 "$fabtuned" --check-config -c "$tmp/nodir.yaml"
+expect_grep "outputs.nccl_conf: $tmp/no-such-dir/nccl.conf: its directory $tmp/no-such-dir: No such file or directory" "$LAST_ERR"
+
 # An explicit -c that does not exist is an error, never the built-in policy.
 expect_rc 1 "$fabtuned" --check-config -c "$tmp/missing.yaml"
 expect_grep "cannot read policy: No such file or directory" "$LAST_ERR"
@@ -58,12 +82,35 @@ expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$fx/soft_roce/sys" -c "
 expect_grep "rxe0/1       v0               ACTIVE   10G       1500/-      1 192.0.2.1" "$LAST_OUT"
 expect_grep "NCCL_IB_GID_INDEX=1" "$LAST_OUT"
 
-# A host without RDMA: rails 0, and why.
+# A host without RDMA: rails 0, and why. Without rails.expect_count (null: at least one
+# rail) it is NOT_READY, rails.count's error naming the TCP-only setting (issue 27 item 13:
+# it was READY); with expect_count: 0, a TCP-only node, READY. The GPUs show beside.
 mkdir -p "$tmp/empty/sys"
-expect_rc 0 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys" -c "$rails_only" \
+expect_rc 1 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys" -c "$rails_only" \
     --procfs-root "$tmp/proc"
 jq -r .why_no_rails "$LAST_OUT" > "$tmp/why"
 expect_grep "class/infiniband does not exist" "$tmp/why"
+jq -r '"\(.verdict) " + ([.findings[] | select(.check == "rails.count") | "\(.severity) \(.hint)"] | join(";"))' \
+    "$LAST_OUT" > "$tmp/nr"
+expect_match "^NOT_READY error .*set 'rails: {expect_count: 0}'" "$tmp/nr"
+expect_rc 1 "$fabtuned" --once --no-probes --sysfs-root "$tmp/empty/sys" -c "$rails_only" --procfs-root "$tmp/proc"
+expect_match '^gpus: 0 (' "$LAST_OUT"
+expect_match '^verdict: NOT_READY: 1 error (rails.count)$' "$LAST_OUT"
+printf 'version: 1\ntuning: {mode: off}\nprobes: {enabled: false}\nrails: {expect_count: 0}\n' > "$tmp/tcp-only.yaml"
+expect_rc 0 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys" -c "$tmp/tcp-only.yaml" \
+    --procfs-root "$tmp/proc"
+jq -r '"\(.verdict) " + ([.findings[] | select(.check == "rails.count") | .severity] | join(";"))' \
+    "$LAST_OUT" > "$tmp/nr"
+expect_match '^READY ok$' "$tmp/nr"
+# expect_count: 0 where a rail exists: a warning, DEGRADED.
+expect_rc 1 "$fabtuned" --once --json --no-probes --sysfs-root "$fx/soft_roce/sys" -c "$tmp/tcp-only.yaml" \
+    --procfs-root "$tmp/proc"
+jq -r '"\(.verdict) " + ([.findings[] | select(.check == "rails.count") | .severity] | join(";"))' \
+    "$LAST_OUT" > "$tmp/nr"
+expect_match '^DEGRADED warning$' "$tmp/nr"
+expect_rc_in "0 1 2" "$fabtuned" --once --no-probes --sysfs-root "$fx/gpu_node_peermem/sys" -c "$rails_only" \
+    --procfs-root "$tmp/proc"
+expect_match '^gpus: 2 (0000:18:00.0 numa 0, 0000:b2:00.0 numa 1), nvidia_peermem loaded$' "$LAST_OUT"
 
 # fabtunectl snapshot works without the daemon, and fabtuned analyses what it took.
 expect_rc 0 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/snap.tar"
@@ -76,6 +123,31 @@ expect_match "^$(cat /proc/sys/net/core/rmem_max)\$" "$tmp/live"
 # The report names the snapshot's host and kernel, read from the snapshot.
 jq -r '"\(.hostname) \(.kernel)"' "$LAST_OUT" > "$tmp/snap-id"
 expect_grep "$(cat /proc/sys/kernel/hostname) $(uname -r)" "$tmp/snap-id"
+# Issue 27, item 31: offline, a key that matches "matches" (nothing was written) and one
+# the snapshot lacks is "not in the snapshot".
+printf 'version: 1\ntuning:\n  mode: verify\n  sysctl:\n    net.core.rmem_max: %s\n    net.core.wmem_max: 1234\n' \
+    "$(cat "$tmp/snap/proc/sys/net/core/rmem_max")" > "$tmp/offline-tuning.yaml"
+cp -a "$tmp/snap" "$tmp/snap-short" && rm "$tmp/snap-short/proc/sys/net/core/wmem_max"
+expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/snap-short/sys" \
+    --procfs-root "$tmp/snap-short/proc" --state-dir "$tmp" -c "$tmp/offline-tuning.yaml"
+jq -r '.tuning[] | select(.key == "net.core.rmem_max" or .key == "net.core.wmem_max") | "\(.key) \(.state)"' "$LAST_OUT" > "$tmp/offline-states"
+expect_match '^net.core.rmem_max matches$' "$tmp/offline-states"
+expect_match '^net.core.wmem_max missing$' "$tmp/offline-states"
+jq -r '.findings[] | select(.check == "tuning.drift") | .message' "$LAST_OUT" > "$tmp/offline-drift"
+expect_match '^net.core.wmem_max is not in the snapshot$' "$tmp/offline-drift"
+
+# The snapshot is compressed as its name says, and fabtuned reads it so; a name that says
+# no compression fabtune knows is refused before anything is captured.
+expect_rc 0 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/c.tar.xz"
+expect_rc 0 xz -t "$tmp/c.tar.xz"
+expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --snapshot "$tmp/c.tar.xz"
+jq -r .hostname "$LAST_OUT" > "$tmp/c-host"
+expect_match "^$(cat /proc/sys/kernel/hostname)\$" "$tmp/c-host"
+expect_rc 0 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/c.tgz"
+expect_rc 0 gzip -t "$tmp/c.tgz"
+expect_rc 64 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/c.zip"
+expect_grep "'$tmp/c.zip' does not say how to compress it: name it .tar, .tar.gz, .tgz, .tar.xz or .tar.zst" "$LAST_ERR"
+[ ! -e "$tmp/c.zip" ] && pass "no c.zip written" || fail "c.zip written"
 
 # --snapshot FILE.tar reads the tarball in place (libarchive, nothing unpacked) and judges
 # it as the unpacked tree: this host's snapshot, and the 8-rail, GPU-switch and Soft-RoCE
@@ -109,7 +181,7 @@ expect_grep "cannot read the snapshot $tmp/bad.tar" "$LAST_ERR"
 expect_rc 66 "$fabtuned" --once --snapshot "$tmp/absent.tar"
 mkdir -p "$tmp/loop/sys/class" && ln -s ../class/infiniband "$tmp/loop/sys/class/infiniband"
 tar -C "$tmp/loop" -cf "$tmp/loop.tar" .
-expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/loop.tar"
+expect_rc 0 "$fabtuned" --once --json --no-probes -c "$tmp/tcp-only.yaml" --snapshot "$tmp/loop.tar"
 expect_rc 64 "$fabtuned" --once --apply --snapshot "$tmp/snap.tar"
 expect_rc 64 "$fabtuned" --snapshot "$tmp/snap.tar"
 
@@ -161,10 +233,14 @@ expect_match '^qos.global_pause unknown v0: global pause unknown: the driver rep
 
 # A real GPU host's snapshot (an H200 VM): GPU discovery by PCI vendor and class.
 mkdir "$tmp/h200" && xz -dc "$top_srcdir/tests/fixtures/h200-vm-snapshot.tar.xz" | tar -C "$tmp/h200" -xf -
-expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/h200/sys" \
+# A GPU without any rail, and no rails.expect_count: NOT_READY, and the error says so.
+expect_rc 1 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/h200/sys" \
     --procfs-root "$tmp/h200/proc"
 jq -c '[.gpus[] | {pci_address, vendor}]' "$LAST_OUT" > "$tmp/gpus"
 expect_match '^\[{"pci_address":"0000:00:06.0","vendor":"0x10de"}\]$' "$tmp/gpus"
+jq -r '"\(.verdict) " + ([.findings[] | select(.check == "rails.count") | "\(.severity) \(.message)"] | join(";"))' \
+    "$LAST_OUT" > "$tmp/nr"
+expect_match '^NOT_READY error no rails (1 GPU on this node): no RDMA devices' "$tmp/nr"
 # No RDMA device on that host: the missing nvidia_peermem is reported, without degrading.
 jq -r '.findings[] | select(.check == "gpudirect.peermem") | "\(.severity) \(.actual)"' "$LAST_OUT" > "$tmp/pm"
 expect_match '^unknown absent$' "$tmp/pm"
@@ -208,6 +284,38 @@ expect_grep "unknown" "$tmp/off-ml"
 
 # Usage errors.
 expect_rc 64 "$fabtuned" --once --check-config
+# Debug categories: an unknown one is refused, naming the real ones; each real one logs
+# in its area (tests/completion.sh holds the list to the code): --help's own example,
+# tuning, says what it reads of each key.
+expect_rc 64 "$fabtuned" -d bogus --once
+expect_grep "fabtuned: --debug 'bogus': the categories are all,control,events,manager,policy,probe,tuning,verbs" "$LAST_ERR"
+expect_grep "Try 'fabtuned --help'." "$LAST_ERR"
+expect_rc 64 "$fabtuned" -d policy,,tuning --once
+expect_rc_in "0 1 2" "$fabtuned" --once --no-probes -d tuning --log-target stderr --state-dir "$tmp/dbg" \
+    -c "$top_srcdir/conf/fabtune.yaml"
+expect_match "^fabtuned: net.core.rmem_max: live '[0-9]*', wanted '[0-9]*': " "$LAST_ERR"
+expect_rc_in "0 1 2" "$fabtuned" --once --no-probes -d policy --log-target stderr --state-dir "$tmp/dbg" \
+    -c "$top_srcdir/conf/fabtune.yaml"
+expect_grep "policy from $top_srcdir/conf/fabtune.yaml" "$LAST_ERR"
+if grep -q "net.core.rmem_max: live" "$LAST_ERR"; then fail "-d policy logs tuning"; else pass "-d policy logs no tuning"; fi
+
+# fabtunectl's usage errors say what the command needs, in its table's words.
+ctl="$top_builddir/src/client/fabtunectl"
+expect_rc 64 "$ctl" snapshot
+expect_grep "fabtunectl: snapshot needs FILE.tar (usage: fabtunectl snapshot FILE.tar)" "$LAST_ERR"
+expect_rc 64 "$ctl" status extra
+expect_grep "fabtunectl: status: unexpected argument 'extra' (usage: fabtunectl status)" "$LAST_ERR"
+expect_rc 64 "$ctl" checks tuning.drift port.state
+expect_grep "fabtunectl: checks: unexpected argument 'port.state' (usage: fabtunectl checks [--failed] [--rail RAIL] [CHECK])" "$LAST_ERR"
+# An id no check has is refused before the daemon is asked (none runs here).
+expect_rc 64 "$ctl" -s /nonexistent.sock checks tuning.drfit
+expect_grep "fabtunectl: checks: no check id or family 'tuning.drfit'" "$LAST_ERR"
+expect_rc 64 "$ctl" --bogus status
+expect_grep "Try 'fabtunectl --help'." "$LAST_ERR"
+expect_rc 64 "$ctl" frob
+expect_grep "fabtunectl: unknown command 'frob'" "$LAST_ERR"
+expect_rc 64 "$ctl"
+expect_grep "fabtunectl: no command given" "$LAST_ERR"
 expect_rc 64 "$fabtuned" --json
 expect_rc 64 "$fabtuned" --log-target syslog --once
 expect_rc 0 "$fabtuned" --help
@@ -218,20 +326,41 @@ expect_rc 0 "$fabtuned" --version
 # entry it skips. The issue's case: an IPv6 address on mlx5_5 moves the pick from 3 to 5.
 expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/mlx5_8rail_gid_shift/sys" -c "$rails_only"
 expect_match '^DEV  *PORT INDEX GID  *IPv4  *VER NETDEV  *NCCL$' "$LAST_OUT"
-expect_match '^mlx5_5  *1  *3  *fd00:0000:0000:0005:0000:0000:0000:0001 -  *v2  *enp188s0f0np0  *family$' "$LAST_OUT"
+# IPv4 is blank where the GID holds none, as show_gids leaves it (issue 27, item 21).
+expect_match '^mlx5_5  *1  *3  *fd00:0000:0000:0005:0000:0000:0000:0001  *v2  *enp188s0f0np0  *family$' "$LAST_OUT"
+! grep -q '^mlx5_5  *1  *3  *fd00:[0-9a-f:]* -' "$LAST_OUT" && pass "no '-' in the IPv4 column" || fail "IPv4 shown as '-'"
 expect_match '^mlx5_5  *1  *4  *0000:0000:0000:0000:0000:ffff:0a00:0501 10.0.5.1  *v1  *enp188s0f0np0  *version$' "$LAST_OUT"
 expect_match '^mlx5_5  *1  *5  *0000:0000:0000:0000:0000:ffff:0a00:0501 10.0.5.1  *v2  *enp188s0f0np0  *pick$' "$LAST_OUT"
 expect_match '^mlx5_0  *1  *0  *fe80:.* link-local$' "$LAST_OUT"
 expect_match '^mlx5_0/1: NCCL picks index 3; 252 empty slots$' "$LAST_OUT"
 expect_rc 0 "$fabtuned" --once --gids --json --sysfs-root "$fx/gid_holes/sys" -c "$rails_only"
-jq -r '.[0] | "\(.pick) " + ([.entries[] | "\(.index)=\(.nccl)"] | join(" "))' "$LAST_OUT" > "$tmp/gj"
-expect_match '^5 0=link-local 1=link-local 4=version 5=pick 6=unreadable$' "$tmp/gj"
+jq -r '.[0] | "\(.pick) \(.fails_at) " + ([.entries[] | "\(.index)=\(.nccl)"] | join(" "))' "$LAST_OUT" > "$tmp/gj"
+expect_match '^5 6 0=link-local 1=link-local 4=version 5=pick 6=missing$' "$tmp/gj"
+# Issue 27, item 33: no gid_attrs/types/6 file, which NCCL's selection fails on.
+expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/gid_holes/sys" -c "$rails_only"
+expect_match '^mlx5_0/1: NCCL.s selection fails at index 6 (no gid_attrs/types/6); 251 empty slots$' "$LAST_OUT"
+# Item 23: InfiniBand takes index 0 (or the routable FLID index), never "none".
+expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/infiniband/sys" -c "$rails_only"
+expect_match '^mlx5_0  *1  *0  *fe80:0000:0000:0000:b83f:d203:00b1:2b30  *v1  *-  *pick$' "$LAST_OUT"
+expect_match '^mlx5_0/1: NCCL picks index 0 (InfiniBand: index 0, or the routable FLID index 1 when its GID has a FLID); 127 empty slots$' "$LAST_OUT"
+# Item 28: a port without gids/ says so.
+expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/capture_gaps/sys" -c "$rails_only"
+expect_match '^mlx5_3/1: no GID table (ports/1/gids/ is absent): NCCL has nothing to pick$' "$LAST_OUT"
 printf 'version: 1\nrails: {roce: {subnet: 10.0.7.0/24}}\n' > "$tmp/subnet.yaml"
 expect_rc 0 "$fabtuned" --once --gids --json --sysfs-root "$fx/mlx5_8rail/sys" -c "$tmp/subnet.yaml"
 jq -r '.[] | select(.device == "mlx5_6" or .device == "mlx5_7") | "\(.device) " + ([.entries[] | select(.index == 3) | .nccl] | join(""))' "$LAST_OUT" > "$tmp/gs"
 expect_match '^mlx5_6 subnet$' "$tmp/gs"
 expect_match '^mlx5_7 pick$' "$tmp/gs"
 expect_rc 64 "$fabtuned" --gids
+# Issue 30: one sample of the H100 NDR fixture (mlx5_1: link_downed 255, port_rcv_errors
+# 14) has no rate, so the port error classes are unknown, and say the totals since the
+# last reset, the saturated counter as such, with the reset's hint; the rail stays READY.
+expect_rc 0 "$fabtuned" --once --json --no-probes --sysfs-root "$fx/h100_ndr_ib/sys" -c "$rails_only"
+jq -r '.findings[] | select(.rail == "mlx5_1/1" and (.check == "counters.link" or .check == "counters.link_down")) | "\(.check) \(.severity) \(.actual) \(.message) | \(.hint)"' "$LAST_OUT" > "$tmp/h100"
+expect_match '^counters.link_down unknown null .*since the last reset: link_downed 255 (saturated, 8-bit) | .*perfquery -R' "$tmp/h100"
+expect_match '^counters.link unknown null .*since the last reset: .*port_rcv_errors 14' "$tmp/h100"
+expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$fx/h100_ndr_ib/sys" -c "$rails_only"
+expect_match '^  unknown counters.link_down  *mlx5_1/1: .*link_downed 255 (saturated, 8-bit)$' "$LAST_OUT"
 # One line per problem: the same unknown on 8 rails is one line naming them; errors and
 # warnings first, the unknown after their count; -v lists each.
 expect_rc 1 "$fabtuned" --once --no-probes --sysfs-root "$fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
@@ -244,4 +373,35 @@ expect_rc 1 "$fabtuned" --once --no-probes -v --sysfs-root "$fx/mlx5_8rail_ofed_
 [ "$(grep -c '^  unknown qos.pfc  ' "$LAST_OUT")" -eq 8 ] && pass "-v: qos.pfc once per rail" \
     || fail "-v: $(grep -c '^  unknown qos.pfc  ' "$LAST_OUT") qos.pfc lines"
 expect_match '^  unknown qos.pfc  *mlx5_3/1: enp94s0f0np0: PFC state unknown' "$LAST_OUT"
+# --once --gids and fabtunectl gids on a node without rails say why, as status does (issue 27
+# item 19: only the headers were printed).
+expect_rc 1 "$fabtuned" --once --gids --sysfs-root "$fx/no_rdma/sys" -c "$rails_only"
+expect_match '^rails: 0 (no RDMA devices' "$LAST_OUT"
+"$fabtuned" -c "$rails_only" --sysfs-root "$fx/no_rdma/sys" --state-dir "$tmp/gids-state" \
+    --runtime-dir "$tmp/gids-run" --log-target stderr 2> /dev/null & gids_pid=$!
+for _ in $(seq 200); do "$ctl" -s "$tmp/gids-run/fabtuned.sock" status > /dev/null 2>&1 && break; sleep 0.05; done
+expect_rc 0 "$ctl" -s "$tmp/gids-run/fabtuned.sock" gids
+expect_match '^rails: 0 (no RDMA devices' "$LAST_OUT"
+# status: NOT_READY for want of a rail (rails.expect_count unset), the GPUs beside.
+expect_rc 0 "$ctl" -s "$tmp/gids-run/fabtuned.sock" status
+expect_match '^verdict: NOT_READY: 1 error (rails.count)$' "$LAST_OUT"
+expect_match '^gpus: 0$' "$LAST_OUT"
+expect_match '^  error   rails\.count  *no rails: no RDMA devices' "$LAST_OUT"
+kill $gids_pid; wait $gids_pid 2>/dev/null
+# One rail is "1 rail" (issue 27 item 21: "1 rails").
+printf 'version: 1\nrails: {expect_count: 1}\n' > "$tmp/one.yaml"
+"$fabtuned" --once --json --no-probes --sysfs-root "$fx/soft_roce/sys" -c "$tmp/one.yaml" > "$tmp/one.json" 2>/dev/null
+jq -r '.findings[] | select(.check == "rails.count") | .message' "$tmp/one.json" > "$tmp/one"
+expect_match '^1 rail$' "$tmp/one"
+# Probes not run say why: the policy, --no-probes, or a captured tree (issue 27 item 18:
+# each said "--no-probes").
+printf 'version: 1\nprobes: {enabled: false}\n' > "$tmp/noprobe.yaml"
+"$fabtuned" --once --sysfs-root /sys -c "$tmp/noprobe.yaml" --state-dir "$tmp/noprobe-state" > "$tmp/np.txt" 2>/dev/null
+expect_grep 'probes: not run (probes.enabled is false in the policy)' "$tmp/np.txt"
+"$fabtuned" --once --no-probes -c "$tmp/noprobe.yaml" --state-dir "$tmp/noprobe-state" > "$tmp/np.txt" 2>/dev/null
+expect_grep 'probes: not run (probes.enabled is false in the policy)' "$tmp/np.txt"
+"$fabtuned" --once --no-probes --state-dir "$tmp/noprobe-state" > "$tmp/np.txt" 2>/dev/null
+expect_grep 'probes: not run (--no-probes)' "$tmp/np.txt"
+"$fabtuned" --once --sysfs-root "$fx/soft_roce/sys" -c "$rails_only" > "$tmp/np.txt" 2>/dev/null
+expect_grep "probes: not run (a captured tree: this machine's probes say nothing of it)" "$tmp/np.txt"
 finish

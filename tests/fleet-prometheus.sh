@@ -115,8 +115,23 @@ expect_series "$tf" '^fabtune_check_severity\{check="probe.rdma.latency",device=
     "the failed probe's check is an error (3)"
 expect_series "$tf" '^fabtune_rail_class_events_per_second\{device="mlx5_4",port="1",netdev="enp154s0f0np0",class="loss"\} 0$' \
     "counter-class rates per rail"
+# The class totals: the sums of the fixture's counters (mlx5_counters in sysfs-lib.sh: the
+# named hw_counters at 0, the others at 7, port_xmit_wait 123456789): qp_error is
+# resp/req_cqe_error and resp/req_cqe_flush_error, 4 x 7; loss has duplicate_request,
+# roce_adp_retrans, roce_slow_restart{,_cnps,_trans} and rx_icrc_encapsulated, 6 x 7.
+expect_series "$tf" '^fabtune_rail_class_events_total\{device="mlx5_4",port="1",netdev="enp154s0f0np0",class="qp_error"\} 28$' \
+    "class totals per rail: qp_error 28"
+expect_series "$tf" '^fabtune_rail_class_events_total\{device="mlx5_4",port="1",netdev="enp154s0f0np0",class="loss"\} 42$' \
+    "class totals per rail: loss 42"
+expect_series "$tf" '^fabtune_rail_class_events_total\{device="mlx5_4",port="1",netdev="enp154s0f0np0",class="link_down"\} 0$' \
+    "class totals per rail: link_down 0"
+expect_series "$tf" '^fabtune_rail_class_events_total\{device="mlx5_4",port="1",netdev="enp154s0f0np0",class="congestion"\} 123456789$' \
+    "class totals per rail: congestion, port_xmit_wait's ticks"
+expect_series "$tf" '^# TYPE fabtune_rail_class_events_total counter$' "the class totals are a counter"
 expect_series "$tf" '^fabtune_build_info\{version="[^"]+"\} 1$' "build info"
-expect_series "$tf" '^fabtune_last_check_timestamp_seconds [0-9.e+]+$' "the time of the last check"
+if grep -q '^fabtune_rail_info' "$tf"; then fail "a subnet without the netdevs' addresses"
+else pass "no fabtune_rail_info where no netdev address is known (a --sysfs-root tree; the series: check_rail_subnet)"; fi
+expect_series "$tf" '^fabtune_last_check_timestamp_seconds [0-9]{10}\.[0-9]{6}$' "the time of the last check, to the microsecond"
 if grep -q 'quantile=' "$tf"; then fail "no quantile label outside a summary"; else pass "no quantile label"; fi
 
 # Every family is documented in fabtuned(8) METRICS.
@@ -129,6 +144,8 @@ expect_series "$tmp/scrape" '^node_textfile_scrape_error 0$' "node_exporter: nod
 expect_series "$tmp/scrape" '^fabtune_rail_ready\{device="mlx5_6",netdev="enp205s0f0np0",port="1"\} 0$' \
     "node_exporter serves fabtune's rail series"
 expect_series "$tmp/scrape" '^fabtune_node_verdict\{verdict="NOT_READY"\} [01]$' "node_exporter serves the verdict"
+expect_series "$tmp/scrape" '^fabtune_rail_class_events_total\{class="link",device="mlx5_6",netdev="enp205s0f0np0",port="1"\} 0$' \
+    "node_exporter serves the class totals"
 stop_daemon
 
 # --- A live veth rail in this netns: the TCP probe runs on 192.0.2.1. ---
@@ -156,7 +173,7 @@ stop_daemon
 # they use is one the daemon exports (a rename would silence them). ---
 rules="$top_srcdir/conf/prometheus"
 expect_rc 0 promtool check rules "$rules/fabtune-rules.yml"
-expect_match "SUCCESS: 13 rules found" "$LAST_OUT"
+expect_match "SUCCESS: 14 rules found" "$LAST_OUT"
 (cd "$rules" && promtool test rules fabtune-rules.test.yml) > "$tmp/rules.out" 2>&1 \
     && pass "promtool test rules: $(grep -c 'eval_time' "$rules/fabtune-rules.test.yml") evaluations pass" \
     || { fail "promtool test rules"; sed 's/^/    /' "$tmp/rules.out"; }

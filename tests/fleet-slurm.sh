@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # fabtune drains and resumes a node of a real Slurm (Debian's slurmctld, slurmd and munge,
-# on loopback in a private netns, TESTING.md's recipe). The HealthCheckProgram is the
+# on loopback in a private netns: a one-host cluster that needs neither cgroups nor
+# systemd, set up below). The HealthCheckProgram is the
 # shipped contrib/slurm/slurm-health; the daemon watches the live veth rail of
 # live_veth_rail, so the rail goes NOT_READY when the peer's link goes down, for real.
 # Also: an admin's drain is never lifted nor overwritten, and fabtuned down drains

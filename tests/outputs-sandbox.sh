@@ -40,7 +40,7 @@ wait "$spid"; rc=$?
 kill "$wpid" 2>/dev/null
 [ $rc -eq 78 ] && pass "start refused: exit 78 (EX_CONFIG)" || fail "start: exit $rc"
 expect_match "outputs.prometheus_textfile: $tmp/ro/node-exporter/fabtune.prom: cannot be written here: $tmp/ro: Read-only file system (read-only: under fabtuned.service" "$tmp/err"
-expect_match "^$tmp/policy.yaml: " "$tmp/err"
+expect_match "^$tmp/policy.yaml:5:[0-9]*: outputs.prometheus_textfile" "$tmp/err"
 
 policy "$tmp/policy.yaml" "$tmp/run/fabtune.prom"
 # exec: $! must be fabtuned itself, not a subshell running the function.

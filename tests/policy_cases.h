@@ -149,6 +149,31 @@ static const struct bad_policy bad_policies[] = {
     { "sysctl bare prefix", "tuning:\n  sysctl:\n    net.: 1\n",
       "3:5: invalid sysctl key 'net.' in tuning.sysctl "
       "(dotted, at most 127 characters, e.g. net.core.rmem_max)" },
+    /* per-rail sysctl keys (rail_sysctl.h) */
+    { "sysctl @ inside a component", "tuning:\n  sysctl:\n    net.ipv4.conf.eth@rail.rp_filter: 2\n",
+      "3:5: invalid per-rail sysctl key 'net.ipv4.conf.eth@rail.rp_filter' in tuning.sysctl: "
+      "'@' must begin a component (net.ipv4.conf.@rail.arp_ignore)" },
+    { "sysctl unknown @ name", "tuning:\n  sysctl:\n    net.ipv4.conf.@rails.rp_filter: 2\n",
+      "3:5: invalid per-rail sysctl key 'net.ipv4.conf.@rails.rp_filter' in tuning.sysctl: "
+      "the @ component is @rail (each rail's netdev) or @multirail (each rail's netdev on a "
+      "node with two or more)" },
+    { "sysctl two @ components", "tuning:\n  sysctl:\n    net.ipv4.conf.@rail.@rail: 2\n",
+      "3:5: invalid per-rail sysctl key 'net.ipv4.conf.@rail.@rail' in tuning.sysctl: "
+      "a key has at most one @ component" },
+    { "sysctl @ outside per-interface", "tuning:\n  sysctl:\n    net.core.@rail.rmem_max: 1\n",
+      "3:5: invalid per-rail sysctl key 'net.core.@rail.rmem_max' in tuning.sysctl: the @ "
+      "component follows net.ipv4.conf, net.ipv4.neigh, net.ipv6.conf or net.ipv6.neigh, "
+      "the kernel's per-interface directories" },
+    { "sysctl @ last", "tuning:\n  sysctl:\n    net.ipv4.conf.@multirail: 1\n",
+      "3:5: invalid per-rail sysctl key 'net.ipv4.conf.@multirail' in tuning.sysctl: "
+      "the @ component needs a sysctl after it (net.ipv4.conf.@rail.arp_ignore)" },
+    { "sysctl @ key too long", "tuning:\n  sysctl:\n    net.ipv4.conf.@rail.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: 1\n",
+      "3:5: invalid per-rail sysctl key 'net.ipv4.conf.@rail.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' in tuning.sysctl: "
+      "a 15-character netdev name would make the key too long" },
+    { "sysctl @rail and @multirail", "tuning:\n  sysctl:\n    net.ipv4.conf.@rail.arp_ignore: 1\n"
+      "    net.ipv4.conf.@multirail.arp_ignore: 2\n",
+      "4:5: duplicate key 'net.ipv4.conf.@multirail.arp_ignore' in tuning.sysctl: "
+      "'net.ipv4.conf.@rail.arp_ignore' names the same sysctls" },
     { "sysctl value null", "tuning:\n  sysctl:\n    net.core.rmem_max:\n",
       "3:23: expected a value for sysctl key 'net.core.rmem_max', got null" },
     { "sysctl value mapping", "tuning:\n  sysctl:\n    vm.swappiness: {a: 1}\n",

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # The TCP probe live in a private network namespace, bound to a rail's address on a veth.
-# (The netem regression test runs in the Soft-RoCE guest: tests/vm/probe-regression.sh,
+# (The netem regression test runs in the Soft-RoCE guest: tests/guest-rxe/probe-regression.sh,
 # since the CI kernel here is built without sch_netem.)
 . "${top_srcdir:-.}/tests/lib.sh"
 fabtuned="$top_builddir/src/daemon/fabtuned"

@@ -50,4 +50,21 @@ values > "$state/now"; expect_same "$state/originals" "$state/now"
 [ ! -e "$state/sysctl-originals.json" ] && pass "snapshot removed" || fail "snapshot left behind"
 expect_rc 0 "$fabtuned" --revert --state-dir "$state"
 expect_grep "nothing to revert" "$LAST_OUT"
+# The daemon's apply and revert through fabtunectl: revert's table shows what it restored,
+# the original as WANTED and the value now live as LIVE (issue 27 item 20: both were "-").
+ctl="$top_builddir/src/client/fabtunectl"
+orig=$(cat "$(path net.ipv4.tcp_fin_timeout)")
+printf 'version: 1\ntuning:\n  mode: verify\n  sysctl: {net.ipv4.tcp_fin_timeout: 37}\nprobes: {enabled: false}\n' \
+    > "$state/one.yaml"
+mkdir -m 0700 "$state/d-state" "$state/d-run"
+"$fabtuned" -c "$state/one.yaml" --state-dir "$state/d-state" --runtime-dir "$state/d-run" \
+    --log-target stderr 2> "$state/daemon.log" & dpid=$!
+for _ in $(seq 200); do "$ctl" -s "$state/d-run/fabtuned.sock" status > /dev/null 2>&1 && break; sleep 0.05; done
+expect_rc 0 "$ctl" -s "$state/d-run/fabtuned.sock" apply
+expect_match '^net.ipv4.tcp_fin_timeout  *37  *37 ' "$LAST_OUT"
+expect_rc 0 "$ctl" -s "$state/d-run/fabtuned.sock" revert
+expect_match "^net.ipv4.tcp_fin_timeout  *$orig  *$orig  *$orig  *reverted" "$LAST_OUT"
+[ "$(cat "$(path net.ipv4.tcp_fin_timeout)")" = "$orig" ] && pass "revert restored $orig" ||
+    fail "tcp_fin_timeout is $(cat "$(path net.ipv4.tcp_fin_timeout)") after revert, not $orig"
+kill $dpid; wait $dpid 2>/dev/null
 finish

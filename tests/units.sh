@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # The systemd units as built, judged offline by systemd's own tools: systemd-analyze verify
-# and the hardening score of systemd-analyze security. tests/systemd-vm/ starts them under
+# and the hardening score of systemd-analyze security. tests/guest-systemd/ starts them under
 # a real systemd as PID 1; this catches a regression in seconds.
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -30,7 +30,7 @@ for pair in fabtuned.service:3.0 fabtune-wait-ready.service:2.0; do
         fail "systemd-analyze security $u: '${s:-no score}', wanted at most $max"
 done
 
-# What only a real systemd showed (tests/systemd-vm): a missing ReadWritePaths= path is
+# What only a real systemd showed (tests/guest-systemd): a missing ReadWritePaths= path is
 # fatal (226/NAMESPACE) unless it is optional; readiness must not restart what follows it.
 sed -n 's/^ReadWritePaths=//p' "$tmp/fabtuned.service" | tr ' ' '\n' |
     grep -v -e '^-' -e '^/proc/sys/net$' -e '^/proc/sys/vm$' > "$tmp/required-paths"

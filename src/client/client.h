@@ -4,8 +4,26 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "exit_status.h"
+
+/* What the command line asked for (fabtunectl.c parses it). */
+struct ctl {
+    const char *socket;
+    bool json, failed, conf;
+    const char *format;
+    double wait_timeout;
+    const char *config;         /* diff: the policy both sides are judged by */
+    const char *rail;           /* checks --rail: a rail ("mlx5_0/1") or a device's rails */
+};
+
+/* Runs CMD on the daemon (errors reported, as fabtunectl's exit code); on 0, *ret_data is
+ * the reply's data, owned by *ret_reply (to put). */
+int ctl_call(const struct ctl *c, const char *cmd, json_object *args, json_object **ret_reply,
+             json_object **ret_data);
+/* fabtunectl health: prints the line and returns the exit code of c->format. */
+int ctl_health(const struct ctl *c);
 
 /* Sends {"v":1,"cmd":cmd,"args":args} and waits up to timeout_ms. Returns 0 with *ret the
  * reply object, or -errno (the socket cannot be reached, the reply is malformed). */
@@ -17,7 +35,12 @@ int client_parse_reply(const char *line, json_object **ret);
 
 void render_status(json_object *data);
 void render_gids(json_object *data);
-void render_checks(json_object *data);
+/* Findings (the checks reply's form), a line each; with DETAILS, their expected and
+ * actual values and hint beneath. */
+void render_findings(json_object *findings, bool details);
+/* fabtunectl checks [--failed] [--rail RAIL] [CHECK]: CHECK is an id ("port.state") or a
+ * family of ids ("gid"); an unknown one is a usage error. */
+int ctl_checks(const struct ctl *c, const char *check);
 void render_probes(json_object *data);
 void render_tuning(json_object *data);
 void render_reload(json_object *data);
@@ -28,3 +51,7 @@ int snapshot_take(const char *tarball);
  * compared; prints the differences and returns 0 (the same), 1 (they differ) or
  * EXIT_NOINPUT (no report on one side). */
 int diff_run(const char *fabtuned, const char *config, const char *a, const char *b, bool json);
+/* The fabtuned that diff runs: $FABTUNED when set; else the one beside this fabtunectl (an
+ * installed pair in one directory, or the build tree's ../daemon/fabtuned); else
+ * SBINDIR/fabtuned. Written to BUF. */
+void fabtuned_locate(char *buf, size_t len);

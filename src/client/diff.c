@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_ids.h"
+#include "clean_text.h"
 #include "client.h"
 #include "json_text.h"
 #include "macro.h"
@@ -131,37 +133,6 @@ static void differ(struct diff *d, const char *check, const char *subject, const
     d->n++;
 }
 
-/* The rail fields compared, each with the check that judges it. */
-static const struct { const char *field, *check; } rail_fields[] = {
-    { "link_layer", "port.link_layer" },
-    { "state", "port.state" },
-    { "phys_state", "port.phys_state" },
-    { "rate_bits_per_second", "port.rate" },
-    { "active_mtu_bytes", "port.mtu" },
-    { "driver", "rails.count" },
-    { "fw_ver", "rails.firmware" },
-    { "gid_index", "gid.nccl" },
-    { "gid_table_size", "gid.consistent" },
-    { "netdev.name", "netdev.oper" },
-    { "netdev.operstate", "netdev.oper" },
-    { "netdev.carrier", "netdev.carrier" },
-    { "netdev.mtu_bytes", "netdev.mtu" },
-    { "pcie.speed_gts", "pcie.link" },
-    { "pcie.width", "pcie.link" },
-    { "pcie.max_read_request_bytes", "pcie.mrrs" },
-    { "qos.pfc_priorities", "qos.pfc" },
-    { "qos.dcbx", "qos.pfc" },
-    { "qos.trust", "qos.trust" },
-    { "qos.app_entries", "qos.dscp_map" },
-    { "qos.ecn_np_priorities", "qos.ecn" },
-    { "qos.ecn_rp_priorities", "qos.ecn" },
-    { "qos.cnp_dscp", "qos.cnp" },
-    { "qos.cnp_802p_prio", "qos.cnp" },
-    { "qos.global_pause_rx", "qos.global_pause" },
-    { "qos.global_pause_tx", "qos.global_pause" },
-    { "verdict", "verdict" },
-};
-
 static json_object *find_by(json_object *array, const char *key, const char *value)
 {
     size_t n = json_object_is_type(array, json_type_array) ? json_object_array_length(array) : 0;
@@ -203,9 +174,12 @@ static void diff_rail(struct diff *d, const char *name, json_object *a, json_obj
         json_object_put(present);
         return;
     }
-    for (size_t i = 0; i < ARRAY_SIZE(rail_fields); i++)
-        differ(d, rail_fields[i].check, name, rail_fields[i].field, get(a, rail_fields[i].field),
-               get(b, rail_fields[i].field));
+    /* Each field under the check that judges it, in the table's order. */
+    for (size_t i = 0; i < check_ids_count; i++)
+        for (size_t k = 0; k < CHECK_ID_DIFF_FIELDS && check_ids[i].diff_fields[k]; k++) {
+            const char *field = check_ids[i].diff_fields[k];
+            differ(d, check_ids[i].id, name, field, get(a, field), get(b, field));
+        }
 }
 
 static void diff_sysctl(struct diff *d, const char *key, json_object *a, json_object *b)
@@ -231,9 +205,9 @@ static void diff_nccl(struct diff *d, json_object *a, json_object *b)
 static void print_side(const char *tag, const struct side *s)
 {
     json_object *rails = get(s->report, "rails");
-    printf("%s: %s (host %s, kernel %s, %zu rails, %s)\n", tag, s->label,
-           json_text(s->report, "hostname"), json_text(s->report, "kernel"),
-           json_object_is_type(rails, json_type_array) ? json_object_array_length(rails) : 0,
+    size_t n = json_object_is_type(rails, json_type_array) ? json_object_array_length(rails) : 0;
+    printf("%s: %s (host %s, kernel %s, %zu rail%s, %s)\n", tag, s->label,
+           json_text(s->report, "hostname"), json_text(s->report, "kernel"), n, PLURAL_S(n),
            json_text(s->report, "verdict"));
 }
 
@@ -257,17 +231,30 @@ int diff_run(const char *fabtuned, const char *config, const char *a, const char
         json_object_object_add(o, "b", json_object_new_string(sb.label));
         json_object_object_add(o, "same", json_object_new_boolean(d.n == 0));
         json_object_object_add(o, "differences", json_object_get(d.out));
-        puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        (void)clean_json_write(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE, stdout);
         json_object_put(o);
     } else {
         print_side("A", &sa);
         print_side("B", &sb);
+        /* Each column as wide as its longest cell (net.core.netdev_max_backlog). */
+        static const char *const cols[] = { "check", "subject", "field", "a" };
+        static const char *const heads[] = { "CHECK", "SUBJECT", "FIELD", "A" };
+        int w[ARRAY_SIZE(cols)];
+        for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
+            w[c] = (int)strlen(heads[c]);
+            for (size_t i = 0; i < d.n; i++) {
+                int len = (int)strlen(json_text(json_object_array_get_idx(d.out, i), cols[c]));
+                w[c] = len > w[c] ? len : w[c];
+            }
+        }
         if (d.n)
-            printf("\n  %-18s %-26s %-28s %-22s %s\n", "CHECK", "SUBJECT", "FIELD", "A", "B");
+            printf("\n  %-*s %-*s %-*s %-*s %s\n", w[0], "CHECK", w[1], "SUBJECT", w[2], "FIELD",
+                   w[3], "A", "B");
         for (size_t i = 0; i < d.n; i++) {
             json_object *e = json_object_array_get_idx(d.out, i);
-            printf("  %-18s %-26s %-28s %-22s %s\n", json_text(e, "check"), json_text(e, "subject"),
-                   json_text(e, "field"), json_text(e, "a"), json_text(e, "b"));
+            printf("  %-*s %-*s %-*s %-*s %s\n", w[0], json_text(e, "check"), w[1],
+                   json_text(e, "subject"), w[2], json_text(e, "field"), w[3], json_text(e, "a"),
+                   json_text(e, "b"));
         }
         if (d.n)
             printf("\n%zu difference%s\n", d.n, d.n == 1 ? "" : "s");

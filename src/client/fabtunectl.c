@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: ISC */
-/* fabtunectl: query and control fabtuned over its Unix socket. */
+/* fabtunectl: query and control fabtuned over its Unix socket; its commands are one table
+ * (commands[] below): a new command is a row there and its runner. */
 #include "config.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,52 +12,37 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clean_text.h"
 #include "client.h"
+#include "json_text.h"
 #include "macro.h"
 #include "protocol.h"
-#include "verdict.h"
+#include "snapshot_archive.h"
 
 #define TIMEOUT_MS 10000
-#define HEALTH_TIMEOUT_MS 90     /* health answers in under 100 ms, or says UNKNOWN */
 
-struct ctl {
-    const char *socket;
-    bool json, failed, conf;
-    const char *format;
-    double wait_timeout;
-    const char *config;         /* diff: the policy both sides are judged by */
-};
-
-static void help(void)
-{
-    printf("Usage: fabtunectl [-s SOCKET] [--json] COMMAND [OPTIONS]\n"
-           "Query and control fabtuned.\n\n"
-           "  status                     the verdict and a table of rails\n"
-           "  checks [--failed]          every finding (or the failing ones)\n"
-           "  probes                     the last probe run and the baselines\n"
-           "  tuning                     the sysctl profile: wanted, live, original, state\n"
-           "  nccl-env [--conf]          the NCCL contract as exports (or nccl.conf)\n"
-           "  metrics                    the Prometheus text exposition\n"
-           "  gids                       the GID table, NCCL's pick and why it skips the rest\n"
-           "  health [--format npd|nagios|nhc|slurm]  the cached verdict as exit code and line\n"
-           "  wait-ready [--timeout SEC] wait until the node is READY (exit 0) or time out (1)\n"
-           "  reload, probe-now, apply, revert  (root only)\n"
-           "  snapshot FILE.tar          capture what fabtune reads, for another machine\n"
-           "  diff A.tar [B.tar] [-c POLICY]  what differs between two nodes' snapshots (or\n"
-           "                             one and this node): exit 0 the same, 1 different\n\n"
-           "  -s, --socket PATH   the daemon's socket (default %s)\n"
-           "  -c, --config FILE   diff: the policy both sides are judged by\n"
-           "  -j, --json          machine output\n"
-           "  -h, --help          this help\n"
-           "  -V, --version       print the version\n", PROTOCOL_DEFAULT_SOCKET);
-}
-
+/* A socket this user may not open is a permission matter (77), as fabtunectl(1) says;
+ * one that nobody answers on is an unavailable daemon (69). */
 static int unreachable(const struct ctl *c, int err)
 {
+    bool denied = err == -EACCES || err == -EPERM;
     fprintf(stderr, "fabtunectl: cannot talk to fabtuned at %s: %s%s\n", c->socket,
             strerror(-err), err == -ENOENT || err == -ECONNREFUSED ? " (is fabtuned running?)" :
-            err == -EACCES ? " (root or the fabtune group)" : "");
-    return EXIT_UNREACHABLE;
+            denied ? " (root or the control group of fabtune.yaml)" : "");
+    return denied ? EXIT_NOPERM : EXIT_UNREACHABLE;
+}
+
+/* "fabtunectl: CMD: MESSAGE (CODE)", the code on the message's first line: a reload's
+ * message goes on with the policy's error and its caret line, which the code must not
+ * follow. A first line that ends with a colon gets the code before it. */
+static void report_error(const char *cmd, const char *msg, const char *code)
+{
+    size_t first = strcspn(msg, "\n");
+    bool colon = first > 0 && msg[first - 1] == ':';
+    fprintf(stderr, "fabtunectl: %s: %.*s (%s)%s\n", cmd, (int)(first - colon), msg, code,
+            colon ? ":" : "");
+    if (msg[first] && msg[first + 1])
+        fprintf(stderr, "%s%s", msg + first + 1, msg[strlen(msg) - 1] == '\n' ? "" : "\n");
 }
 
 /* Runs cmd; on success *ret_data is the reply's data (owned by *ret_reply). */
@@ -74,7 +59,7 @@ static int call(const struct ctl *c, const char *cmd, json_object *args, int tim
         json_object_object_get_ex(e, "code", &code);
         json_object_object_get_ex(e, "message", &msg);
         const char *cs = code ? json_object_get_string(code) : "?";
-        fprintf(stderr, "fabtunectl: %s: %s (%s)\n", cmd, msg ? json_object_get_string(msg) : "error", cs);
+        report_error(cmd, msg ? json_object_get_string(msg) : "error", cs);
         /* cs points into reply: decide before letting it go. */
         int rc = streq(cs, "EPERM") || streq(cs, "EACCES") ? EXIT_NOPERM : EXIT_DAEMON_ERROR;
         json_object_put(reply);
@@ -86,6 +71,12 @@ static int call(const struct ctl *c, const char *cmd, json_object *args, int tim
     return 0;
 }
 
+int ctl_call(const struct ctl *c, const char *cmd, json_object *args, json_object **ret_reply,
+             json_object **ret_data)
+{
+    return call(c, cmd, args, TIMEOUT_MS, ret_reply, ret_data);
+}
+
 static int simple(const struct ctl *c, const char *cmd, json_object *args,
                   void (*render)(json_object *))
 {
@@ -94,8 +85,8 @@ static int simple(const struct ctl *c, const char *cmd, json_object *args,
     if (r)
         return r;
     if (c->json || !render)
-        puts(json_object_to_json_string_ext(data, c->json ? JSON_C_TO_STRING_PLAIN
-                                                          : JSON_C_TO_STRING_PRETTY));
+        (void)clean_json_write(data, c->json ? JSON_C_TO_STRING_PLAIN : JSON_C_TO_STRING_PRETTY,
+                               stdout);
     else
         render(data);
     json_object_put(reply);
@@ -109,124 +100,11 @@ static int text_field(const struct ctl *c, const char *cmd, const char *field)
     if (r)
         return r;
     if (c->json)
-        puts(json_object_to_json_string_ext(data, JSON_C_TO_STRING_PLAIN));
+        (void)clean_json_write(data, JSON_C_TO_STRING_PLAIN, stdout);
     else if (json_object_object_get_ex(data, field, &v))
-        fputs(json_object_get_string(v), stdout);
+        clean_text_write(json_object_get_string(v), (size_t)json_object_get_string_len(v), stdout);
     json_object_put(reply);
     return 0;
-}
-
-/* Cuts S to at most MAX bytes, ending in "..." when cut, never inside a UTF-8 sequence. */
-static void fit(char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (n <= max || max < 4)
-        return;
-    n = max - 3;
-    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-        n--;
-    memcpy(s + n, "...", 4);
-}
-
-static int64_t int_field(json_object *o, const char *key, bool *have)
-{
-    json_object *v;
-    if (!o || !json_object_object_get_ex(o, key, &v)) {
-        *have = false;
-        return 0;
-    }
-    return json_object_get_int64(v);
-}
-
-/* Nagios perfdata: rails ready of total, findings by severity. */
-static void nagios_perfdata(json_object *data, char *out, size_t len)
-{
-    json_object *counts = NULL;
-    bool have = true;
-    int64_t rails = int_field(data, "rails", &have), ready = int_field(data, "rails_ready", &have);
-    if (data)
-        json_object_object_get_ex(data, "findings", &counts);
-    int64_t err = int_field(counts, "error", &have), warn = int_field(counts, "warning", &have),
-            unk = int_field(counts, "unknown", &have);
-    if (!have) {
-        out[0] = '\0';
-        return;
-    }
-    snprintf(out, len, " | rails_ready=%" PRId64 ";;;0;%" PRId64 " rails=%" PRId64
-             " findings_error=%" PRId64 ";;1;0 findings_warning=%" PRId64 ";1;;0 findings_unknown=%" PRId64 ";;;0",
-             ready, rails, rails, err, warn, unk);
-}
-
-/* The drain reason: "fabtune: VERDICT" and the failing checks that fit in 128 bytes. */
-static void slurm_reason(const char *name, json_object *data, const char *why, char *out, size_t len)
-{
-    json_object *failing = NULL;
-    size_t n = (size_t)snprintf(out, len, "fabtune: %s", name);
-    if (data && json_object_object_get_ex(data, "failing", &failing) &&
-        json_object_is_type(failing, json_type_array) && json_object_array_length(failing) > 0) {
-        for (size_t i = 0; i < json_object_array_length(failing); i++) {
-            const char *one = json_object_get_string(json_object_array_get_idx(failing, i));
-            if (n + strlen(one) + 2 >= 128 || n + strlen(one) + 2 >= len)
-                break;
-            n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : " ", one);
-        }
-    } else if (why && n < len) {
-        snprintf(out + n, len - n, " %s", why);
-    }
-    fit(out, 128);
-}
-
-/* The exit code and line of each health format (verdict.h holds the one table). */
-static int health(const struct ctl *c)
-{
-    enum health_format f;
-    if (health_format_parse(c->format, &f) < 0) {
-        fprintf(stderr, "fabtunectl: unknown health format '%s' (npd, nagios, nhc or slurm)\n", c->format);
-        return EXIT_USAGE;
-    }
-    json_object *reply = NULL, *v, *first;
-    const char *verdict = "UNKNOWN", *why = NULL;
-    char buf[256], line[512], perf[256];
-    int r = client_request(c->socket, "health", NULL, HEALTH_TIMEOUT_MS, &reply);
-    json_object *data = NULL;
-    if (r == 0 && json_object_object_get_ex(reply, "data", &data) &&
-        json_object_object_get_ex(data, "verdict", &v)) {
-        verdict = json_object_get_string(v);
-        if (json_object_object_get_ex(data, "first_failing", &first) && first)
-            why = json_object_get_string(first);
-    } else {
-        snprintf(buf, sizeof(buf), "fabtuned not answering: %s", r < 0 ? strerror(-r) : "bad reply");
-        why = buf;
-        data = NULL;
-    }
-    enum verdict v_ = verdict_from_string(verdict);
-    const char *name = verdict_to_string(v_);
-    if (c->json) {
-        json_object *o = json_object_new_object();
-        json_object_object_add(o, "verdict", json_object_new_string(name));
-        json_object_object_add(o, "first_failing", why ? json_object_new_string(why) : NULL);
-        puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-        json_object_put(o);
-    } else if (f == HEALTH_NHC) {
-        if (v_ == VERDICT_NOT_READY || v_ == VERDICT_UNKNOWN)
-            printf("ERROR: fabtune: %s\n", why ? why : name);
-    } else if (f == HEALTH_NAGIOS) {
-        nagios_perfdata(data, perf, sizeof(perf));
-        snprintf(line, sizeof(line), "FABTUNE %s - %s%s%s", verdict_nagios_state(v_), name,
-                 why ? ": " : "", why ? why : "");
-        fit(line, 256);
-        printf("%s%s\n", line, perf);
-    } else if (f == HEALTH_SLURM) {
-        slurm_reason(name, data, why, line, sizeof(line));
-        puts(line);
-    } else {
-        /* node-problem-detector keeps 80 bytes of a plugin's output (max_output_length). */
-        snprintf(line, sizeof(line), "fabtune: %s%s%s", name, why ? ": " : "", why ? why : "");
-        fit(line, 80);
-        puts(line);
-    }
-    json_object_put(reply);
-    return verdict_exit_code(v_, f);
 }
 
 static double seconds_since(const struct timespec *start)
@@ -299,51 +177,225 @@ static int reload(const struct ctl *c)
     return 0;
 }
 
-static int dispatch(struct ctl *c, const char *cmd)
+struct command;
+typedef int (*command_run)(const struct ctl *c, const struct command *k, char **args);
+
+/* One fabtunectl command: its name, what follows it (its own options, then its argument
+ * shape: the words --help prints and the usage errors quote), how many arguments it takes,
+ * the line of --help, and how it runs and renders. shell-completion/bash/fabtunectl
+ * completes the same (tests/completion.sh holds it to --help): the commands, each one's
+ * options, and files for an argument named FILE or *.tar. */
+struct command {
+    const char *name;
+    const char *options;        /* e.g. "[--failed]"; "" for none */
+    const char *args;           /* e.g. "FILE.tar"; "" for none */
+    int min_args, max_args;
+    const char *help;
+    command_run run;
+    void (*render)(json_object *data);
+};
+
+static int ask(const struct ctl *c, const struct command *k, char **args)
 {
-    json_object *args = NULL;
-    int r;
-    if (streq(cmd, "status"))
-        return simple(c, "status", NULL, render_status);
-    if (streq(cmd, "gids"))
-        return simple(c, "gids", NULL, render_gids);
-    if (streq(cmd, "checks")) {
-        args = json_object_new_object();
-        json_object_object_add(args, "failed", json_object_new_boolean(c->failed));
-        r = simple(c, "checks", args, render_checks);
-        json_object_put(args);
+    return simple(c, k->name, NULL, k->render);
+}
+
+/* An empty GID table says why, as status does: the daemon found no rail. */
+static int run_gids(const struct ctl *c, const struct command *k, char **args)
+{
+    json_object *reply, *data, *status_reply, *status;
+    int r = call(c, k->name, NULL, TIMEOUT_MS, &reply, &data);
+    if (r)
         return r;
+    if (c->json) {
+        (void)clean_json_write(data, JSON_C_TO_STRING_PLAIN, stdout);
+    } else {
+        k->render(data);
+        if (json_object_is_type(data, json_type_array) && json_object_array_length(data) == 0 &&
+            call(c, "status", NULL, TIMEOUT_MS, &status_reply, &status) == 0) {
+            printf("rails: 0 (%s)\n", json_text(status, "why_no_rails"));
+            json_object_put(status_reply);
+        }
     }
-    if (streq(cmd, "probes"))
-        return simple(c, "probes", NULL, render_probes);
-    if (streq(cmd, "tuning"))
-        return simple(c, "tuning", NULL, render_tuning);
-    if (streq(cmd, "nccl-env"))
-        return text_field(c, "nccl-env", c->conf ? "conf" : "env");
-    if (streq(cmd, "metrics"))
-        return text_field(c, "metrics", "text");
-    if (streq(cmd, "health"))
-        return health(c);
-    if (streq(cmd, "wait-ready"))
-        return wait_ready(c);
-    if (streq(cmd, "reload"))
-        return reload(c);
-    if (streq(cmd, "probe-now"))
-        return simple(c, cmd, NULL, render_probe_now);
-    if (streq(cmd, "apply") || streq(cmd, "revert"))
-        return simple(c, cmd, NULL, render_tuning);
-    fprintf(stderr, "fabtunectl: unknown command '%s'; see 'fabtunectl --help'\n", cmd);
+    json_object_put(reply);
+    return 0;
+}
+
+static int run_checks(const struct ctl *c, const struct command *k, char **args)
+{
+    return ctl_checks(c, args[0]);
+}
+
+static int run_nccl_env(const struct ctl *c, const struct command *k, char **args)
+{
+    return text_field(c, k->name, c->conf ? "conf" : "env");
+}
+
+static int run_metrics(const struct ctl *c, const struct command *k, char **args)
+{
+    return text_field(c, k->name, "text");
+}
+
+static int run_health(const struct ctl *c, const struct command *k, char **args)
+{
+    return ctl_health(c);
+}
+
+static int run_wait_ready(const struct ctl *c, const struct command *k, char **args)
+{
+    return wait_ready(c);
+}
+
+static int run_reload(const struct ctl *c, const struct command *k, char **args)
+{
+    return reload(c);
+}
+
+static int run_snapshot(const struct ctl *c, const struct command *k, char **args)
+{
+    return snapshot_take(args[0]);
+}
+
+static int run_diff(const struct ctl *c, const struct command *k, char **args)
+{
+    char fabtuned[4096];
+    fabtuned_locate(fabtuned, sizeof(fabtuned));
+    return diff_run(fabtuned, c->config, args[0], args[1], c->json);
+}
+
+static const struct command commands[] = {
+    { "status", "", "", 0, 0, "the verdict and its cause, the last and next check, a table of rails", ask, render_status },
+    { "checks", "[--failed] [--rail RAIL]", "[CHECK]", 0, 1,
+      "every finding (or the failing ones; of one check id or family, on one rail or "
+      "device) with its expected and actual values and hint", run_checks, NULL },
+    { "probes", "", "", 0, 0, "the last probe run and the baselines", ask, render_probes },
+    { "tuning", "", "", 0, 0, "the sysctl profile: wanted, live, original, state", ask,
+      render_tuning },
+    { "nccl-env", "[--conf]", "", 0, 0, "the NCCL contract as exports (or nccl.conf)",
+      run_nccl_env, NULL },
+    { "metrics", "", "", 0, 0, "the Prometheus text exposition", run_metrics, NULL },
+    { "gids", "", "", 0, 0, "the GID table, NCCL's pick and why it skips the rest", run_gids,
+      render_gids },
+    { "health", "[--format npd|nagios|nhc|slurm]", "", 0, 0,
+      "the cached verdict as exit code and line", run_health, NULL },
+    { "wait-ready", "[--timeout SEC]", "", 0, 0,
+      "wait until the node is READY (exit 0) or time out (1)", run_wait_ready, NULL },
+    { "reload", "[--timeout SEC]", "", 0, 0,
+      "reload the policy; the verdict of its first check (root)", run_reload, render_reload },
+    { "probe-now", "", "", 0, 0, "start a probe run now (root)", ask, render_probe_now },
+    { "apply", "", "", 0, 0, "apply the sysctl profile now (root)", ask, render_tuning },
+    { "revert", "", "", 0, 0, "restore the sysctl originals (root)", ask, render_tuning },
+    { "snapshot", "", "FILE.tar", 1, 1,
+      "capture what fabtune reads, for another machine (no daemon needed), compressed as "
+      "the name ends: " SNAPSHOT_ARCHIVE_SUFFIXES, run_snapshot, NULL },
+    { "diff", "[-c POLICY]", "A.tar [B.tar]", 1, 2,
+      "what differs between two nodes' snapshots (or one and this node): exit 0 the same, "
+      "1 different; runs $FABTUNED, else the fabtuned beside fabtunectl, else "
+      SBINDIR "/fabtuned", run_diff, NULL },
+};
+
+/* "NAME OPTIONS ARGS" with single spaces, for --help and the usage errors. */
+static void usage_of(const struct command *k, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s%s", k->name, k->options[0] ? " " : "", k->options,
+             k->args[0] ? " " : "", k->args);
+}
+
+#define HELP_INDENT 31
+#define HELP_WIDTH 88
+
+/* TEXT from column HELP_INDENT on, wrapped at spaces before HELP_WIDTH. */
+static void print_wrapped(const char *text)
+{
+    const int room = HELP_WIDTH - HELP_INDENT;
+    while ((int)strlen(text) > room) {
+        int cut = room;
+        while (cut > 0 && text[cut] != ' ')
+            cut--;
+        if (cut == 0)
+            break;
+        printf("%.*s\n%*s", cut, text, HELP_INDENT, "");
+        text += cut + 1;
+    }
+    printf("%s\n", text);
+}
+
+static void help(void)
+{
+    char usage[128];
+    printf("Usage: fabtunectl [-s SOCKET] [--json] COMMAND [OPTIONS] [ARGS]\n"
+           "Query and control fabtuned.\n\n");
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+        usage_of(&commands[i], usage, sizeof(usage));
+        if (strlen(usage) > HELP_INDENT - 3)
+            printf("  %s\n%*s", usage, HELP_INDENT, "");
+        else
+            printf("  %-*s", HELP_INDENT - 2, usage);
+        print_wrapped(commands[i].help);
+    }
+    printf("\n  -s, --socket PATH   the daemon's socket (default $FABTUNE_SOCKET, else\n"
+           "                      %s)\n"
+           "  -j, --json          machine output\n"
+           "  -h, --help          this help\n"
+           "  -V, --version       print the version\n", PROTOCOL_DEFAULT_SOCKET);
+}
+
+static const struct command *command_find(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+        if (streq(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+/* Whether N arguments suit K; if not, says what K needs, in its own words. */
+static bool arguments_fit(const struct command *k, int n, char **args)
+{
+    char usage[128];
+    if (n >= k->min_args && n <= k->max_args)
+        return true;
+    usage_of(k, usage, sizeof(usage));
+    if (n < k->min_args)
+        fprintf(stderr, "fabtunectl: %s needs %s (usage: fabtunectl %s)\n", k->name, k->args, usage);
+    else
+        fprintf(stderr, "fabtunectl: %s: unexpected argument '%s' (usage: fabtunectl %s)\n",
+                k->name, args[k->max_args], usage);
+    return false;
+}
+
+/* "fabtunectl: WHAT 'ARG'" (when WHAT is given) and the pointer to --help. */
+static int usage_error(const char *what, const char *arg)
+{
+    if (what)
+        fprintf(stderr, "fabtunectl: %s%s%s%s\n", what, arg ? " '" : "", arg ? arg : "",
+                arg ? "'" : "");
+    fprintf(stderr, "Try 'fabtunectl --help'.\n");
     return EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+/* --timeout: a number of seconds, > 0: "abc" or "-5" must not mean "wait forever". */
+static int parse_timeout(const char *arg, double *ret)
 {
-    enum { OPT_JSON = 0x100, OPT_FAILED, OPT_CONF, OPT_FORMAT, OPT_TIMEOUT };
+    char *end;
+    *ret = strtod(arg, &end);
+    if (end == arg || *end || !isfinite(*ret) || *ret <= 0) {
+        fprintf(stderr, "fabtunectl: --timeout wants seconds greater than 0, not '%s'\n", arg);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* The options, anywhere on the line. Returns 0 to go on, 1 after --help or --version, or
+ * EXIT_USAGE (reported). */
+static int parse_options(int argc, char **argv, struct ctl *c)
+{
+    enum { OPT_JSON = 0x100, OPT_FAILED, OPT_CONF, OPT_FORMAT, OPT_TIMEOUT, OPT_RAIL };
     static const struct option longopts[] = {
         { "socket", required_argument, NULL, 's' },
         { "config", required_argument, NULL, 'c' },
         { "json", no_argument, NULL, OPT_JSON },
         { "failed", no_argument, NULL, OPT_FAILED },
+        { "rail", required_argument, NULL, OPT_RAIL },
         { "conf", no_argument, NULL, OPT_CONF },
         { "format", required_argument, NULL, OPT_FORMAT },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -351,46 +403,46 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         {},
     };
-    struct ctl c = { .socket = PROTOCOL_DEFAULT_SOCKET, .format = "npd" };
     int o;
-    char *end;
     while ((o = getopt_long(argc, argv, "s:c:jhV", longopts, NULL)) != -1) {
         switch (o) {
-        case 's': c.socket = optarg; break;
-        case 'c': c.config = optarg; break;
+        case 's': c->socket = optarg; break;
+        case 'c': c->config = optarg; break;
         case 'j':
-        case OPT_JSON: c.json = true; break;
-        case OPT_FAILED: c.failed = true; break;
-        case OPT_CONF: c.conf = true; break;
-        case OPT_FORMAT: c.format = optarg; break;
+        case OPT_JSON: c->json = true; break;
+        case OPT_FAILED: c->failed = true; break;
+        case OPT_RAIL: c->rail = optarg; break;
+        case OPT_CONF: c->conf = true; break;
+        case OPT_FORMAT: c->format = optarg; break;
         case OPT_TIMEOUT:
-            /* A number of seconds, > 0: "abc" or "-5" must not mean "wait forever". */
-            c.wait_timeout = strtod(optarg, &end);
-            if (end == optarg || *end || !isfinite(c.wait_timeout) || c.wait_timeout <= 0) {
-                fprintf(stderr, "fabtunectl: --timeout wants seconds greater than 0, not '%s'\n",
-                        optarg);
+            if (parse_timeout(optarg, &c->wait_timeout) < 0)
                 return EXIT_USAGE;
-            }
             break;
-        case 'h': help(); return 0;
-        case 'V': printf("fabtunectl %s\n", PACKAGE_VERSION); return 0;
-        default: return EXIT_USAGE;
+        case 'h': help(); return 1;
+        case 'V': printf("fabtunectl %s\n", PACKAGE_VERSION); return 1;
+        default: return usage_error(NULL, NULL);   /* getopt said what */
         }
     }
-    if (optind == argc - 2 && streq(argv[optind], "snapshot"))
-        return snapshot_take(argv[optind + 1]);
-    if (optind < argc && streq(argv[optind], "diff")) {
-        if (argc - optind < 2 || argc - optind > 3) {
-            fprintf(stderr, "fabtunectl: diff wants one or two snapshots: diff A.tar [B.tar]\n");
-            return EXIT_USAGE;
-        }
-        const char *fabtuned = getenv("FABTUNED");
-        return diff_run(fabtuned && fabtuned[0] ? fabtuned : SBINDIR "/fabtuned", c.config,
-                        argv[optind + 1], argc - optind == 3 ? argv[optind + 2] : NULL, c.json);
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "fabtunectl: expected one command; see 'fabtunectl --help'\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *env = getenv("FABTUNE_SOCKET");
+    struct ctl c = { .socket = env && env[0] ? env : PROTOCOL_DEFAULT_SOCKET, .format = "npd" };
+    int r = parse_options(argc, argv, &c);
+    if (r)
+        return r == 1 ? 0 : r;
+    if (optind >= argc)
+        return usage_error("no command given", NULL);
+    const struct command *k = command_find(argv[optind]);
+    if (!k)
+        return usage_error("unknown command", argv[optind]);
+    char *args[3] = { NULL, NULL, NULL };
+    int n = argc - optind - 1;
+    if (!arguments_fit(k, n, argv + optind + 1))
         return EXIT_USAGE;
-    }
-    return dispatch(&c, argv[optind]);
+    for (int i = 0; i < n; i++)
+        args[i] = argv[optind + 1 + i];
+    return k->run(&c, k, args);
 }

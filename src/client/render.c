@@ -4,9 +4,11 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "client.h"
 #include "json_text.h"
+#include "macro.h"
 
 
 static json_object *get(json_object *o, const char *key)
@@ -22,14 +24,82 @@ static size_t count(json_object *a)
     return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
-static void render_findings(json_object *a)
+void render_findings(json_object *a, bool details)
 {
-    size_t n = count(a);
+    size_t n = count(a), width = 4;
+    /* The rail column as wide as its longest name ("hrn3_bond_0/1"). */
+    for (size_t i = 0; i < n; i++) {
+        json_object *rail = get(json_object_array_get_idx(a, i), "rail");
+        size_t w = rail ? strlen(json_text(json_object_array_get_idx(a, i), "rail")) : 0;
+        width = w > width ? w : width;
+    }
     for (size_t i = 0; i < n; i++) {
         json_object *f = json_object_array_get_idx(a, i);
-        printf("  %-7s %-22s %-14s %s\n", json_text(f, "severity"), json_text(f, "check"),
-               get(f, "rail") ? json_text(f, "rail") : "", json_text(f, "message"));
+        printf("  %-7s %-22s %-*s %s\n", json_text(f, "severity"), json_text(f, "check"),
+               (int)width, get(f, "rail") ? json_text(f, "rail") : "", json_text(f, "message"));
+        if (!details)
+            continue;
+        if (get(f, "expected") || get(f, "actual"))
+            printf("          expected %s, actual %s\n", json_text(f, "expected"), json_text(f, "actual"));
+        if (get(f, "hint"))
+            printf("          hint: %s\n", json_text(f, "hint"));
     }
+}
+
+static void probe_target_rows(json_object *targets);
+
+static int wider(int w, const char *s)
+{
+    int n = (int)strlen(s);
+    return n > w ? n : w;
+}
+
+/* A rail's RoCE GID as "3 10.0.0.1", or "-". */
+static void rail_gid(json_object *r, char *buf, size_t len)
+{
+    if (get(r, "gid_index"))
+        snprintf(buf, len, "%s %s", json_text(r, "gid_index"), json_text(r, "roce_address"));
+    else
+        snprintf(buf, len, "-");
+}
+
+/* SECONDS as "42 s", "12 min" or "3.5 h". */
+static void span_text(double seconds, char *buf, size_t len)
+{
+    if (seconds < 0)
+        seconds = 0;
+    if (seconds < 120)
+        snprintf(buf, len, "%.0f s", seconds);
+    else if (seconds < 120 * 60)
+        snprintf(buf, len, "%.0f min", seconds / 60);
+    else
+        snprintf(buf, len, "%.1f h", seconds / 3600);
+}
+
+/* "last check: 12 s ago; next at 06:10:22 (in 59 min)", from the status reply's times. */
+static void check_times(json_object *d)
+{
+    json_object *last = get(d, "last_check_usec"), *next = get(d, "next_check_usec");
+    struct timespec now;
+    char ago[32], in[32], at[16] = "";
+    if (!last || json_num(d, "last_check_usec") <= 0)
+        return;
+    clock_gettime(CLOCK_REALTIME, &now);
+    double t = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+    span_text(t - json_num(d, "last_check_usec") / 1e6, ago, sizeof(ago));
+    printf("last check: %s ago", ago);
+    if (next) {
+        time_t when = (time_t)(json_num(d, "next_check_usec") / 1e6);
+        struct tm tm;
+        if (localtime_r(&when, &tm))
+            strftime(at, sizeof(at), "%H:%M:%S", &tm);
+        span_text(json_num(d, "next_check_usec") / 1e6 - t, in, sizeof(in));
+        printf("; next at %s (in %s)", at, in);
+    }
+    json_object *checking = get(d, "checking");
+    if (checking && json_object_get_boolean(checking))
+        printf("; a check is running now");
+    putchar('\n');
 }
 
 /* A priority list as "3" or "3,4"; "off" for an empty one, "-" when not exposed. */
@@ -44,26 +114,46 @@ static void prios_text(json_object *a, char *buf, size_t len)
 
 void render_status(json_object *d)
 {
-    printf("verdict: %s\n", json_text(d, "verdict"));
+    if (get(d, "verdict_cause"))
+        printf("verdict: %s: %s\n", json_text(d, "verdict"), json_text(d, "verdict_cause"));
+    else
+        printf("verdict: %s\n", json_text(d, "verdict"));
     if (get(d, "reason"))
         printf("  %s\n", json_text(d, "reason"));
+    check_times(d);
     if (get(d, "policy_error"))
         printf("policy reload failed (the old policy stays):\n%s\n", json_text(d, "policy_error"));
+    if (get(d, "state_dir_error"))
+        printf("state directory: %s\n", json_text(d, "state_dir_error"));
     json_object *rails = get(d, "rails"), *probes = get(get(d, "probes"), "targets");
     size_t n = count(rails);
     if (get(d, "why_no_rails"))
         printf("rails: 0 (%s)\n", json_text(d, "why_no_rails"));
+    /* Without rails, the probes measured the host's stack on the loopback address. */
+    if (n == 0 && count(probes)) {
+        printf("probes (no rail: the loopback address):\n");
+        probe_target_rows(probes);
+    }
+    /* RAIL, NETDEV and GID as wide as their longest value (hrn3_bond_0/1, an IPv6 GID). */
+    int rail_w = 12, net_w = 15, gid_w = 18;
+    for (size_t i = 0; i < n; i++) {
+        json_object *r = json_object_array_get_idx(rails, i);
+        char gid[64];
+        rail_gid(r, gid, sizeof(gid));
+        rail_w = wider(rail_w, json_text(r, "name"));
+        net_w = wider(net_w, json_text(get(r, "netdev"), "name"));
+        gid_w = wider(gid_w, gid);
+    }
     if (n)
-        printf("%-12s %-15s %-7s %6s %5s %-18s %-4s %-4s %15s %15s %s\n", "RAIL", "NETDEV",
-               "STATE", "RATE", "MTU", "GID", "PFC", "ECN", "RDMA p50/p99", "TCP p50/p99",
-               "VERDICT");
+        printf("%-*s %-*s %-7s %6s %5s %-*s %-4s %-4s %15s %15s %s\n", rail_w, "RAIL", net_w,
+               "NETDEV", "STATE", "RATE", "MTU", gid_w, "GID", "PFC", "ECN", "RDMA p50/p99",
+               "TCP p50/p99", "VERDICT");
     for (size_t i = 0; i < n; i++) {
         json_object *r = json_object_array_get_idx(rails, i), *nd = get(r, "netdev");
-        char gid[48] = "-", rdma[32] = "-", tcp[32] = "-", pfc[24], ecn[24];
+        char gid[64], rdma[32] = "-", tcp[32] = "-", pfc[24], ecn[24];
         prios_text(get(get(r, "qos"), "pfc_priorities"), pfc, sizeof(pfc));
         prios_text(get(get(r, "qos"), "ecn_np_priorities"), ecn, sizeof(ecn));
-        if (get(r, "gid_index"))
-            snprintf(gid, sizeof(gid), "%s %s", json_text(r, "gid_index"), json_text(r, "roce_address"));
+        rail_gid(r, gid, sizeof(gid));
         for (size_t j = 0; j < count(probes); j++) {
             json_object *t = json_object_array_get_idx(probes, j);
             if (strcmp(json_text(t, "target"), json_text(r, "name")) != 0)
@@ -75,33 +165,37 @@ void render_status(json_object *d)
             if (tl)
                 snprintf(tcp, sizeof(tcp), "%.1f/%.1fus", json_num(tl, "p50") * 1e6, json_num(tl, "p99") * 1e6);
         }
-        printf("%-12s %-15s %-7s %5.0fG %5.0f %-18s %-4s %-4s %15s %15s %s\n", json_text(r, "name"),
-               json_text(nd, "name"), json_text(r, "state"), json_num(r, "rate_bits_per_second") / 1e9,
-               json_num(nd, "mtu_bytes"), gid, pfc, ecn, rdma, tcp, json_text(r, "verdict"));
+        printf("%-*s %-*s %-7s %5.0fG %5.0f %-*s %-4s %-4s %15s %15s %s\n", rail_w,
+               json_text(r, "name"), net_w, json_text(nd, "name"), json_text(r, "state"),
+               json_num(r, "rate_bits_per_second") / 1e9, json_num(nd, "mtu_bytes"), gid_w, gid,
+               pfc, ecn, rdma, tcp, json_text(r, "verdict"));
+    }
+    json_object *gpus = get(d, "gpus");
+    if (gpus) {
+        printf("gpus: %zu", count(gpus));
+        for (size_t i = 0; i < count(gpus); i++)
+            printf("%s%s numa %s", i ? ", " : " (", json_text(json_object_array_get_idx(gpus, i),
+                   "pci_address"), json_text(json_object_array_get_idx(gpus, i), "numa_node"));
+        printf("%s\n", count(gpus) ? ")" : "");
     }
     json_object *peers = get(get(d, "probes"), "peers");
     if (count(peers)) {
         size_t failed = 0;
         for (size_t i = 0; i < count(peers); i++)
             failed += get(get(json_object_array_get_idx(peers, i), "tcp_latency"), "latency_seconds") == NULL;
-        printf("peers: %zu paths probed, %zu failed ('fabtunectl probes' lists them)\n",
-               count(peers), failed);
+        printf("peers: %zu path%s probed, %zu failed ('fabtunectl probes' lists them)\n",
+               count(peers), PLURAL_S(count(peers)), failed);
     }
     json_object *failing = get(d, "failing");
     if (count(failing)) {
         printf("failing:\n");
-        render_findings(failing);
+        render_findings(failing, false);
     }
 }
 
-void render_checks(json_object *d)
+/* The TARGET rows of a probe run: min, p50, p99 latency and bandwidth per transport. */
+static void probe_target_rows(json_object *targets)
 {
-    render_findings(d);
-}
-
-void render_probes(json_object *d)
-{
-    json_object *targets = get(get(d, "last_run"), "targets"), *b = get(d, "baselines");
     printf("%-22s %-5s %10s %10s %10s %12s\n", "TARGET", "PROBE", "MIN us", "P50 us", "P99 us",
            "Gb/s");
     for (size_t i = 0; i < count(targets); i++) {
@@ -123,6 +217,12 @@ void render_probes(json_object *d)
                    json_num(get(t, bk), "bandwidth_bytes_per_second") * 8 / 1e9);
         }
     }
+}
+
+void render_probes(json_object *d)
+{
+    json_object *b = get(d, "baselines");
+    probe_target_rows(get(get(d, "last_run"), "targets"));
     json_object *peers = get(get(d, "last_run"), "peers");
     if (count(peers))
         printf("\n%-30s %-16s %-5s %10s %10s %10s %12s\n", "PEER", "FROM", "PROBE", "MIN us",
@@ -153,25 +253,37 @@ void render_probes(json_object *d)
                "%s malformed, %s active, %s allowed addresses\n", json_text(rs, "sessions"),
                json_text(rs, "refused"), json_text(rs, "busy"), json_text(rs, "bad_hello"),
                json_text(rs, "active"), json_text(rs, "allowed_addresses"));
-    printf("\n%-30s %-9s %14s %14s\n", "BASELINE", "STATE", "p50 base/last", "p99 base/last");
+    /* STATE is the state machine's, RATIO the last run's against the baseline: a learning
+     * baseline has neither ratio nor base ("-"). */
+    printf("\n%-30s %-10s %7s %16s %16s\n", "BASELINE", "STATE", "RATIO", "p50 us base/last",
+           "p99 us base/last");
     for (size_t i = 0; i < count(b); i++) {
         json_object *x = json_object_array_get_idx(b, i);
-        char p50[32], p99[32];
-        snprintf(p50, sizeof(p50), "%.1f/%.1f", json_num(x, "baseline_p50_seconds") * 1e6,
-                 json_num(x, "last_p50_seconds") * 1e6);
-        snprintf(p99, sizeof(p99), "%.1f/%.1f", json_num(x, "baseline_p99_seconds") * 1e6,
-                 json_num(x, "last_p99_seconds") * 1e6);
-        printf("%-30s %-9s %14s %14s\n", json_text(x, "key"), json_text(x, "state"), p50, p99);
+        bool based = get(x, "baseline_p50_seconds") != NULL;
+        char p50[40], p99[40], base50[16] = "-", base99[16] = "-", ratio[16] = "-";
+        if (based) {
+            snprintf(base50, sizeof(base50), "%.1f", json_num(x, "baseline_p50_seconds") * 1e6);
+            snprintf(base99, sizeof(base99), "%.1f", json_num(x, "baseline_p99_seconds") * 1e6);
+        }
+        if (get(x, "last_ratio"))
+            snprintf(ratio, sizeof(ratio), "%.1fx", json_num(x, "last_ratio"));
+        snprintf(p50, sizeof(p50), "%s/%.1f", base50, json_num(x, "last_p50_seconds") * 1e6);
+        snprintf(p99, sizeof(p99), "%s/%.1f", base99, json_num(x, "last_p99_seconds") * 1e6);
+        printf("%-30s %-10s %7s %16s %16s\n", json_text(x, "key"), json_text(x, "state"), ratio,
+               p50, p99);
     }
 }
 
 void render_tuning(json_object *d)
 {
-    printf("%-30s %-22s %-22s %-22s %-9s %s\n", "KEY", "WANTED", "LIVE", "ORIGINAL", "STATE",
+    int key_w = 30;
+    for (size_t i = 0; i < count(d); i++)
+        key_w = wider(key_w, json_text(json_object_array_get_idx(d, i), "key"));
+    printf("%-*s %-22s %-22s %-22s %-9s %s\n", key_w, "KEY", "WANTED", "LIVE", "ORIGINAL", "STATE",
            "OTHER WRITER");
     for (size_t i = 0; i < count(d); i++) {
         json_object *k = json_object_array_get_idx(d, i);
-        printf("%-30s %-22s %-22s %-22s %-9s %s\n", json_text(k, "key"), json_text(k, "wanted"),
+        printf("%-*s %-22s %-22s %-22s %-9s %s\n", key_w, json_text(k, "key"), json_text(k, "wanted"),
                json_text(k, "live"), json_text(k, "original"), json_text(k, "state"), json_text(k, "writer"));
     }
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /* fabtunectl snapshot: copies every sysfs and procfs file fabtune reads into a tarball,
  * in the kernel's own layout (real directories under devices/, class/ and bus/ symlinks),
- * with each netdev's DCB netlink and ethtool replies as raw bytes (capture_replies.h),
- * so that "fabtuned --once --snapshot FILE.tar" analyses it as the live node. Works
+ * with each netdev's DCB netlink and ethtool replies as raw bytes (snapshot_write.h),
+ * compressed as the tarball's name says (snapshot_archive.h), so that "fabtuned --once --snapshot FILE.tar" analyses it as the live node. Works
  * without the daemon. A file the kernel refuses to read (an empty GID slot's type) is left
  * out, which fabtune reads the same way. */
 #include "config.h"
@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "capture_replies.h"
 #include "client.h"
 #include "macro.h"
+#include "snapshot_archive.h"
+#include "snapshot_write.h"
 
 /* sysfs paths are far below PATH_MAX; a path that did not fit would only make that one
  * copy fail, which a snapshot tolerates for every file. */
@@ -282,6 +282,21 @@ static void copy_gpus(const char *out)
     closedir(d);
 }
 
+/* The interface sysctls the route.* checks read: net.ipv4.conf.IF.* */
+static void copy_conf(const char *out, const char *ifname)
+{
+    static const char *const keys[] = { "arp_ignore", "arp_announce", "rp_filter", "accept_local" };
+    char s[PATH_MAX], t[PATH_MAX];
+    snprintf(t, sizeof(t), "%s/proc/sys/net/ipv4/conf/%s", out, ifname);
+    if (strchr(ifname, '/') || mkdir_p(t) < 0)
+        return;
+    for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+        snprintf(s, sizeof(s), "/proc/sys/net/ipv4/conf/%s/%s", ifname, keys[i]);
+        snprintf(t, sizeof(t), "%s/proc/sys/net/ipv4/conf/%s/%s", out, ifname, keys[i]);
+        copy_file(s, t);
+    }
+}
+
 static void copy_proc(const char *out)
 {
     static const char *const dirs[] = { "sys/net/core", "sys/net/ipv4", "sys/vm" };
@@ -296,6 +311,14 @@ static void copy_proc(const char *out)
         snprintf(t, sizeof(t), "%s/proc/%s", out, dirs[i]);
         copy_tree(s, t, MAX_DEPTH);     /* top-level keys only: conf/, neigh/ are per-link */
     }
+    copy_conf(out, "all");
+    DIR *d = opendir("/sys/class/net");
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (de->d_name[0] != '.')
+            copy_conf(out, de->d_name);
+    if (d)
+        closedir(d);
     for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
         snprintf(s, sizeof(s), "/proc/%s", files[i]);
         snprintf(t, sizeof(t), "%s/proc/%s", out, files[i]);
@@ -308,7 +331,7 @@ static void copy_proc(const char *out)
 }
 
 /* What is not a file: each netdev's DCB netlink and ethtool replies, as raw bytes. */
-static void capture_replies(const char *out)
+static void keep_replies(const char *out)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof(dir), "%s/fabtune", out);
@@ -319,7 +342,7 @@ static void capture_replies(const char *out)
     struct dirent *de;
     while ((de = readdir(d)))
         if (de->d_name[0] != '.' && !streq(de->d_name, "lo"))
-            (void)capture_replies_take(out, de->d_name);
+            (void)snapshot_write_replies(out, de->d_name);
     closedir(d);
 }
 
@@ -331,7 +354,12 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
 
 int snapshot_take(const char *tarball)
 {
-    char tmpl[] = "/tmp/fabtune-snapshot.XXXXXX", mod[PATH_MAX];
+    static const char *const tops[] = { "sys", "proc", "fabtune", NULL };
+    char tmpl[] = "/tmp/fabtune-snapshot.XXXXXX", mod[PATH_MAX], why[512] = "";
+    if (snapshot_archive_check_name(tarball, why, sizeof(why)) < 0) {
+        fprintf(stderr, "fabtunectl: snapshot: %s\n", why);
+        return EXIT_USAGE;
+    }
     char *out = mkdtemp(tmpl);
     if (!out) {
         fprintf(stderr, "fabtunectl: cannot make a temporary directory: %m\n");
@@ -348,20 +376,15 @@ int snapshot_take(const char *tarball)
     }
     copy_proc(out);
     copy_cpufreq(out);
-    capture_replies(out);
+    keep_replies(out);
 
-    int status = 1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        execlp("tar", "tar", "-C", out, "-cf", tarball, "sys", "proc", "fabtune", (char *)NULL);
-        _exit(127);
-    }
-    if (pid > 0 && waitpid(pid, &status, 0) > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    int r = snapshot_archive_write(out, tops, tarball, why, sizeof(why));
+    if (r == 0)
         printf("snapshot written to %s; analyse it with:\n  fabtuned --once --snapshot %s\n",
                tarball, tarball);
     else
-        fprintf(stderr, "fabtunectl: tar failed for %s\n", tarball);
+        fprintf(stderr, "fabtunectl: cannot write %s: %s\n", tarball, why);
     if (nftw(out, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
         fprintf(stderr, "fabtunectl: cannot remove the scratch tree %s: %m\n", out);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+    return r == 0 ? 0 : 1;
 }

@@ -2,6 +2,9 @@
 /* Reply fields for the terminal, shared by fabtunectl's tables and fabtuned --once's. */
 #include "config.h"
 
+#include <stdbool.h>
+#include <string.h>
+
 #include "json_text.h"
 
 /* A field for the terminal. Its text may come from outside (a netdev or device name, a
@@ -35,18 +38,64 @@ double json_num(json_object *o, const char *key)
     return o && json_object_object_get_ex(o, key, &v) && v ? json_object_get_double(v) : 0;
 }
 
+static bool json_flag(json_object *o, const char *key)
+{
+    json_object *v;
+    return o && json_object_object_get_ex(o, key, &v) && v && json_object_get_boolean(v);
+}
+
+/* One rail's last line: what NCCL does with its table. */
+static void gid_table_summary(json_object *r, FILE *f)
+{
+    json_object *v;
+    const char *dev = json_text(r, "device"), *port = json_text(r, "port");
+    if (json_object_object_get_ex(r, "gid_table", &v) && v && !json_flag(r, "gid_table")) {
+        fprintf(f, "%s/%s: no GID table (ports/%s/gids/ is absent): NCCL has nothing to pick\n",
+                dev, port, port);
+        return;
+    }
+    if (json_object_object_get_ex(r, "fails_at", &v) && v) {
+        fprintf(f, "%s/%s: NCCL's selection fails at index %s (no gid_attrs/types/%s); "
+                "%g empty slots\n", dev, port, json_text(r, "fails_at"),
+                json_text(r, "fails_at"), json_num(r, "empty"));
+        return;
+    }
+    bool ib = strcmp(json_text(r, "link_layer"), "InfiniBand") == 0;
+    fprintf(f, "%s/%s: NCCL picks %s%s%s; %g empty slots\n", dev, port,
+            json_num(r, "pick") < 0 ? "none" : "index ",
+            json_num(r, "pick") < 0 ? "" : json_text(r, "pick"),
+            ib ? " (InfiniBand: index 0, or the routable FLID index 1 when its GID has a FLID)"
+               : "", json_num(r, "empty"));
+}
+
+static size_t wider(size_t w, const char *s)
+{
+    size_t n = strlen(s);
+    return n > w ? n : w;
+}
+
 /* show_gids's columns: DEV PORT INDEX GID IPv4 VER DEV(netdev); then NCCL: "pick", the
- * reason NCCL skips the entry, or "-" where it could pick it but takes an earlier one. */
+ * reason NCCL skips the entry, or "-" where it could pick it but takes an earlier one. The
+ * DEV and NETDEV columns are as wide as their longest name (hrn3_bond_0); IPv4 is blank
+ * where the GID holds none, as show_gids leaves it. */
 void gid_table_print(json_object *rails, FILE *f)
 {
-    fprintf(f, "%-10s %-4s %-5s %-39s %-15s %-3s %-16s %s\n", "DEV", "PORT", "INDEX", "GID",
-            "IPv4", "VER", "NETDEV", "NCCL");
-    fprintf(f, "%-10s %-4s %-5s %-39s %-15s %-3s %-16s %s\n", "---", "----", "-----", "---",
-            "------------", "---", "------", "----");
-    if (!json_object_is_type(rails, json_type_array))
-        return;     /* a reply of another shape: the header alone */
-    for (size_t k = 0; k < json_object_array_length(rails); k++) {
+    size_t n = json_object_is_type(rails, json_type_array) ? json_object_array_length(rails) : 0;
+    int dev_w = 10, net_w = 16;
+    for (size_t k = 0; k < n; k++) {
         json_object *r = json_object_array_get_idx(rails, k), *entries = NULL;
+        dev_w = (int)wider((size_t)dev_w, json_text(r, "device"));
+        if (json_object_is_type(r, json_type_object) && json_object_object_get_ex(r, "entries", &entries) &&
+            json_object_is_type(entries, json_type_array))
+            for (size_t i = 0; i < json_object_array_length(entries); i++)
+                net_w = (int)wider((size_t)net_w, json_text(json_object_array_get_idx(entries, i), "netdev"));
+    }
+    fprintf(f, "%-*s %-4s %-5s %-39s %-15s %-3s %-*s %s\n", dev_w, "DEV", "PORT", "INDEX", "GID",
+            "IPv4", "VER", net_w, "NETDEV", "NCCL");
+    fprintf(f, "%-*s %-4s %-5s %-39s %-15s %-3s %-*s %s\n", dev_w, "---", "----", "-----", "---",
+            "------------", "---", net_w, "------", "----");
+    for (size_t k = 0; k < n; k++) {
+        json_object *r = json_object_array_get_idx(rails, k), *entries = NULL, *ip;
         if (!json_object_is_type(r, json_type_object))
             continue;
         json_object_object_get_ex(r, "entries", &entries);
@@ -54,13 +103,12 @@ void gid_table_print(json_object *rails, FILE *f)
             entries = NULL;
         for (size_t i = 0; entries && i < json_object_array_length(entries); i++) {
             json_object *e = json_object_array_get_idx(entries, i);
-            fprintf(f, "%-10s %-4s %-5s %-39s %-15s %-3s %-16s %s\n", json_text(r, "device"),
+            bool v4 = json_object_object_get_ex(e, "ipv4", &ip) && ip;
+            fprintf(f, "%-*s %-4s %-5s %-39s %-15s %-3s %-*s %s\n", dev_w, json_text(r, "device"),
                     json_text(r, "port"), json_text(e, "index"), json_text(e, "gid"),
-                    json_text(e, "ipv4"), json_text(e, "version"), json_text(e, "netdev"),
-                    json_text(e, "nccl"));
+                    v4 ? json_text(e, "ipv4") : "", json_text(e, "version"), net_w,
+                    json_text(e, "netdev"), json_text(e, "nccl"));
         }
-        fprintf(f, "%s/%s: NCCL picks %s%s; %g empty slots\n", json_text(r, "device"),
-                json_text(r, "port"), json_num(r, "pick") < 0 ? "none" : "index ",
-                json_num(r, "pick") < 0 ? "" : json_text(r, "pick"), json_num(r, "empty"));
+        gid_table_summary(r, f);
     }
 }

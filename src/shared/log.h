@@ -22,9 +22,13 @@ int log_parse_target(const char *s, enum log_target *ret);
 void log_set_target(enum log_target target);
 enum log_target log_get_target(void);
 void log_set_max_level(int level);
-int log_get_max_level(void);
 
-/* "all" or a comma-separated list of categories ("policy,verbs"). Returns -EINVAL on junk. */
+/* The debug categories, NULL-terminated: the areas that log at debug level. */
+extern const char *const log_debug_category_names[];
+/* Whether LIST is "all" or a comma-separated list of those categories ("policy,verbs"). */
+bool log_debug_list_valid(const char *list);
+/* Debug logging for LIST's categories. Returns -EINVAL, setting nothing, on a LIST that is
+ * not valid. */
 int log_set_debug_categories(const char *list);
 bool log_debug_enabled(const char *category);
 

@@ -9,6 +9,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define streq(a, b) (strcmp((a), (b)) == 0)
+/* "rail" and "rails": printf("%zu rail%s", n, PLURAL_S(n)). */
+#define PLURAL_S(n) ((n) == 1 ? "" : "s")
 
 static inline void freep(void *p) { free(*(void **)p); }
 static inline void fclosep(FILE **f) { if (*f) fclose(*f); }

@@ -20,7 +20,7 @@ work=$(mktemp -d "$shm/fabtune-$name.XXXXXX")
 mkdir "$work/corpus" "$work/tmp"
 cp "$top/tests/fuzz/$corpus"/* "$work/corpus/"
 echo "$name: $runs runs, scratch and corpus in $work"
-TMPDIR="$work/tmp" "$builddir/tests/$name" -runs="$runs" -max_len=4096 -print_final_stats=1 \
+TMPDIR="$work/tmp" "$builddir/tests/fuzz/$name" -runs="$runs" -max_len=4096 -print_final_stats=1 \
     -artifact_prefix="$work/" "$work/corpus" > "$work/$name.log" 2>&1 || {
     tail -40 "$work/$name.log"
     echo "$name: stopped; a crash input is in $work/" >&2

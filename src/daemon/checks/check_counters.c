@@ -17,6 +17,9 @@ static double threshold(const struct policy *p, enum counter_class c)
     case COUNTER_CONGESTION: return p->checks.counters.congestion;
     case COUNTER_MISCONFIG: return p->checks.counters.misconfig;
     case COUNTER_STARVATION: return p->checks.counters.starvation;
+    case COUNTER_LINK: return p->checks.counters.link;
+    case COUNTER_LINK_DOWN: return p->checks.counters.link_down;
+    case COUNTER_QP_ERROR: return p->checks.counters.qp_error;
     default: return p->checks.counters.pfc_storm;
     }
 }
@@ -32,17 +35,29 @@ static const char *const hints[COUNTER_CLASSES] = {
                            "headroom is too small",
     [COUNTER_PFC_STORM] = "the NIC's pause-storm guard fired: a stuck receiver is pausing "
                           "the fabric; find it before it spreads",
+    [COUNTER_LINK] = "physical errors on the wire: reseat or replace the cable or "
+                     "transceiver, and read the switch port's counters",
+    [COUNTER_LINK_DOWN] = "the link went down: every job on the rail lost its connections; "
+                          "check the cable, the transceiver and the switch port's log",
+    [COUNTER_QP_ERROR] = "work completions end in error: find the job whose QPs fail "
+                         "(rdma resource show qp) before it blames the fabric",
 };
+
+/* A saturated counter hides its rise: the PMA's PortCounters stop at all ones. */
+static const char saturated_hint[] =
+    "reset the port's counters (perfquery -R, or perfquery -R -a for every port) so "
+    "that they count again";
 
 static enum severity over_severity(enum counter_class c)
 {
-    return c == COUNTER_PFC_STORM ? SEVERITY_ERROR : SEVERITY_WARNING;
+    return c == COUNTER_PFC_STORM || c == COUNTER_LINK_DOWN ? SEVERITY_ERROR : SEVERITY_WARNING;
 }
 
 static void check_class(const struct rail *r, const struct rail_counters *rc, enum counter_class c,
                         const struct policy *p, struct findings *out)
 {
     char id[48], want[48], got[48];
+    struct class_totals t;
     const struct class_rate *rate = rc ? &rc->rates[c] : NULL;
     double limit = threshold(p, c);
     snprintf(id, sizeof(id), "counters.%s", counter_class_name(c));
@@ -53,16 +68,27 @@ static void check_class(const struct rail *r, const struct rail_counters *rc, en
                      r->driver[0] ? r->driver : "this driver");
         return;
     }
+    /* What the counters hold since their last reset: without a rate (one sample, a
+     * snapshot) the only word on the past, and a saturated one hides any rise. */
+    counter_class_totals(rc->have_last ? &rc->last : NULL, c, &t);
     if (!rate->known) {
-        findings_add(out, id, SEVERITY_UNKNOWN, r->name, want, NULL, NULL, "%s",
-                     rc->note[0] ? rc->note : "no rate yet");
+        findings_add(out, id, SEVERITY_UNKNOWN, r->name, want, NULL,
+                     t.n_saturated ? saturated_hint : NULL, "%s%s%s",
+                     rc->note[0] ? rc->note : "no rate yet",
+                     t.text[0] ? "; since the last reset: " : "", t.text);
         return;
     }
     snprintf(got, sizeof(got), "%.3g/s", rate->peak);
     if (rate->peak > limit)
         findings_add(out, id, over_severity(c), r->name, want, got, hints[c],
-                     "%s at %.3g/s%s%s", counter_class_name(c), rate->peak,
-                     rate->peak_top[0] ? ", mostly " : "", rate->peak_top);
+                     "%s at %.3g/s%s%s%s", counter_class_name(c), rate->peak,
+                     rate->peak_top[0] ? ", mostly " : "", rate->peak_top,
+                     t.n_saturated ? " (at least: a counter is saturated)" : "");
+    else if (t.n_saturated)
+        findings_add(out, id, SEVERITY_UNKNOWN, r->name, want, NULL, saturated_hint,
+                     "%s rate unknown: %s stopped at its %u-bit maximum, a rise is not seen; "
+                     "since the last reset: %s", counter_class_name(c), t.saturated,
+                     t.saturated_width, t.text);
     else
         findings_add(out, id, SEVERITY_OK, r->name, want, got, NULL, "%s at %.3g/s%s",
                      counter_class_name(c), rate->peak,

@@ -11,11 +11,6 @@
 #include "macro.h"
 #include "nccl_gid.h"
 
-static bool is_roce(const struct rail *r)
-{
-    return streq(r->link_layer, "Ethernet");
-}
-
 static enum gid_type wanted_type(const struct policy *p)
 {
     return p->rails.roce.version == 2 ? GID_TYPE_ROCE_V2 : GID_TYPE_IB_ROCE_V1;
@@ -26,14 +21,46 @@ static const char *family_name(const struct policy *p)
     return p->rails.roce.address_family == ADDR_FAMILY_IPV4 ? "IPv4" : "IPv6";
 }
 
-/* Is the entry at idx what the policy asks for: its RoCE version, a valid GID, its family? */
-static bool entry_good(const struct rail *r, int idx, const struct policy *p)
+/* A valid GID of the policy's version and family: the entries that can carry its jobs. */
+static bool entry_usable(const struct gid_entry *g, const struct policy *p)
 {
-    if (idx < 0 || (uint32_t)idx >= r->n_gids)
-        return false;
-    const struct gid_entry *g = &r->gids[idx];
     return g->type == wanted_type(p) && !gid_is_zero(g->raw) && !gid_is_link_local(g->raw) &&
            gid_family(g->raw) == policy_roce_family(p);
+}
+
+/* Is the entry at idx what the policy asks for? */
+static bool entry_good(const struct rail *r, int idx, const struct policy *p)
+{
+    return idx >= 0 && (uint32_t)idx < r->n_gids && entry_usable(&r->gids[idx], p);
+}
+
+static bool in_subnet(const struct gid_entry *g, const struct cidr *c)
+{
+    int fam = gid_family(g->raw);
+    return cidr_contains(c, fam, fam == AF_INET ? g->raw + 12 : g->raw);
+}
+
+/* With "auto" and a subnet: the first usable entry when every usable one is outside the
+ * subnet (so NCCL's selection, confined to it, keeps index 0); else -1. */
+static int first_out_of_subnet(const struct rail *r, const struct policy *p)
+{
+    int first = -1;
+    if (p->rails.roce.gid_index != POLICY_GID_INDEX_AUTO || !p->rails.roce.subnet.set)
+        return -1;
+    for (uint32_t i = 0; i < r->n_gids; i++) {
+        if (!entry_usable(&r->gids[i], p))
+            continue;
+        if (in_subnet(&r->gids[i], &p->rails.roce.subnet))
+            return -1;
+        if (first < 0)
+            first = (int)i;
+    }
+    return first;
+}
+
+static bool out_of_subnet(const struct rail *r, const struct policy *p)
+{
+    return first_out_of_subnet(r, p) >= 0;
 }
 
 static void describe(const struct rail *r, int idx, char *buf, size_t len)
@@ -76,6 +103,9 @@ static void check_version_and_family(const struct rail *r, int idx, const struct
         findings_add(out, "gid.family", SEVERITY_ERROR, r->name, want, "none",
                      "add an address of that family to the rail's netdev",
                      "no RoCE v%u GID with an %s address", p->rails.roce.version, family_name(p));
+    else if (!entry_good(r, idx, p) && out_of_subnet(r, p))
+        findings_add(out, "gid.family", SEVERITY_OK, r->name, want, want, NULL,
+                     "%s GIDs present, none in the subnet (gid.subnet)", want);
     else if (!entry_good(r, idx, p))
         findings_add(out, "gid.family", SEVERITY_ERROR, r->name, want, got,
                      "rails.roce.gid_index names an entry of another type or family",
@@ -95,6 +125,15 @@ static void check_subnet(const struct rail *r, int idx, const struct policy *p,
         return;
     }
     cidr_format(c, want, sizeof(want));
+    int outside = first_out_of_subnet(r, p);
+    if (outside >= 0) {
+        gid_format(r->gids[outside].raw, true, got, sizeof(got));
+        findings_add(out, "gid.subnet", SEVERITY_ERROR, r->name, want, got,
+                     "the rail's address is on the wrong network: check its netdev's address",
+                     "%s (GID index %d) is outside %s, and no RoCE v%u %s GID is in it", got,
+                     outside, want, p->rails.roce.version, family_name(p));
+        return;
+    }
     if (!entry_good(r, idx, p)) {
         findings_add(out, "gid.subnet", SEVERITY_UNKNOWN, r->name, want, NULL, NULL,
                      "no usable GID to compare with the subnet");
@@ -111,15 +150,51 @@ static void check_subnet(const struct rail *r, int idx, const struct policy *p,
                      "%s is outside %s", got, want);
 }
 
+/* NCCL's selection fails on a types file it cannot open: under NCCL's defaults (a job
+ * without NCCL_IB_* variables), or under the policy's settings (fabtune's nccl.env with
+ * NCCL_IB_GID_INDEX=-1). Returns 0 after adding the error, -1 when it does not fail. */
+static int check_nccl_failure(const struct rail *r, const struct policy *p, struct findings *out)
+{
+    const struct cidr *range = &p->rails.roce.subnet;
+    bool defaults = true;
+    int at = nccl_replay_failure(r, AF_INET, 2, NULL, NCCL_2_26);
+    if (at < 0) {
+        defaults = false;
+        at = nccl_replay_failure(r, policy_roce_family(p), p->rails.roce.version, range, NCCL_2_26);
+    }
+    if (at < 0)
+        return -1;
+    char got[96];
+    describe(r, at, got, sizeof(got));
+    findings_add(out, "gid.nccl", SEVERITY_ERROR, r->name, "a GID index", got,
+                 "restore the file (a container or a capture without it?), or set "
+                 "NCCL_IB_GID_INDEX so that no selection runs",
+                 "NCCL's GID selection fails%s: gid_attrs/types/%d does not exist, and every "
+                 "NCCL since 2.21 returns an error when it cannot open it", defaults ? ""
+                 : " under the policy's family, version and subnet", at);
+    return 0;
+}
+
 static void check_nccl_pick(const struct rail *r, int idx, const struct policy *p,
                             struct findings *out)
 {
     char want[96], got[96];
+    if (check_nccl_failure(r, p, out) == 0)
+        return;
     /* What a job gets with no NCCL_IB_* variables: NCCL's defaults, IPv4 and RoCE v2. */
     int nccl = nccl_replay_gid_index(r, AF_INET, 2, NULL);
+    const char *fallback = nccl >= 0 ? nccl_gid_skip_reason(&r->gids[nccl], AF_INET, 2, NULL) : NULL;
     describe(r, idx, want, sizeof(want));
     describe(r, nccl, got, sizeof(got));
-    if (nccl == idx)
+    if (nccl == idx && fallback)
+        findings_add(out, "gid.nccl", SEVERITY_WARNING, r->name, want, got,
+                     streq(fallback, "link-local")
+                     ? "a link-local GID does not route: a job across subnets will not run; "
+                       "give the rail's netdev an IPv4 address"
+                     : "give the rail's netdev an address of the family and version NCCL wants",
+                     "NCCL's automatic selection finds no RoCE v2 IPv4 GID and falls back to %s "
+                     "(%s)", got, fallback);
+    else if (nccl == idx)
         findings_add(out, "gid.nccl", SEVERITY_OK, r->name, want, got, NULL,
                      "NCCL's automatic selection picks %s", got);
     else
@@ -128,28 +203,39 @@ static void check_nccl_pick(const struct rail *r, int idx, const struct policy *
                      "NCCL's automatic selection would pick %s", got);
 }
 
-/* NCCL 2.21 to 2.25 read the RoCE type of every candidate of the wanted family in range
- * (ncclUpdateGidIndex's ncclIbRoceGetVersionNum) and fail the whole selection on one that
- * cannot be read; 2.26+ skip it, which fabtune replays. Judged, as gid.nccl is, for a job
- * started without NCCL_IB_* variables (IPv4, RoCE v2, any range); one that sources
- * fabtune's nccl.env sets NCCL_IB_GID_INDEX and runs no selection. */
-static void check_nccl_legacy(const struct rail *r, struct findings *out)
+/* NCCL 2.21 to 2.25 read the RoCE type of the current pick and of every candidate of the
+ * wanted family in range (ncclUpdateGidIndex's ncclIbRoceGetVersionNum) and fail the
+ * whole selection on one whose read fails (EINVAL); 2.26+ go on past it. Judged under the
+ * policy's family, version and subnet (what fabtune's nccl.env gives a job that runs the
+ * selection), on the entries that replay reads; a file that cannot be opened fails every
+ * version, and is gid.nccl's. */
+static void check_nccl_legacy(const struct rail *r, const struct policy *p, struct findings *out)
 {
-    for (uint32_t i = 0; i < r->n_gids; i++) {
-        const char *why = nccl_gid_skip_reason(&r->gids[i], AF_INET, 2, NULL);
-        if (!why || !streq(why, "unreadable"))
-            continue;
+    int at = nccl_replay_failure(r, policy_roce_family(p), p->rails.roce.version,
+                                 &p->rails.roce.subnet, NCCL_2_21);
+    if (at >= 0 && r->gids[at].type == GID_TYPE_UNREADABLE) {
         char got[96];
-        describe(r, (int)i, got, sizeof(got));
+        describe(r, at, got, sizeof(got));
         findings_add(out, "gid.nccl_legacy", SEVERITY_WARNING, r->name, "readable GID types", got,
                      "use NCCL 2.26 or later, or source fabtune's nccl.env (NCCL_IB_GID_INDEX "
                      "set: no selection runs)",
-                     "GID index %u's RoCE type cannot be read (gid_attrs/types/%u): NCCL 2.21 to "
-                     "2.25 fail their GID selection on it, 2.26+ skip it", i, i);
+                     "GID index %d's RoCE type cannot be read (gid_attrs/types/%d): NCCL 2.21 to "
+                     "2.25 fail their GID selection on it, 2.26+ skip it", at, at);
         return;
     }
-    findings_add(out, "gid.nccl_legacy", SEVERITY_OK, r->name, NULL, NULL, NULL,
-                 "every GID NCCL's selection reads has a readable type");
+    findings_add(out, "gid.nccl_legacy", SEVERITY_OK, r->name, NULL, NULL, NULL, "%s",
+                 at >= 0 ? "no failure particular to NCCL 2.21 to 2.25 (a missing types file "
+                           "fails every version: gid.nccl)"
+                         : "every GID type NCCL 2.21's selection reads is readable");
+}
+
+/* A port without ports/N/gids/: nothing to pick from, and nothing known of its GIDs. */
+static void no_gid_table(const struct rail *r, struct findings *out)
+{
+    findings_add(out, "gid.roce_v2", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
+                 "no GID table (ports/%u/gids/ is absent)", r->port);
+    findings_add(out, "gid.nccl", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
+                 "no GID table: NCCL has no GID to pick");
 }
 
 static void check_consistent(const struct inventory *inv, const struct policy *p,
@@ -161,7 +247,7 @@ static void check_consistent(const struct inventory *inv, const struct policy *p
     size_t len = 0, n = 0;
     for (size_t i = 0; i < inv->n_rails; i++) {
         const struct rail *r = &inv->rails[i];
-        if (!is_roce(r))
+        if (!rail_is_roce(r))
             continue;
         int idx = r->gid_index;
         same &= first == -2 || idx == first;
@@ -191,13 +277,17 @@ void check_gids(const struct inventory *inv, const struct policy *p, struct find
 {
     for (size_t i = 0; i < inv->n_rails; i++) {
         const struct rail *r = &inv->rails[i];
-        if (!is_roce(r))
+        if (!rail_is_roce(r))
             continue;   /* InfiniBand is addressed by LID; its GIDs need no checking here */
+        if (!r->has_gid_table) {
+            no_gid_table(r, out);
+            continue;
+        }
         int idx = r->gid_index;
         check_version_and_family(r, idx, p, out);
         check_subnet(r, idx, p, out);
         check_nccl_pick(r, idx, p, out);
-        check_nccl_legacy(r, out);
+        check_nccl_legacy(r, p, out);
     }
     check_consistent(inv, p, out);
 }

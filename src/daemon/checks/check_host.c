@@ -15,9 +15,9 @@ static void check_link(const struct rail *r, const struct policy *p, struct find
     char want[48], got[48];
     const struct pcie_link *l = &r->pcie;
     if (!l->known) {
-        findings_add(out, "pcie.link", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
+        findings_add(out, "pcie.link", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL, "%s",
                      r->pci_addr[0] ? "the PCI function shows no link speed or width"
-                                    : "not a PCI function (a software device)");
+                                    : rail_no_pci_why(r));
         return;
     }
     bool policy_set = p->rails.pcie.min_width || p->rails.pcie.min_speed_gts > 0;
@@ -44,7 +44,7 @@ static void check_mrrs(const struct rail *r, const struct policy *p, struct find
     const struct pcie_link *l = &r->pcie;
     if (!r->pci_addr[0] || !l->max_read_request) {
         findings_add(out, "pcie.mrrs", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL, "%s",
-                     !r->pci_addr[0] ? "not a PCI function (a software device)"
+                     !r->pci_addr[0] ? rail_no_pci_why(r)
                      : l->config_why[0] ? l->config_why : "config space not read");
         return;
     }
@@ -76,7 +76,7 @@ static void check_acs(const struct inventory *inv, const struct rail *r, const s
     const struct gpu *g = topology_nearest_gpu(inv, r, &dist);
     if (!g) {
         findings_add(out, "pcie.acs", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL, "%s",
-                     r->pci_path[0] ? "no GPU found" : "not a PCI function (a software device)");
+                     r->pci_path[0] ? "no GPU found" : rail_no_pci_why(r));
         return;
     }
     if (!streq(dist, "PXB")) {
@@ -127,8 +127,8 @@ static void check_iommu(const struct inventory *inv, const struct rail *r, const
 {
     char got[96];
     if (!r->pci_path[0]) {
-        findings_add(out, "host.iommu", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
-                     "not a PCI function (a software device)");
+        findings_add(out, "host.iommu", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL, "%s",
+                     rail_no_pci_why(r));
         return;
     }
     if (!inv->iommu_groups || !r->host.iommu_type[0]) {
@@ -191,7 +191,7 @@ static void check_irqs(const struct rail *r, const struct policy *p, struct find
     char got[48];
     if (!h->irq_known) {
         findings_add(out, "host.irq_affinity", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL, "%s",
-                     !r->pci_path[0] ? "not a PCI function (a software device)"
+                     !r->pci_path[0] ? rail_no_pci_why(r)
                      : h->irq_why[0] ? h->irq_why : "no interrupts read");
         return;
     }

@@ -8,26 +8,24 @@
 #include "checks.h"
 #include "macro.h"
 
-/* An InfiniBand port needs no netdev (IPoIB is optional); a RoCE port cannot work without. */
+/* An InfiniBand port needs no netdev (IPoIB is optional); a RoCE (or iWARP) port cannot
+ * work without. One finding, under netdev.oper: without a netdev there is no carrier or
+ * MTU to judge. */
 static bool netdev_missing(const struct rail *r, struct findings *out)
 {
-    static const char *const ids[] = { "netdev.oper", "netdev.carrier", "netdev.mtu" };
     if (r->netdev.present)
         return false;
-    bool roce = streq(r->link_layer, "Ethernet");
-    for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
-        if (!roce)
-            findings_add(out, ids[i], SEVERITY_OK, r->name, NULL, NULL, NULL,
-                         "no netdev (InfiniBand port without IPoIB)");
-        else if (r->netdev.name[0])
-            findings_add(out, ids[i], SEVERITY_ERROR, r->name, r->netdev.name, "absent",
-                         "the port's netdev vanished: was it renamed or its driver unloaded?",
-                         "netdev %s does not exist", r->netdev.name);
-        else
-            findings_add(out, ids[i], SEVERITY_ERROR, r->name, "a netdev", "none",
-                         "a RoCE port's GIDs come from its netdev: check 'rdma link show'",
-                         "the RoCE port has no netdev");
-    }
+    if (!streq(r->link_layer, "Ethernet") && !rail_is_iwarp(r))
+        findings_add(out, "netdev.oper", SEVERITY_OK, r->name, NULL, NULL, NULL,
+                     "no netdev (InfiniBand port without IPoIB)");
+    else if (r->netdev.name[0])
+        findings_add(out, "netdev.oper", SEVERITY_ERROR, r->name, r->netdev.name, "absent",
+                     "the port's netdev vanished: was it renamed or its driver unloaded?",
+                     "netdev %s does not exist", r->netdev.name);
+    else
+        findings_add(out, "netdev.oper", SEVERITY_ERROR, r->name, "a netdev", "none",
+                     "a RoCE port's GIDs come from its netdev: check 'rdma link show'",
+                     "the RoCE port has no netdev");
     return true;
 }
 
@@ -55,6 +53,10 @@ static void check_carrier(const struct rail *r, struct findings *out)
         findings_add(out, "netdev.carrier", SEVERITY_ERROR, r->name, "1", "0",
                      "no carrier: the cable, the transceiver or the switch port is down",
                      "%s has no carrier", nd->name);
+    else if (nd->carrier_absent && !streq(nd->operstate, "down"))
+        findings_add(out, "netdev.carrier", SEVERITY_UNKNOWN, r->name, "1", NULL, NULL,
+                     "%s has no carrier file in this tree (oper state %s)", nd->name,
+                     nd->operstate[0] ? nd->operstate : "unknown");
     else
         findings_add(out, "netdev.carrier", SEVERITY_UNKNOWN, r->name, "1", NULL, NULL,
                      "%s carrier not readable (the link is administratively down)", nd->name);
@@ -67,7 +69,7 @@ static void check_netdev_mtu(const struct rail *r, const struct policy *p, struc
     snprintf(want, sizeof(want), ">= %u", min);
     snprintf(got, sizeof(got), "%u", r->netdev.mtu);
     if (r->netdev.mtu == 0)
-        findings_add(out, "netdev.mtu", min ? SEVERITY_UNKNOWN : SEVERITY_OK, r->name,
+        findings_add(out, "netdev.mtu", SEVERITY_UNKNOWN, r->name,
                      min ? want : NULL, NULL, NULL, "%s MTU not readable", r->netdev.name);
     else if (r->netdev.mtu < min)
         findings_add(out, "netdev.mtu", SEVERITY_ERROR, r->name, want, got,

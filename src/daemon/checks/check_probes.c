@@ -8,7 +8,6 @@
 
 #include "checks.h"
 #include "macro.h"
-#include "peers.h"
 
 static void latency(const char *id, const char *name, const struct probe_result *r,
                     double limit_us, struct findings *out)
@@ -60,10 +59,11 @@ static void bandwidth(const char *id, const char *name, const struct probe_resul
  * answer at all); NULL when every probe that ran succeeded. */
 static const struct probe_result *peer_failure(const struct probe_peer *e)
 {
-    const struct probe_result *order[] = { &e->tcp_lat, &e->tcp_bw, &e->rdma_lat, &e->rdma_bw };
+    static const enum probe_kind order[] = { PROBE_TCP_LATENCY, PROBE_TCP_BANDWIDTH,
+                                             PROBE_RDMA_LATENCY, PROBE_RDMA_BANDWIDTH };
     for (size_t k = 0; k < ARRAY_SIZE(order); k++)
-        if (order[k]->ran && order[k]->error)
-            return order[k];
+        if (e->result[order[k]].ran && e->result[order[k]].error)
+            return &e->result[order[k]];
     return NULL;
 }
 
@@ -88,27 +88,30 @@ static void peer_results(const struct probe_run *run, const struct policy *p, st
                          unreachable > 1 ? ", " : "", e->peer);
         }
         const struct probe_result *bad = peer_failure(e);
+        const struct probe_result *rdma_lat = &e->result[PROBE_RDMA_LATENCY],
+                                  *tcp_lat = &e->result[PROBE_TCP_LATENCY];
         if (bad) {
             findings_add(out, "probe.peer", SEVERITY_UNKNOWN, e->rail, "a completed probe", "failed",
                          "is fabtuned running on the peer, with this node in its probes.peers, "
                          "and its port reachable?", "%s%s%s%s: %s%s", e->peer, *e->addr ? " (" : "",
                          e->addr, *e->addr ? ")" : "",
-                         bad == &e->rdma_lat || bad == &e->rdma_bw ? "RDMA: " : "", bad->error_text);
+                         probe_kinds[bad - e->result].transport == PROBE_RDMA ? "RDMA: " : "",
+                         bad->error_text);
         } else {
             char rdma[96] = "";
-            if (e->rdma_lat.ran)
-                snprintf(rdma, sizeof(rdma), "; RDMA p50 %.2f us, p99 %.2f us, %.3f Gbit/s",
-                         e->rdma_lat.latency.p50 * 1e6, e->rdma_lat.latency.p99 * 1e6,
-                         e->rdma_bw.bandwidth * 8 / 1e9);
-            snprintf(got, sizeof(got), "p99 %.2f us", e->tcp_lat.latency.p99 * 1e6);
+            if (rdma_lat->ran)
+                snprintf(rdma, sizeof(rdma), "; RDMA p50 %.2f us, p99 %.2f us, %.3f Gb/s",
+                         rdma_lat->latency.p50 * 1e6, rdma_lat->latency.p99 * 1e6,
+                         e->result[PROBE_RDMA_BANDWIDTH].bandwidth * 8 / 1e9);
+            snprintf(got, sizeof(got), "p99 %.2f us", tcp_lat->latency.p99 * 1e6);
             findings_add(out, "probe.peer", SEVERITY_OK, e->rail, NULL, got, NULL,
-                         "%s (%s): TCP p50 %.2f us, p99 %.2f us, %.3f Gbit/s%s", e->peer, e->addr,
-                         e->tcp_lat.latency.p50 * 1e6, e->tcp_lat.latency.p99 * 1e6,
-                         e->tcp_bw.bandwidth * 8 / 1e9, rdma);
+                         "%s (%s): TCP p50 %.2f us, p99 %.2f us, %.3f Gb/s%s", e->peer, e->addr,
+                         tcp_lat->latency.p50 * 1e6, tcp_lat->latency.p99 * 1e6,
+                         e->result[PROBE_TCP_BANDWIDTH].bandwidth * 8 / 1e9, rdma);
         }
         findings_set_subject(out, e->peer);
     }
-    if (!peers_configured(p))
+    if (!policy_peers_configured(p))
         return;
     uint32_t limit = p->probes.peers.unreachable_degraded;
     snprintf(got, sizeof(got), "%zu of %zu unreachable", unreachable, peers);
@@ -121,37 +124,58 @@ static void peer_results(const struct probe_run *run, const struct policy *p, st
     else if (limit && unreachable >= limit)
         findings_add(out, "probe.peers", SEVERITY_WARNING, NULL, NULL, got,
                      "probes.peers.unreachable_degraded sets how many unreachable peers degrade",
-                     "%zu of %zu peers unreachable (%s%s)", unreachable, peers, names,
+                     "%zu of %zu peer%s unreachable (%s%s)", unreachable, peers, PLURAL_S(peers), names,
                      unreachable > 4 ? ", ..." : "");
     else
         findings_add(out, "probe.peers", SEVERITY_OK, NULL, NULL, got, NULL,
-                     "%zu of %zu peers unreachable%s%s%s", unreachable, peers,
+                     "%zu of %zu peer%s unreachable%s%s%s", unreachable, peers, PLURAL_S(peers),
                      unreachable ? " (" : "", names, unreachable ? ")" : "");
+}
+
+/* The policy's bound on a target's result of kind K: the p99 in us for a latency, the
+ * bytes per second for a bandwidth; 0: none. */
+static double limit_of(enum probe_kind k, const struct probe_target *t, const struct policy *p)
+{
+    switch (k) {
+    case PROBE_RDMA_LATENCY: return p->probes.limits.rdma_p99_us;
+    case PROBE_RDMA_BANDWIDTH: return p->probes.limits.rdma_min_bw_fraction * t->port_rate;
+    case PROBE_TCP_LATENCY: return p->probes.limits.tcp_p99_us;
+    default: return 0;
+    }
 }
 
 void check_probe_results(const struct probe_run *run, const struct policy *p,
                          struct findings *out)
 {
-    const double frac = p->probes.limits.rdma_min_bw_fraction;
     for (size_t i = 0; i < run->n; i++) {
         const struct probe_target *t = &run->targets[i];
-        latency("probe.rdma.latency", t->name, &t->rdma_lat, p->probes.limits.rdma_p99_us, out);
-        bandwidth("probe.rdma.bandwidth", t->name, &t->rdma_bw, frac * t->port_rate, out);
-        latency("probe.tcp.latency", t->name, &t->tcp_lat, p->probes.limits.tcp_p99_us, out);
-        bandwidth("probe.tcp.bandwidth", t->name, &t->tcp_bw, 0, out);
+        for (enum probe_kind k = 0; k < PROBE_KIND_COUNT; k++) {
+            const char *id = probe_kinds[k].check;
+            if (probe_kinds[k].measure == PROBE_LATENCY)
+                latency(id, t->name, &t->result[k], limit_of(k, t, p), out);
+            else
+                bandwidth(id, t->name, &t->result[k], limit_of(k, t, p), out);
+        }
     }
     for (size_t i = 0; i < run->n_cross; i++) {
         const struct probe_cross *c = &run->cross[i];
-        latency("probe.rdma.latency", c->name, &c->lat, p->probes.limits.rdma_p99_us, out);
-        bandwidth("probe.rdma.bandwidth", c->name, &c->bw, 0, out);
+        latency(probe_kinds[PROBE_RDMA_LATENCY].check, c->name, &c->lat,
+                p->probes.limits.rdma_p99_us, out);
+        bandwidth(probe_kinds[PROBE_RDMA_BANDWIDTH].check, c->name, &c->bw, 0, out);
     }
     peer_results(run, p, out);
 }
 
+/* probe.regression says the state machine's state and the last run's ratio, each for
+ * itself: a run 16x the baseline is "suspect" (1 of K bad runs) before K make it
+ * "regressed", and a regressed probe whose runs are back within is "recovering" (good runs
+ * counted), still a warning until K clear it. */
 void check_regressions(const struct baselines *all, const struct policy *p,
                        struct findings *out)
 {
     char want[64], got[64], rail[352];
+    double ratio = p->probes.regression.ratio;
+    uint32_t k = p->probes.regression.consecutive;
     for (size_t i = 0; i < all->n; i++) {
         const struct baseline *b = &all->e[i];
         /* The key is "TARGET PROBE SIZE"; the finding's rail is the target. */
@@ -159,7 +183,8 @@ void check_regressions(const struct baselines *all, const struct policy *p,
         rail[strcspn(rail, " ")] = '\0';
         const char *peer = strstr(b->key, " @");
         snprintf(got, sizeof(got), "p50 %.2f us, p99 %.2f us", b->last_p50 * 1e6, b->last_p99 * 1e6);
-        if (!b->ready) {
+        enum baseline_state st = baseline_state(b);
+        if (st == BASELINE_LEARNING) {
             findings_add(out, "probe.regression", SEVERITY_UNKNOWN, rail, NULL, got, NULL,
                          "%s: learning the baseline (%u of %u runs)", b->key, b->n_learned,
                          p->probes.regression.baseline_runs);
@@ -167,19 +192,39 @@ void check_regressions(const struct baselines *all, const struct policy *p,
                 findings_set_subject(out, peer + 2);
             continue;
         }
-        snprintf(want, sizeof(want), "<= %.2f/%.2f us (x%g)", b->p50 * p->probes.regression.ratio * 1e6,
-                 b->p99 * p->probes.regression.ratio * 1e6, p->probes.regression.ratio);
-        if (b->degraded)
+        double last = baseline_last_ratio(b);
+        snprintf(want, sizeof(want), "<= %.2f/%.2f us (x%g)", b->p50 * ratio * 1e6,
+                 b->p99 * ratio * 1e6, ratio);
+        switch (st) {
+        case BASELINE_REGRESSED:
             findings_add(out, "probe.regression", SEVERITY_WARNING, rail, want, got,
                          "this node is slower than it was: check counters, PFC storms, link "
                          "flaps and competing load",
-                         "%s regressed: %u of the last runs over baseline p50 %.2f us / p99 %.2f us x %g",
-                         b->key, b->bad_streak, b->p50 * 1e6, b->p99 * 1e6,
-                         p->probes.regression.ratio);
-        else
+                         "%s regressed: last run %.1fx baseline p50 %.2f us / p99 %.2f us "
+                         "(over x%g), %u bad run%s in a row; %u good in a row clear it",
+                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, b->bad_streak,
+                         PLURAL_S(b->bad_streak), k);
+            break;
+        case BASELINE_RECOVERING:
+            findings_add(out, "probe.regression", SEVERITY_WARNING, rail, want, got,
+                         "the probe is back within its baseline; it clears after "
+                         "probes.regression.consecutive good runs in a row",
+                         "%s regressed, recovering: last run %.1fx baseline p50 %.2f us / p99 "
+                         "%.2f us (within x%g), %u of %u good runs in a row to clear",
+                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, b->good_streak, k);
+            break;
+        case BASELINE_SUSPECT:
             findings_add(out, "probe.regression", SEVERITY_OK, rail, want, got, NULL,
-                         "%s within baseline p50 %.2f us / p99 %.2f us", b->key, b->p50 * 1e6,
-                         b->p99 * 1e6);
+                         "%s suspect: last run %.1fx baseline p50 %.2f us / p99 %.2f us "
+                         "(over x%g), %u of %u bad runs in a row to regress",
+                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, b->bad_streak, k);
+            break;
+        default:
+            findings_add(out, "probe.regression", SEVERITY_OK, rail, want, got, NULL,
+                         "%s ok: last run %.1fx baseline p50 %.2f us / p99 %.2f us (within x%g)",
+                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio);
+            break;
+        }
         if (peer)
             findings_set_subject(out, peer + 2);
     }

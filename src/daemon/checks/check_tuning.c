@@ -20,9 +20,12 @@ void check_tuning(const struct tuning *t, const struct policy *p, struct finding
         else
             snprintf(hint, sizeof(hint), "%s", p->tuning.mode == TUNING_ENFORCE
                      ? "fabtuned re-applies it; something keeps changing it"
+                     : t->under_daemon
+                     ? "tuning.mode is verify: apply with 'fabtunectl apply' or enforce"
                      : "tuning.mode is verify: apply with 'fabtuned --once --apply' or enforce");
         switch (k->state) {
         case TUNING_STATE_APPLIED:
+        case TUNING_STATE_MATCHES:
         case TUNING_STATE_REVERTED:
             findings_add(out, "tuning.drift", SEVERITY_OK, NULL, k->wanted, live, NULL,
                          "%s = %s%s", k->key, k->live, k->reapplied ? " (re-applied)" : "");
@@ -32,9 +35,15 @@ void check_tuning(const struct tuning *t, const struct policy *p, struct finding
                          "%s is %s, the policy wants %s", k->key, k->live, k->wanted);
             break;
         case TUNING_STATE_MISSING:
-            findings_add(out, "tuning.drift", SEVERITY_UNKNOWN, NULL, k->wanted, NULL,
-                         "remove it from tuning.sysctl, or load the module that provides it",
-                         "%s does not exist on this kernel", k->key);
+            if (t->from_snapshot)
+                findings_add(out, "tuning.drift", SEVERITY_UNKNOWN, NULL, k->wanted, NULL,
+                             "fabtunectl snapshot keeps net.core, net.ipv4 and vm: the "
+                             "node's kernel may have the key all the same",
+                             "%s is not in the snapshot", k->key);
+            else
+                findings_add(out, "tuning.drift", SEVERITY_UNKNOWN, NULL, k->wanted, NULL,
+                             "remove it from tuning.sysctl, or load the module that provides it",
+                             "%s does not exist on this kernel", k->key);
             break;
         case TUNING_STATE_FAILED:
             findings_add(out, "tuning.drift", SEVERITY_WARNING, NULL, k->wanted, live,

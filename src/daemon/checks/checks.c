@@ -1,15 +1,84 @@
 /* SPDX-License-Identifier: ISC */
-/* The checks, in the order the report shows them. */
+/* The table of check groups, in the order the report shows them, and the one loop that
+ * runs them. */
 #include "config.h"
 
 #include "checks.h"
+#include "macro.h"
 
-void checks_run(const struct inventory *inv, const struct policy *p, struct findings *out)
+static void run_rails(const struct check_input *in, struct findings *out)
 {
-    check_rails(inv, p, out);
-    check_ports(inv, p, out);
-    check_netdevs(inv, p, out);
-    check_gids(inv, p, out);
-    check_qos(inv, p, out);
-    check_host(inv, p, out);
+    check_rails(in->inventory, in->policy, out);
+}
+
+static void run_ports(const struct check_input *in, struct findings *out)
+{
+    check_ports(in->inventory, in->policy, out);
+}
+
+static void run_netdevs(const struct check_input *in, struct findings *out)
+{
+    check_netdevs(in->inventory, in->policy, out);
+}
+
+static void run_gids(const struct check_input *in, struct findings *out)
+{
+    check_gids(in->inventory, in->policy, out);
+}
+
+static void run_qos(const struct check_input *in, struct findings *out)
+{
+    check_qos(in->inventory, in->policy, out);
+}
+
+static void run_routes(const struct check_input *in, struct findings *out)
+{
+    check_routes(in->inventory, in->policy, out);
+}
+
+static void run_host(const struct check_input *in, struct findings *out)
+{
+    check_host(in->inventory, in->policy, out);
+}
+
+static void run_counters(const struct check_input *in, struct findings *out)
+{
+    if (in->counters)
+        check_counters(in->inventory, in->counters, in->policy, out);
+}
+
+static void run_persistence(const struct check_input *in, struct findings *out)
+{
+    if (in->persistence)
+        check_persistence(in->persistence, out);
+}
+
+static void run_tuning(const struct check_input *in, struct findings *out)
+{
+    if (in->tuning)
+        check_tuning(in->tuning, in->policy, out);
+}
+
+static void run_probes(const struct check_input *in, struct findings *out)
+{
+    if (in->probes)
+        check_probe_results(in->probes, in->policy, out);
+}
+
+static void run_regressions(const struct check_input *in, struct findings *out)
+{
+    if (in->baselines)
+        check_regressions(in->baselines, in->policy, out);
+}
+
+/* A new group is one row here, at the place its findings take in the report. */
+static void (*const groups[])(const struct check_input *in, struct findings *out) = {
+    run_rails, run_ports, run_netdevs, run_routes, run_gids, run_qos, run_host,
+    run_counters, run_persistence, run_tuning, run_probes, run_regressions,
+};
+
+void checks_run(const struct check_input *in, struct findings *out)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(groups); i++)
+        groups[i](in, out);
 }

@@ -6,12 +6,26 @@
 #include "counters.h"
 #include "findings.h"
 #include "inventory.h"
+#include "persistence.h"
 #include "policy.h"
 #include "baseline.h"
 #include "probe_run.h"
 #include "tuning.h"
 
-void checks_run(const struct inventory *inv, const struct policy *p, struct findings *out);
+/* What one pass judges: always the inventory and the policy; the rest where the pass has
+ * it (NULL: that group of checks is left out, as a sysfs tree has no sysctls). */
+struct check_input {
+    const struct inventory *inventory;
+    const struct policy *policy;
+    const struct counter_state *counters;   /* the rates and carrier history */
+    const struct persistence *persistence;  /* the state directory: locked and written? */
+    const struct tuning *tuning;            /* the sysctl profile's state */
+    const struct probe_run *probes;         /* this pass's probe results */
+    const struct baselines *baselines;      /* the probes' baselines, with the probes */
+};
+
+/* Every group of checks, in checks.c's table's order: the report's order. */
+void checks_run(const struct check_input *in, struct findings *out);
 
 /* One group each; checks_run calls them in order. */
 void check_rails(const struct inventory *inv, const struct policy *p, struct findings *out);
@@ -22,7 +36,11 @@ void check_qos(const struct inventory *inv, const struct policy *p, struct findi
 /* counters.* and netdev.flaps, from the rates and carrier history in ST. */
 void check_counters(const struct inventory *inv, const struct counter_state *st,
                     const struct policy *p, struct findings *out);
+/* route.*: where each rail's packets go (model/routes.h). */
+void check_routes(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_host(const struct inventory *inv, const struct policy *p, struct findings *out);
+/* host.state_dir: the daemon's state directory, locked and written, or why not. */
+void check_persistence(const struct persistence *s, struct findings *out);
 void check_tuning(const struct tuning *t, const struct policy *p, struct findings *out);
 void check_probe_results(const struct probe_run *run, const struct policy *p,
                          struct findings *out);

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "captured_replies.h"
 #include "counters.h"
 #include "macro.h"
+#include "snapshot_read.h"
 #include "source_counters.h"
 #include "sysfs.h"
 
@@ -28,7 +28,11 @@ static void read_dir(const char *root, const struct rail *r, const char *dir,
             sysfs_read_u64(root, &v, "class/infiniband/%s/ports/%u/%s/%s", r->device, r->port,
                            dir, names[i]) < 0)
             continue;
-        (void)counter_sample_add(s, names[i], v);
+        /* counters/ is the IB PMA's PortCounters (fixed widths, saturating) */
+        if (streq(dir, "counters"))
+            (void)counter_sample_add_pma(s, names[i], v);
+        else
+            (void)counter_sample_add(s, names[i], v);
     }
     strv_free(names);
 }
@@ -49,8 +53,8 @@ static void snapshot_stats(const char *sysroot, const char *ifname, struct count
     char *names = NULL, *stats = NULL;
     size_t nlen, slen;
     int err;
-    if (captured_reply(sysroot, ifname, "ethtool_strings", &names, &nlen, &err) == 1 &&
-        captured_reply(sysroot, ifname, "ethtool_stats", &stats, &slen, &err) == 1)
+    if (snapshot_read_reply(sysroot, ifname, "ethtool_strings", &names, &nlen, &err) == 1 &&
+        snapshot_read_reply(sysroot, ifname, "ethtool_stats", &stats, &slen, &err) == 1)
         (void)source_ethtool_fold_bytes(names, nlen, stats, slen, classified_stat, s);
     free(names);
     free(stats);

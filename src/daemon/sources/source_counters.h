@@ -13,19 +13,15 @@
  * "ethtool:NAME". Returns the driver's statistic count, or -errno. */
 int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
                          struct counter_sample *s);
-/* One GSTRINGS/GSTATS pair as the kernel filled them, each buffer cap entries long: the
- * entries both cover, added as above. Returns their count, or -ENOMEM. */
-/* The raw GSTRINGS and GSTATS replies (malloc'd), as fabtunectl snapshot keeps them;
- * -ENODATA when the driver has no statistics. */
-int source_ethtool_stats_raw(const char *ifname, struct ethtool_gstrings **ret_names,
-                             struct ethtool_stats **ret_stats, size_t *ret_cap);
+/* One GSTRINGS/GSTATS pair as the kernel filled them (kernel_replies.h), each buffer cap
+ * entries long: the entries both cover, added as above. Returns their count, or -ENOMEM. */
+int source_ethtool_fold(const struct ethtool_gstrings *names, const struct ethtool_stats *stats,
+                        size_t cap, bool (*want)(const char *name), struct counter_sample *s);
 /* Those replies read back from a snapshot (any bytes: validated). Returns the count folded,
  * or -EBADMSG. */
 int source_ethtool_fold_bytes(const void *names, size_t names_len, const void *stats,
                               size_t stats_len, bool (*want)(const char *name),
                               struct counter_sample *s);
-int source_ethtool_fold(const struct ethtool_gstrings *names, const struct ethtool_stats *stats,
-                        size_t cap, bool (*want)(const char *name), struct counter_sample *s);
 /* One rail's counters now; LIVE adds the ethtool statistics. */
 void source_counters_sample(const char *sysroot, bool live, const struct rail *r,
                             struct counter_sample *s);

@@ -14,22 +14,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "kernel_replies.h"
 #include "macro.h"
 #include "source_counters.h"
 #include "source_qos.h"
 #include "strutil.h"
-
-int source_ethtool_pause_raw(const char *ifname, struct ethtool_pauseparam *pp)
-{
-    struct ifreq ifr = { 0 };
-    _cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -errno;
-    *pp = (struct ethtool_pauseparam){ .cmd = ETHTOOL_GPAUSEPARAM };
-    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-    ifr.ifr_data = (void *)pp;
-    return ioctl(fd, SIOCETHTOOL, &ifr) < 0 ? -errno : 0;
-}
 
 void source_ethtool_pause_why(int err, struct qos_state *q)
 {
@@ -47,98 +36,11 @@ void source_ethtool_pause_apply(const struct ethtool_pauseparam *pp, struct qos_
 void source_ethtool_pause(const char *ifname, struct qos_state *q)
 {
     struct ethtool_pauseparam pp;
-    int r = source_ethtool_pause_raw(ifname, &pp);
+    int r = kernel_ethtool_pause(ifname, &pp);
     if (r < 0)
         source_ethtool_pause_why(r, q);
     else
         source_ethtool_pause_apply(&pp, q);
-}
-
-/* One ethtool string set's length (ETHTOOL_GSSET_INFO), or -errno. */
-static int stats_count(int fd, struct ifreq *ifr)
-{
-    struct {
-        struct ethtool_sset_info hdr;
-        uint32_t len;
-    } info = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ULL << ETH_SS_STATS } };
-    ifr->ifr_data = (void *)&info;
-    if (ioctl(fd, SIOCETHTOOL, ifr) < 0)
-        return -errno;
-    return info.hdr.sset_mask ? (int)info.len : 0;
-}
-
-/* GSTRINGS and GSTATS write as many entries as the driver counts at that moment, not as
- * many as asked for: the set can grow between calls (ethtool -L adds per-queue stats).
- * So each call gets a buffer for twice the count read just before it, plus slack, and a
- * count beyond that starts over. */
-static size_t capacity_for(int n)
-{
-    return 2 * (size_t)n + 64;
-}
-
-static int read_names(int fd, struct ifreq *ifr, struct ethtool_gstrings **ret, size_t *ret_cap)
-{
-    for (int attempt = 0; attempt < 3; attempt++) {
-        int n = stats_count(fd, ifr);
-        if (n <= 0 || n > 65536)
-            return n <= 0 ? n : -E2BIG;
-        size_t cap = capacity_for(n);
-        struct ethtool_gstrings *names = calloc(1, sizeof(*names) + cap * ETH_GSTRING_LEN);
-        if (!names)
-            return -ENOMEM;
-        names->cmd = ETHTOOL_GSTRINGS;
-        names->string_set = ETH_SS_STATS;
-        names->len = (uint32_t)n;
-        ifr->ifr_data = (void *)names;
-        if (ioctl(fd, SIOCETHTOOL, ifr) < 0) {
-            int r = -errno;
-            free(names);
-            return r;
-        }
-        if (names->len <= cap) {
-            *ret = names;
-            *ret_cap = cap;
-            return 0;
-        }
-        free(names);
-    }
-    return -EAGAIN;
-}
-
-int source_ethtool_stats_raw(const char *ifname, struct ethtool_gstrings **ret_names,
-                             struct ethtool_stats **ret_stats, size_t *ret_cap)
-{
-    struct ifreq ifr = { 0 };
-    size_t cap;
-    _cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -errno;
-    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-    _cleanup_free_ struct ethtool_gstrings *names = NULL;
-    int r = read_names(fd, &ifr, &names, &cap);
-    if (r < 0 || !names)
-        return r < 0 ? r : -ENODATA;
-    /* The count again, right before GSTATS: a set grown past the buffer is not read. */
-    int n = stats_count(fd, &ifr);
-    if (n < 0)
-        return n;
-    if ((size_t)n > cap)
-        return -EAGAIN;
-    struct ethtool_stats *stats = calloc(1, sizeof(*stats) + cap * sizeof(uint64_t));
-    if (!stats)
-        return -ENOMEM;
-    stats->cmd = ETHTOOL_GSTATS;
-    stats->n_stats = (uint32_t)n;
-    ifr.ifr_data = (void *)stats;
-    if (ioctl(fd, SIOCETHTOOL, &ifr) < 0) {
-        r = -errno;
-        free(stats);
-        return r;
-    }
-    *ret_names = TAKE_PTR(names);
-    *ret_stats = stats;
-    *ret_cap = cap;
-    return 0;
 }
 
 int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
@@ -147,7 +49,7 @@ int source_ethtool_stats(const char *ifname, bool (*want)(const char *name),
     struct ethtool_gstrings *names = NULL;
     struct ethtool_stats *stats = NULL;
     size_t cap;
-    int r = source_ethtool_stats_raw(ifname, &names, &stats, &cap);
+    int r = kernel_ethtool_stats(ifname, &names, &stats, &cap);
     if (r == -ENODATA)
         return 0;
     if (r < 0)

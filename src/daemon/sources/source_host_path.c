@@ -10,7 +10,6 @@
 #include "cpulist.h"
 #include "macro.h"
 #include "source_host_path.h"
-#include "strutil.h"
 #include "sysfs.h"
 
 /* DEV's IOMMU group's type ("devices/.../iommu_group/type"); "" without a group. */

@@ -14,7 +14,7 @@
 
 #include "macro.h"
 #include "source_limits.h"
-#include "strutil.h"
+#include "fileio.h"
 
 #define SYSTEMD_PRIVATE_BUS "unix:path=/run/systemd/private"
 

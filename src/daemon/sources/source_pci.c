@@ -11,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "macro.h"
 #include "pci_config.h"
 #include "source_pci.h"
+#include "fileio.h"
 #include "strutil.h"
 #include "sysfs.h"
 
@@ -78,8 +80,9 @@ static void read_config(const char *root, const char *dev, struct pcie_link *l)
 }
 
 /* Every bridge on PATH (a devices/ path; the last component is the device itself, the
- * first two "devices" and the root "pci0000:xx"), read once. */
-static void scan_bridges_on(const char *root, const char *path, struct inventory *inv)
+ * first two "devices" and the root "pci0000:xx"), read once. -EFBIG past
+ * INVENTORY_MAX_BRIDGES; -ENOMEM. */
+static int scan_bridges_on(const char *root, const char *path, struct inventory *inv)
 {
     char copy[PATH_MAX], prefix[PATH_MAX] = "";
     char *parts[32], *save = NULL;
@@ -92,11 +95,10 @@ static void scan_bridges_on(const char *root, const char *path, struct inventory
         snprintf(prefix + len, sizeof(prefix) - len, "%s%s", i ? "/" : "", parts[i]);
         if (i < 2 || inventory_find_bridge(inv, parts[i]))
             continue;       /* "devices", the root complex "pci0000:xx"; one read each */
-        struct pci_bridge *b = realloc(inv->bridges, (inv->n_bridges + 1) * sizeof(*b));
-        if (!b)
-            return;
-        inv->bridges = b;
-        b = &b[inv->n_bridges++];
+        int r = GROW_ARRAY(inv->bridges, inv->cap_bridges, inv->n_bridges + 1, INVENTORY_MAX_BRIDGES);
+        if (r < 0)
+            return r;
+        struct pci_bridge *b = &inv->bridges[inv->n_bridges++];
         memset(b, 0, sizeof(*b));
         strscpy(b->addr, parts[i], sizeof(b->addr));
         struct pci_config c;
@@ -106,6 +108,7 @@ static void scan_bridges_on(const char *root, const char *path, struct inventory
             b->acs_ctrl = c.acs_ctrl;
         }
     }
+    return 0;
 }
 
 static void scan_gpus(const char *root, struct inventory *inv)
@@ -120,11 +123,14 @@ static void scan_gpus(const char *root, struct inventory *inv)
         (void)sysfs_read_line(root, cls, sizeof(cls), "bus/pci/devices/%s/class", *n);
         if (strncmp(cls, "0x03", 4) != 0 || (!streq(vendor, "0x10de") && !streq(vendor, "0x1002")))
             continue;
-        struct gpu *g = realloc(inv->gpus, (inv->n_gpus + 1) * sizeof(*g));
-        if (!g)
+        int r = GROW_ARRAY(inv->gpus, inv->cap_gpus, inv->n_gpus + 1, INVENTORY_MAX_GPUS);
+        if (r < 0) {
+            if (r == -EFBIG)
+                inventory_note(inv, "more than %d GPUs: %s and those after it are not read",
+                               INVENTORY_MAX_GPUS, *n);
             break;
-        inv->gpus = g;
-        g = &g[inv->n_gpus++];
+        }
+        struct gpu *g = &inv->gpus[inv->n_gpus++];
         memset(g, 0, sizeof(*g));
         strscpy(g->pci_addr, *n, sizeof(g->pci_addr));
         strscpy(g->vendor, vendor, sizeof(g->vendor));
@@ -149,12 +155,16 @@ void source_pci_scan(const char *root, struct inventory *inv)
         }
     }
     scan_gpus(root, inv);
-    for (size_t i = 0; i < inv->n_rails; i++)
+    int r = 0;
+    for (size_t i = 0; i < inv->n_rails && r == 0; i++)
         if (inv->rails[i].pci_path[0])
-            scan_bridges_on(root, inv->rails[i].pci_path, inv);
-    for (size_t i = 0; i < inv->n_gpus; i++)
+            r = scan_bridges_on(root, inv->rails[i].pci_path, inv);
+    for (size_t i = 0; i < inv->n_gpus && r == 0; i++)
         if (inv->gpus[i].path[0])
-            scan_bridges_on(root, inv->gpus[i].path, inv);
+            r = scan_bridges_on(root, inv->gpus[i].path, inv);
+    if (r == -EFBIG)
+        inventory_note(inv, "more than %d PCI bridges on the rails' and GPUs' paths: the "
+                       "rest are not read", INVENTORY_MAX_BRIDGES);
     inv->peermem_loaded = sysfs_exists(root, "module/nvidia_peermem");
     inv->nvidia_loaded = sysfs_exists(root, "module/nvidia") || sysfs_exists(root, "module/amdgpu");
 }

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "captured_replies.h"
 #include "dcb_parse.h"
 #include "macro.h"
+#include "snapshot_read.h"
 #include "source_qos.h"
 
 /* Offline: the DCB and pause replies the snapshot kept, through the live parsers. */
@@ -19,9 +19,9 @@ static bool qos_from_snapshot(const char *sysroot, const char *ifname, struct qo
     char *buf = NULL;
     size_t len;
     int err, r;
-    if (!captured_replies_present(sysroot, ifname))
+    if (!snapshot_read_has_replies(sysroot, ifname))
         return false;
-    r = captured_reply(sysroot, ifname, "dcb_ieee", &buf, &len, &err);
+    r = snapshot_read_reply(sysroot, ifname, "dcb_ieee", &buf, &len, &err);
     if (r == 1)
         (void)dcb_parse_ieee_reply(buf, len, &q->dcb);
     else
@@ -29,7 +29,7 @@ static bool qos_from_snapshot(const char *sysroot, const char *ifname, struct qo
                                           : "the snapshot holds no DCB reply for it");
     free(buf);
     buf = NULL;
-    r = captured_reply(sysroot, ifname, "ethtool_pause", &buf, &len, &err);
+    r = snapshot_read_reply(sysroot, ifname, "ethtool_pause", &buf, &len, &err);
     struct ethtool_pauseparam pp = { 0 };
     if (r == 1 && len == sizeof(pp))
         memcpy(&pp, buf, sizeof(pp));

@@ -5,20 +5,16 @@
 
 #include "inventory.h"
 
-/* Sends RTM_GETDCB / DCB_CMD_IEEE_GET for IFNAME and returns the raw reply (malloc'd, in
- * *RET) and its length, or -errno with WHY set. */
-int source_dcb_fetch(const char *ifname, unsigned char **ret, char *why, size_t whylen);
 /* Asks the kernel for IFNAME's IEEE DCB state (RTM_GETDCB, DCB_CMD_IEEE_GET) on a libnl
  * nl_sock and parses the reply. Returns 0, or -errno with D->why set. */
 int source_dcb_query(const char *ifname, struct dcb_state *d);
 /* Trust, ECN and the CNP marking from ROOT/class/net/IF/{qos,ecn}; trust falls back to the
  * APP table already in Q->dcb. */
 void source_qos_sysfs(const char *root, const char *ifname, struct qos_state *q);
-/* The 802.3x pause parameters through SIOCETHTOOL / ETHTOOL_GPAUSEPARAM; the raw reply
- * (0 or -errno), and a reply's or an error's meaning for Q. */
+/* The 802.3x pause parameters through SIOCETHTOOL / ETHTOOL_GPAUSEPARAM, and a reply's
+ * or an error's meaning for Q. */
 void source_ethtool_pause(const char *ifname, struct qos_state *q);
 struct ethtool_pauseparam;
-int source_ethtool_pause_raw(const char *ifname, struct ethtool_pauseparam *pp);
 void source_ethtool_pause_apply(const struct ethtool_pauseparam *pp, struct qos_state *q);
 void source_ethtool_pause_why(int err, struct qos_state *q);
 /* All of the above for every Ethernet rail; LIVE says whether netlink and ethtool apply. */

@@ -26,7 +26,7 @@ static void read_trust(const char *root, const char *ifname, struct qos_state *q
             return;
         }
         snprintf(q->trust_why, sizeof(q->trust_why),
-                 "qos/trust reads \"%.60s\", neither dscp nor pcp", line);
+                 "qos/trust reads \"%s\", neither dscp nor pcp", line);
         return;
     }
     if (q->dcb.known && q->dcb.has_app_table) {
@@ -34,7 +34,7 @@ static void read_trust(const char *root, const char *ifname, struct qos_state *q
         q->trust_source = TRUST_FROM_APP_TABLE;
         return;
     }
-    snprintf(q->trust_why, sizeof(q->trust_why), "no qos/trust file and no DCB APP table%s%.60s",
+    snprintf(q->trust_why, sizeof(q->trust_why), "no qos/trust file and no DCB APP table%s%s",
              q->dcb.why[0] ? ": " : "", q->dcb.why);
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
@@ -52,15 +53,10 @@ static int on_port(struct nl_msg *msg, void *arg)
     struct rdmanl_port port;
     if (source_rdmanl_parse_port(nlmsg_hdr(msg), &port) < 0)
         return NL_SKIP;
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 16;
-        struct rdmanl_port *n = realloc(d->ports, cap * sizeof(*n));
-        if (!n) {
-            d->err = -ENOMEM;
-            return NL_STOP;
-        }
-        d->ports = n;
-        d->cap = cap;
+    int r = GROW_ARRAY(d->ports, d->cap, d->n + 1, RDMANL_MAX_PORTS);
+    if (r < 0) {
+        d->err = r;
+        return NL_STOP;
     }
     d->ports[d->n++] = port;
     return NL_OK;

@@ -22,7 +22,6 @@
 #include "log.h"
 #include "macro.h"
 #include "source_rtnl.h"
-#include "strutil.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* The sysfs source: RDMA ports, GID tables and netdevs from /sys (or a captured tree).
- * Layout (drivers/infiniband/core/sysfs.c): class/infiniband/DEV/{fw_ver,node_guid,device},
+ * Layout (drivers/infiniband/core/sysfs.c): class/infiniband/DEV/{fw_ver,node_guid,node_type,device},
  * ports/N/{state,phys_state,rate,link_layer,gids/I,gid_attrs/types/I,gid_attrs/ndevs/I}. */
 #include "config.h"
 
@@ -75,9 +75,11 @@ static int read_gids(const char *root, struct rail *r)
             continue;
         if (gid_is_zero(g->raw))
             continue;   /* an empty slot: its attributes read as EINVAL */
-        if (sysfs_read_line(root, buf, sizeof(buf), IB "/%s/ports/%u/gid_attrs/types/%lu",
-                            r->device, r->port, idx) == 0)
-            g->type = gid_type_parse(buf);
+        int rd = sysfs_read_line(root, buf, sizeof(buf), IB "/%s/ports/%u/gid_attrs/types/%lu",
+                                 r->device, r->port, idx);
+        /* No file is not a read that fails: NCCL's open() fails on the one, not the other. */
+        g->type = rd == 0 ? gid_type_parse(buf)
+                : rd == -ENOENT ? GID_TYPE_MISSING : GID_TYPE_UNREADABLE;
         (void)sysfs_read_line(root, g->ndev, sizeof(g->ndev), IB "/%s/ports/%u/gid_attrs/ndevs/%lu",
                               r->device, r->port, idx);
     }
@@ -108,6 +110,8 @@ static void fill_device(const char *root, struct rail *r)
 
     (void)sysfs_read_line(root, r->fw_ver, sizeof(r->fw_ver), IB "/%s/fw_ver", r->device);
     (void)sysfs_read_line(root, r->node_guid, sizeof(r->node_guid), IB "/%s/node_guid", r->device);
+    if (sysfs_read_line(root, buf, sizeof(buf), IB "/%s/node_type", r->device) == 0)
+        r->node_type = atoi(buf);       /* "1: CA", "4: RNIC" (iWARP) */
     if (sysfs_link_name(root, buf, sizeof(buf), IB "/%s/device", r->device) == 0 &&
         strchr(buf, ':') && strchr(buf, '.'))
         strscpy(r->pci_addr, buf, sizeof(r->pci_addr));
@@ -139,8 +143,11 @@ void source_sysfs_netdev(const char *root, struct netdev_info *nd)
     nd->present = true;
     (void)sysfs_read_line(root, nd->operstate, sizeof(nd->operstate), "class/net/%s/operstate",
                           nd->name);
-    /* carrier reads as EINVAL while the link is administratively down. */
-    nd->carrier = sysfs_read_u64(root, &v, "class/net/%s/carrier", nd->name) == 0 ? (int)(v != 0) : -1;
+    /* carrier reads as EINVAL while the link is administratively down; a tree without
+     * the file (ENOENT) says nothing of the link. */
+    int err = sysfs_read_u64(root, &v, "class/net/%s/carrier", nd->name);
+    nd->carrier = err == 0 ? (int)(v != 0) : -1;
+    nd->carrier_absent = err == -ENOENT;
     if (sysfs_read_u64(root, &v, "class/net/%s/mtu", nd->name) == 0)
         nd->mtu = (uint32_t)v;
     if (sysfs_read_u64(root, &v, "class/net/%s/carrier_changes", nd->name) == 0) {
@@ -172,6 +179,11 @@ static bool link_layer_matches(const struct policy *p, const char *ll)
 static int add_rail(const char *root, struct inventory *inv, const char *dev, uint32_t port,
                     const char *ll)
 {
+    if (inv->n_rails >= INVENTORY_MAX_RAILS) {
+        inventory_note(inv, "more than %d RDMA ports selected: %s/%u and those after it are "
+                       "not rails", INVENTORY_MAX_RAILS, dev, port);
+        return -EFBIG;
+    }
     struct rail *r = inventory_add_rail(inv, dev, port);
     if (!r)
         return -ENOMEM;
@@ -181,6 +193,7 @@ static int add_rail(const char *root, struct inventory *inv, const char *dev, ui
     int err = read_gids(root, r);
     if (err < 0 && err != -ENOENT)
         return err;
+    r->has_gid_table = err == 0;
     find_netdev(root, r);
     return 0;
 }
@@ -253,7 +266,7 @@ int source_sysfs_scan(const char *root, const struct policy *p, struct inventory
     for (size_t i = 0; i < n && err >= 0; i++)
         err = scan_device(root, p, inv, devs[i]);
     strv_free(devs);
-    if (err < 0)
+    if (err < 0 && err != -EFBIG)       /* -EFBIG: the rails are full, and noted */
         return err;
 
     order_and_find_missing(p, inv);

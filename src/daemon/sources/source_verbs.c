@@ -57,6 +57,8 @@ static void fill_port(struct ibv_context *ctx, struct rail *r, struct inventory 
     if (r->state && r->state != (int)pa.state)
         log_debug("verbs", "%s: state changed between sysfs (%d) and verbs (%d)", r->name,
                   r->state, pa.state);
+    log_debug("verbs", "%s: ibv_query_port: state %d, phys_state %d, active_mtu %d", r->name,
+              pa.state, pa.phys_state, pa.active_mtu);
     r->state = pa.state;
     strscpy(r->state_name, ibv_port_state_str(pa.state), sizeof(r->state_name));
     for (char *c = r->state_name; *c; c++)
@@ -99,7 +101,9 @@ static void fill_gids(struct ibv_context *ctx, struct rail *r, struct inventory 
         }
         struct gid_entry *g = &r->gids[e[i].gid_index];
         enum gid_type t = from_verbs_type(e[i].gid_type);
-        if (memcmp(g->raw, e[i].gid.raw, 16) != 0 || (g->type != GID_TYPE_UNREADABLE && g->type != t))
+        /* A types file sysfs lacks stays missing: NCCL reads sysfs, not verbs. */
+        bool sysfs_typed = g->type != GID_TYPE_UNREADABLE && g->type != GID_TYPE_MISSING;
+        if (memcmp(g->raw, e[i].gid.raw, 16) != 0 || (sysfs_typed && g->type != t))
             inventory_note(inv, "%s: GID %u differs between verbs and sysfs", r->name,
                            e[i].gid_index);
         memcpy(g->raw, e[i].gid.raw, 16);

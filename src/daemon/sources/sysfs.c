@@ -14,7 +14,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "macro.h"
+#include "fileio.h"
 #include "strutil.h"
 #include "sysfs.h"
 #include "tarfs.h"
@@ -181,14 +183,9 @@ struct names {
 static int names_add(const char *name, void *u)
 {
     struct names *l = u;
-    if (l->n + 2 > l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        char **nv = realloc(l->v, cap * sizeof(*nv));
-        if (!nv)
-            return -ENOMEM;
-        l->v = nv;
-        l->cap = cap;
-    }
+    int r = GROW_ARRAY(l->v, l->cap, l->n + 2, SYSFS_LIST_MAX + 1);     /* + the NULL */
+    if (r < 0)
+        return r;
     if (!(l->v[l->n] = strdup(name)))
         return -ENOMEM;
     l->v[++l->n] = NULL;

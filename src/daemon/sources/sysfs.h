@@ -16,8 +16,13 @@ int sysfs_read_int(const char *root, int64_t *ret, const char *fmt, ...)
 /* The last component of the symlink target of ROOT/PATH (a PCI address for "device"). */
 int sysfs_link_name(const char *root, char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The most entries sysfs_list() takes from one directory. The largest fabtune lists are
+ * bus/pci/devices and kernel/iommu_groups: a few thousand on a host with SR-IOV. */
+#define SYSFS_LIST_MAX 65536
+
 /* The entries of directory ROOT/PATH, sorted naturally ("2" before "10"), without "." and
- * "..". *ret is a NULL-terminated array to free with strv_free(). */
+ * "..". *ret is a NULL-terminated array to free with strv_free(). -EFBIG past
+ * SYSFS_LIST_MAX entries. */
 int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* All of ROOT/PATH, at most MAX bytes (-EFBIG beyond), NUL-terminated, malloc'd in *RET. */

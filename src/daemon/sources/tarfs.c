@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "macro.h"
 #include "strutil.h"
 #include "tarfs.h"
@@ -33,14 +34,8 @@ static int add(struct tarfs *t, const char *path, char kind, bool implied, char 
 {
     if (t->n >= TARFS_MAX_ENTRIES)
         return -E2BIG;
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 256;
-        struct tarfs_entry *n = realloc(t->e, cap * sizeof(*n));
-        if (!n)
-            return -ENOMEM;
-        t->e = n;
-        t->cap = cap;
-    }
+    if (GROW_ARRAY(t->e, t->cap, t->n + 1, TARFS_MAX_ENTRIES) < 0)
+        return -ENOMEM;         /* the bound is checked above, with its own error */
     char *p = strdup(path);
     if (!p)
         return -ENOMEM;
@@ -112,60 +107,99 @@ static int add_parents(struct tarfs *t, const char *path)
     return 0;
 }
 
+/* The entry and its parents; says why when the entry limit stops it, whichever add hits it. */
+static int add_with_parents(struct tarfs *t, const char *path, char kind, char *data, size_t size,
+                            char *why, size_t whylen)
+{
+    int e = add(t, path, kind, false, data, size);
+    if (e < 0)
+        free(data);
+    else
+        e = add_parents(t, path);
+    if (e == -E2BIG)
+        snprintf(why, whylen, "more than %d entries", TARFS_MAX_ENTRIES);
+    return e;
+}
+
+/* The size that ENTRY's header declares, judged before anything else, its name included:
+ * even skipping an entry inflates its data through the decompressor, so the limits bound
+ * what a skipped entry may cost too (a gzip bomb under a bad name). */
+static int admit_size(struct tarfs *t, struct archive_entry *ae, char *why, size_t whylen)
+{
+    la_int64_t want = archive_entry_size(ae);
+    const char *name = archive_entry_pathname(ae);
+    if (want < 0 || want > TARFS_MAX_FILE) {
+        snprintf(why, whylen, "%s: %lld bytes, more than a snapshot file holds",
+                 name ? name : "an entry without a name", (long long)want);
+        return -EFBIG;
+    }
+    if (t->total + (size_t)want > TARFS_MAX_TOTAL) {
+        snprintf(why, whylen, "more than %u MiB of files", TARFS_MAX_TOTAL >> 20);
+        return -EFBIG;
+    }
+    t->total += (size_t)want;
+    return 0;
+}
+
+/* A regular file's data, up to its admitted size. */
+static int read_file_data(struct archive *a, struct archive_entry *ae, const char *path,
+                          char **ret, size_t *ret_size, char *why, size_t whylen)
+{
+    size_t want = (size_t)archive_entry_size(ae);
+    char *data = malloc(want + 1);
+    if (!data)
+        return -ENOMEM;
+    la_ssize_t k = want ? archive_read_data(a, data, want) : 0;
+    if (k < 0) {
+        free(data);
+        snprintf(why, whylen, "%s: %s", path, archive_error_string(a));
+        return -EIO;
+    }
+    data[k] = '\0';
+    *ret = data;
+    *ret_size = (size_t)k;
+    return 0;
+}
+
+/* One entry the archive lists, once its size is admitted: added, or skipped (a name that
+ * leaves the top, a device, fifo or hard link: never in a snapshot) without reading it. */
+static int read_entry(struct archive *a, struct archive_entry *ae, struct tarfs *t,
+                      char *why, size_t whylen)
+{
+    const char *name = archive_entry_pathname(ae);
+    mode_t type = archive_entry_filetype(ae);
+    char path[PATH_MAX], *data = NULL;
+    size_t size = 0;
+    int r;
+    if (!name || !normalize(name, path, sizeof(path)) ||
+        (type != AE_IFDIR && type != AE_IFLNK && type != AE_IFREG)) {
+        if (archive_read_data_skip(a) == ARCHIVE_OK)
+            return 0;
+        snprintf(why, whylen, "%s", archive_error_string(a) ? archive_error_string(a) : "a read error");
+        return -EIO;
+    }
+    if (type == AE_IFLNK) {
+        const char *target = archive_entry_symlink(ae);
+        if (!target) {
+            snprintf(why, whylen, "%s: a symlink without a target", path);
+            return -EINVAL;
+        }
+        if (!(data = strdup(target)))
+            return -ENOMEM;
+        size = strlen(data);
+    } else if (type == AE_IFREG && (r = read_file_data(a, ae, path, &data, &size, why, whylen)) < 0)
+        return r;
+    char kind = type == AE_IFDIR ? 'd' : type == AE_IFLNK ? 'l' : 'f';
+    return add_with_parents(t, path, kind, data, size, why, whylen);
+}
+
 static int read_entries(struct archive *a, struct tarfs *t, char *why, size_t whylen)
 {
     struct archive_entry *ae;
-    char path[PATH_MAX];
     int r;
     while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
-        const char *name = archive_entry_pathname(ae);
-        if (!name || !normalize(name, path, sizeof(path)))
-            continue;
-        mode_t type = archive_entry_filetype(ae);
-        char *data = NULL;
-        size_t size = 0;
-        char kind;
-        if (type == AE_IFDIR)
-            kind = 'd';
-        else if (type == AE_IFLNK) {
-            const char *target = archive_entry_symlink(ae);
-            if (!target || !(data = strdup(target)))
-                return target ? -ENOMEM : -EINVAL;
-            size = strlen(data);
-            kind = 'l';
-        } else if (type == AE_IFREG) {
-            la_int64_t want = archive_entry_size(ae);
-            if (want < 0 || want > TARFS_MAX_FILE) {
-                snprintf(why, whylen, "%s: %lld bytes, more than a snapshot file holds", path,
-                         (long long)want);
-                return -EFBIG;
-            }
-            if (t->total + (size_t)want > TARFS_MAX_TOTAL) {
-                snprintf(why, whylen, "more than %u MiB of files", TARFS_MAX_TOTAL >> 20);
-                return -EFBIG;
-            }
-            if (!(data = malloc((size_t)want + 1)))
-                return -ENOMEM;
-            la_ssize_t k = want ? archive_read_data(a, data, (size_t)want) : 0;
-            if (k < 0) {
-                free(data);
-                snprintf(why, whylen, "%s: %s", path, archive_error_string(a));
-                return -EIO;
-            }
-            size = (size_t)k;
-            data[size] = '\0';
-            t->total += size;
-            kind = 'f';
-        } else
-            continue;           /* devices, fifos, hard links: never in a snapshot */
-        int e = add(t, path, kind, false, data, size);
-        if (e < 0) {
-            free(data);
-            if (e == -E2BIG)
-                snprintf(why, whylen, "more than %d entries", TARFS_MAX_ENTRIES);
-            return e;
-        }
-        if ((e = add_parents(t, path)) < 0)
+        int e = admit_size(t, ae, why, whylen);
+        if (e < 0 || (e = read_entry(a, ae, t, why, whylen)) < 0)
             return e;
     }
     if (r != ARCHIVE_EOF) {

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: ISC */
+/* Probe baselines and the regression state machine; state/baseline_store.h keeps them on disk. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+#include "probe_run.h"
+#include "stats.h"
+
+#define BASELINE_FILE "probe-baselines.json"
+#define BASELINE_MAX_RUNS 1000
+
+struct baseline {
+    char key[352];              /* "rxe0/1 rdma 8": target, probe, message size; a peer's
+                                 * path adds " @PEER" */
+    uint32_t n_learned;
+    double learned_p50[BASELINE_MAX_RUNS], learned_p99[BASELINE_MAX_RUNS];
+    bool ready;                 /* learned from baseline_runs healthy runs */
+    double p50, p99;            /* the baseline: medians of the learning runs */
+    uint32_t bad_streak, good_streak;   /* consecutive bad (good) runs up to the last */
+    bool degraded;              /* the state machine's state: regressed (or recovering) */
+    double last_p50, last_p99;
+    bool last_bad;
+};
+
+/* The state machine's state, with the last run's place in it. Its names (baseline_state_name)
+ * are the JSON's "state" (fabtunectl probes) and the words of the probe.regression finding:
+ *   learning    no baseline yet;
+ *   ok          not regressed, the last run within baseline x ratio;
+ *   suspect     not regressed, the last run over: bad_streak of consecutive runs counted;
+ *   regressed   consecutive bad runs made it so, the last run over too;
+ *   recovering  regressed, the last run within: good_streak of consecutive runs counted.
+ * fabtune_probe_regressed is 1 in regressed and recovering, the finding a warning. */
+enum baseline_state {
+    BASELINE_LEARNING, BASELINE_OK, BASELINE_SUSPECT, BASELINE_REGRESSED, BASELINE_RECOVERING,
+};
+enum baseline_state baseline_state(const struct baseline *b);
+const char *baseline_state_name(enum baseline_state s);
+/* The last run against the baseline: the larger of last p50 / baseline p50 and last p99 /
+ * baseline p99, the figure a run is judged bad by (bad above the policy's ratio). NAN
+ * while learning or without a last run. */
+double baseline_last_ratio(const struct baseline *b);
+
+/* The paths kept: a node's are rails x probes x sizes x (1 + peers), a few hundred at most;
+ * a state file with more is refused (each baseline is 16 KiB). */
+#define BASELINE_MAX_KEYS 1024
+
+struct baselines {
+    struct baseline *e;
+    size_t n, cap;
+};
+
+/* Folds one run's statistics in: learning first, then the state machine. A run is bad
+ * when its p50 or p99 exceeds the baseline's times ratio; consecutive bad runs degrade
+ * the probe, as many good runs in a row clear it. Returns the entry's degraded state. */
+bool baseline_update(struct baseline *b, const struct stats *s, uint32_t baseline_runs,
+                     double ratio, uint32_t consecutive);
+
+/* Folds a probe run's successful latency results in, one baseline per "TARGET PROBE SIZE"
+ * (a failed run is no sample of the fabric's speed). */
+void baselines_fold(struct baselines *all, const struct probe_run *run, const struct policy *p);
+struct baseline *baselines_get(struct baselines *all, const char *key);  /* adds if absent; NULL
+                                                                         * at BASELINE_MAX_KEYS */
+void baselines_done(struct baselines *all);

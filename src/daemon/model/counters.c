@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: ISC */
+/* Counter rates between samples, peaks, the carrier history, and the state that keeps
+ * them between passes. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+#include "grow.h"
+#include "inventory.h"
+#include "macro.h"
+#include "strutil.h"
+
+struct rail_counters *counters_find(struct counter_state *st, const char *rail)
+{
+    for (size_t i = 0; i < st->n; i++)
+        if (streq(st->rails[i].rail, rail))
+            return &st->rails[i];
+    return NULL;
+}
+
+const struct rail_counters *counters_find_const(const struct counter_state *st, const char *rail)
+{
+    return counters_find((struct counter_state *)st, rail);
+}
+
+static int rail_add(struct counter_state *st, const char *rail, struct rail_counters **ret)
+{
+    int r = GROW_ARRAY(st->rails, st->cap, st->n + 1, COUNTER_MAX_RAILS);
+    if (r < 0)
+        return r;
+    struct rail_counters *rc = &st->rails[st->n++];
+    memset(rc, 0, sizeof(*rc));
+    strscpy(rc->rail, rail, sizeof(rc->rail));
+    *ret = rc;
+    return 0;
+}
+
+static const struct counter_value *find_value(const struct counter_sample *s, const char *name)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (streq(s->values[i].name, name))
+            return &s->values[i];
+    return NULL;
+}
+
+static void compute_rates(struct rail_counters *rc, const struct counter_sample *s, usec_t hold)
+{
+    const struct counter_sample *prev = &rc->last;
+    double dt = (double)(s->taken - prev->taken) / (double)USEC_PER_SEC;
+    uint64_t top_delta[COUNTER_CLASSES] = { 0 };
+    double sum[COUNTER_CLASSES] = { 0 };
+    for (size_t i = 0; i < s->n; i++) {
+        enum counter_class c = counter_value_class(&s->values[i], s);
+        const struct counter_value *old = find_value(prev, s->values[i].name);
+        if (c == COUNTER_UNCLASSIFIED || !old)
+            continue;
+        if (s->values[i].value < old->value) {
+            rc->resets++;       /* reset or wrapped: no rate from this one */
+            continue;
+        }
+        uint64_t delta = s->values[i].value - old->value;
+        sum[c] += (double)delta;
+        if (delta > top_delta[c]) {
+            top_delta[c] = delta;
+            strscpy(rc->rates[c].top, s->values[i].name, sizeof(rc->rates[c].top));
+        }
+    }
+    for (int c = 0; c < COUNTER_CLASSES; c++) {
+        struct class_rate *r = &rc->rates[c];
+        if (!r->present)
+            continue;
+        r->known = true;
+        r->per_second = sum[c] / dt;
+        /* A burst stays visible for the hold time, whatever checks run meanwhile. */
+        if (r->per_second >= r->peak || s->taken - r->peak_at > hold) {
+            r->peak = r->per_second;
+            r->peak_at = s->taken;
+            strscpy(r->peak_top, top_delta[c] ? r->top : "", sizeof(r->peak_top));
+        }
+        if (!top_delta[c])
+            r->top[0] = '\0';
+    }
+}
+
+static void add_carrier_mark(struct rail_counters *rc, usec_t at, uint64_t changes, usec_t spacing)
+{
+    if (rc->n_carrier && (changes < rc->carrier[rc->n_carrier - 1].changes ||
+                          at < rc->carrier[rc->n_carrier - 1].at))
+        rc->n_carrier = 0;      /* the counter restarted: the history no longer adds up */
+    /* Keep the latest mark current, but space the kept ones so the history spans the
+     * window whatever the sampling rate. */
+    if (rc->n_carrier >= 2 && at - rc->carrier[rc->n_carrier - 2].at < spacing)
+        rc->n_carrier--;
+    if (rc->n_carrier == CARRIER_HISTORY) {
+        memmove(rc->carrier, rc->carrier + 1, (CARRIER_HISTORY - 1) * sizeof(rc->carrier[0]));
+        rc->n_carrier--;
+    }
+    rc->carrier[rc->n_carrier++] = (struct carrier_mark){ .at = at, .changes = changes };
+}
+
+int counters_fold(struct counter_state *st, const char *boot_id, const char *rail,
+                  const struct counter_sample *s, bool has_carrier, uint64_t carrier_changes,
+                  usec_t carrier_window)
+{
+    if (!streq(st->boot_id, boot_id)) {
+        bool rebooted = st->boot_id[0] != '\0';
+        for (size_t i = 0; i < st->n; i++) {
+            counter_sample_done(&st->rails[i].last);
+            st->rails[i].have_last = false;
+            st->rails[i].n_carrier = 0;
+            if (rebooted)
+                snprintf(st->rails[i].note, sizeof(st->rails[i].note),
+                         "the node rebooted since the last sample; rates need two from this boot");
+        }
+        strscpy(st->boot_id, boot_id, sizeof(st->boot_id));
+    }
+    struct rail_counters *rc = counters_find(st, rail);
+    int r = rc ? 0 : rail_add(st, rail, &rc);
+    if (r < 0)
+        return r;
+    /* Two folders sample: the event loop's counters timer and the check passes, whose
+     * sample is as old as the pass's start. One older than the latest is stale: taken
+     * back, it made the rates and the carrier history go back in time (the history
+     * restarted, and a flap before it was lost). */
+    if (rc->have_last && s->taken < rc->last.taken)
+        return 0;
+    for (int c = 0; c < COUNTER_CLASSES; c++) {
+        rc->rates[c].present = rc->rates[c].known = false;
+        rc->rates[c].per_second = 0;
+        rc->rates[c].total = 0;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        enum counter_class c = counter_value_class(&s->values[i], s);
+        if (c == COUNTER_UNCLASSIFIED)
+            continue;
+        rc->rates[c].present = true;
+        rc->rates[c].total += s->values[i].value;
+    }
+    if (rc->have_last && s->taken > rc->last.taken) {
+        compute_rates(rc, s, st->peak_hold);
+        rc->note[0] = '\0';
+    } else if (rc->have_last) {
+        snprintf(rc->note, sizeof(rc->note), "no time passed since the last sample");
+    } else if (!rc->note[0]) {
+        snprintf(rc->note, sizeof(rc->note), "%s; rates need two",
+                 st->snapshot ? "a snapshot is a single sample" : "first sample");
+    }
+    r = counter_sample_copy(&rc->last, s);
+    if (r < 0)
+        return r;
+    rc->have_last = true;
+    if (has_carrier)
+        add_carrier_mark(rc, rc->last.taken, carrier_changes, carrier_window / (CARRIER_HISTORY / 2));
+    return 0;
+}
+
+int64_t counters_carrier_changes(const struct rail_counters *rc, usec_t window, usec_t *span)
+{
+    if (!rc || rc->n_carrier < 2)
+        return -1;
+    const struct carrier_mark *latest = &rc->carrier[rc->n_carrier - 1];
+    size_t oldest = rc->n_carrier - 1;
+    while (oldest > 0 && latest->at - rc->carrier[oldest - 1].at <= window)
+        oldest--;
+    if (oldest == rc->n_carrier - 1)
+        return -1;              /* every earlier mark is older than the window */
+    *span = latest->at - rc->carrier[oldest].at;
+    return (int64_t)(latest->changes - rc->carrier[oldest].changes);
+}
+
+void counters_done(struct counter_state *st)
+{
+    for (size_t i = 0; i < st->n; i++)
+        counter_sample_done(&st->rails[i].last);
+    free(st->rails);
+    memset(st, 0, sizeof(*st));
+}
+
+/* Rails that are no longer in the inventory leave the state: it stays the size of the
+ * node, whatever an old or hostile state file held. */
+static void prune(struct counter_state *st, const struct inventory *inv)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < st->n; i++) {
+        bool present = false;
+        for (size_t j = 0; j < inv->n_rails && !present; j++)
+            present = streq(st->rails[i].rail, inv->rails[j].name);
+        if (present)
+            st->rails[kept++] = st->rails[i];
+        else
+            counter_sample_done(&st->rails[i].last);
+    }
+    st->n = kept;
+}
+
+int counters_fold_inventory(struct counter_state *st, const char *boot_id,
+                            const struct inventory *inv, usec_t carrier_window)
+{
+    prune(st, inv);
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct rail *r = &inv->rails[i];
+        int err = counters_fold(st, boot_id, r->name, &r->counters, r->netdev.has_carrier_changes,
+                                r->netdev.carrier_changes, carrier_window);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}

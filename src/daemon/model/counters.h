@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: ISC */
+/* The rates between two counter samples, their peaks and the carrier history: the state
+ * kept between passes. The previous sample persists with the boot id, so a reboot or a
+ * counter reset never gives a negative rate. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counter_sample.h"
+#include "inventory.h"
+#include "timeutil.h"
+
+#define CARRIER_HISTORY 64
+
+struct class_rate {
+    bool present;               /* the driver has counters of this class */
+    bool known;                 /* a rate could be computed */
+    double per_second;
+    double peak;                /* the highest rate within the hold time (counter_state) */
+    usec_t peak_at;             /* when the peak was sampled */
+    char peak_top[COUNTER_NAME_MAX]; /* the counter that rose most then */
+    char top[COUNTER_NAME_MAX]; /* the counter that rose most */
+    uint64_t total;             /* the sum of its counters in the last sample: events since
+                                 * their last reset (a saturated one adds no more) */
+};
+
+struct carrier_mark {
+    usec_t at;                  /* CLOCK_BOOTTIME */
+    uint64_t changes;
+};
+
+/* What is kept of one rail between samples. */
+struct rail_counters {
+    char rail[80];
+    struct counter_sample last;
+    bool have_last;
+    struct class_rate rates[COUNTER_CLASSES];
+    unsigned resets;            /* counters seen going backwards since the last reading */
+    char note[160];             /* why no rates: first sample, a reboot */
+    struct carrier_mark carrier[CARRIER_HISTORY];
+    size_t n_carrier;
+};
+
+/* Rails kept in the state and its file (2 KiB each): one per inventory rail, no more. */
+#define COUNTER_MAX_RAILS INVENTORY_MAX_RAILS
+
+struct counter_state {
+    bool snapshot;              /* one sample of a --sysfs-root tree: no history */
+    usec_t peak_hold;           /* how long a peak rate stays reported (0: the last rate) */
+    char boot_id[40];
+    struct rail_counters *rails;
+    size_t n, cap;              /* cap: room in rails (grown by doubling) */
+};
+
+
+/* Folds one rail's new sample (taken under BOOT_ID) into the state: rates against the
+ * previous sample where there is one from this boot, peaks, the carrier history (kept to
+ * span CARRIER_WINDOW). The state keeps a copy of the sample. -EFBIG for a rail past
+ * COUNTER_MAX_RAILS; -ENOMEM. */
+int counters_fold(struct counter_state *st, const char *boot_id, const char *rail,
+                  const struct counter_sample *s, bool has_carrier, uint64_t carrier_changes,
+                  usec_t carrier_window);
+struct rail_counters *counters_find(struct counter_state *st, const char *rail);
+const struct rail_counters *counters_find_const(const struct counter_state *st, const char *rail);
+/* Carrier changes within WINDOW before the latest mark; -1 with one mark or none. SPAN
+ * gets the time actually covered. */
+int64_t counters_carrier_changes(const struct rail_counters *rc, usec_t window, usec_t *span);
+void counters_done(struct counter_state *st);
+/* Folds every rail of INV (its counters and carrier_changes) under BOOT_ID. */
+int counters_fold_inventory(struct counter_state *st, const char *boot_id,
+                            const struct inventory *inv, usec_t carrier_window);
+

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: ISC */
+/* Helpers every probe shares: failures, clocks. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "probe_result.h"
+
+void probe_fail(struct probe_result *r, int err, const char *fmt, ...)
+{
+    va_list ap;
+    r->ran = true;
+    r->error = err < 0 ? err : -err;
+    va_start(ap, fmt);
+    vsnprintf(r->error_text, sizeof(r->error_text), fmt, ap);
+    va_end(ap);
+}
+
+double probe_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t probe_ticks(void)
+{
+#if defined(__x86_64__)
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return (uint64_t)hi << 32 | lo;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+void probe_clock_start(struct probe_clock *c)
+{
+    c->t0 = probe_now();
+    c->c0 = probe_ticks();
+}
+
+double probe_clock_seconds_per_tick(const struct probe_clock *c)
+{
+    uint64_t c1 = probe_ticks();
+    double t1 = probe_now();
+    if (c1 <= c->c0 || t1 <= c->t0)
+        return 0;
+    return (t1 - c->t0) / (double)(c1 - c->c0);
+}
+
+double probe_thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

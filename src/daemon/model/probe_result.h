@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: ISC */
+/* One probe's result (latency statistics, bandwidth, or why it could not run), its
+ * parameters and endpoint, and what every probe shares to fill one: failures, clocks. */
+#pragma once
+
+#include <string.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats.h"
+#include "timeutil.h"
+
+struct probe_result {
+    bool ran;                   /* the probe was attempted */
+    int error;                  /* 0, or -errno */
+    char error_text[160];
+    struct stats latency;       /* one-way, in seconds (half the round trip) */
+    double bandwidth;           /* bytes per second */
+    double cpu_seconds;         /* CPU time the probe's threads used */
+};
+
+struct probe_params {
+    uint32_t iterations;        /* ping-pong round trips */
+    uint32_t size;              /* ping-pong message size */
+    usec_t bw_duration;         /* length of the bandwidth stream */
+    uint32_t bw_size;           /* message size of the stream */
+    usec_t timeout;             /* hard bound on the whole probe */
+};
+
+struct rdma_endpoint {
+    char device[64];
+    uint8_t port;
+    int gid_index;              /* RoCE: the rail's GID; -1 on InfiniBand (LID routing) */
+};
+
+void probe_fail(struct probe_result *r, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+double probe_now(void);        /* CLOCK_MONOTONIC seconds */
+
+/* Per-iteration timestamps as perftest takes them (get_cycles): the CPU's cycle counter
+ * where there is one (x86-64's TSC), else CLOCK_MONOTONIC nanoseconds. A read costs a few
+ * nanoseconds instead of a clock_gettime, which is a system call on a host whose
+ * clocksource is hpet or acpi_pm (1.27 us measured in the Soft-RoCE guest). The tick rate
+ * is calibrated against CLOCK_MONOTONIC over each run, so no frequency is assumed. */
+uint64_t probe_ticks(void);
+struct probe_clock {
+    double t0;
+    uint64_t c0;
+};
+void probe_clock_start(struct probe_clock *c);
+/* Seconds per tick over the run started with probe_clock_start; 0 if it cannot tell. */
+double probe_clock_seconds_per_tick(const struct probe_clock *c);
+double probe_thread_cpu(void); /* this thread's CPU seconds */

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: ISC */
+/* A report as JSON (what --once --json prints and the daemon's replies serve). Renders
+ * only: the verdicts it shows were worked out by report_finish(). */
+#include "config.h"
+
+#include "dcb_parse.h"
+#include "macro.h"
+#include "report_json.h"
+
+static void add_string(json_object *o, const char *key, const char *value)
+{
+    json_object_object_add(o, key, value ? json_object_new_string(value) : NULL);
+}
+
+static json_object *finding_to_json(const struct finding *f)
+{
+    json_object *o = json_object_new_object();
+    add_string(o, "check", f->check);
+    add_string(o, "severity", severity_to_string(f->severity));
+    add_string(o, "rail", f->rail);
+    add_string(o, "message", f->message);
+    add_string(o, "expected", f->expected);
+    add_string(o, "actual", f->actual);
+    add_string(o, "hint", f->hint);
+    if (f->subject)     /* what within the rail or node: a sysctl key, a peer */
+        add_string(o, "subject", f->subject);
+    return o;
+}
+
+static json_object *prios_to_json(bool known, uint8_t mask)
+{
+    if (!known)
+        return NULL;
+    json_object *a = json_object_new_array();
+    for (int p = 0; p < QOS_PRIOS; p++)
+        if (mask & (1u << p))
+            json_object_array_add(a, json_object_new_int(p));
+    return a;
+}
+
+static json_object *int_or_null(int v)
+{
+    return v < 0 ? NULL : json_object_new_int(v);
+}
+
+/* What the QoS sources read (the qos.* findings judge it); null where not exposed. */
+static json_object *qos_to_json(const struct qos_state *q)
+{
+    json_object *o = json_object_new_object();
+    char dcbx[64];
+    const struct dcb_state *d = &q->dcb;
+    add_string(o, "dcb_unavailable", d->known ? NULL : d->why);
+    json_object_object_add(o, "pfc_priorities", prios_to_json(d->known && d->has_pfc, d->pfc_en));
+    dcb_dcbx_format(d->dcbx, dcbx, sizeof(dcbx));
+    add_string(o, "dcbx", d->known ? dcbx : NULL);
+    json_object_object_add(o, "app_entries", d->known && d->has_app_table
+                           ? json_object_new_int((int)d->n_app) : NULL);
+    add_string(o, "trust", q->trust[0] ? q->trust : NULL);
+    add_string(o, "trust_source", q->trust_source == TRUST_FROM_SYSFS ? "sysfs"
+               : q->trust_source == TRUST_FROM_APP_TABLE ? "app_table" : NULL);
+    json_object_object_add(o, "ecn_np_priorities", prios_to_json(q->ecn_known, q->ecn_np));
+    json_object_object_add(o, "ecn_rp_priorities", prios_to_json(q->ecn_known, q->ecn_rp));
+    json_object_object_add(o, "cnp_dscp", int_or_null(q->cnp_dscp));
+    json_object_object_add(o, "cnp_802p_prio", int_or_null(q->cnp_802p_prio));
+    json_object_object_add(o, "global_pause_rx", q->pause_rx < 0 ? NULL : json_object_new_boolean(q->pause_rx));
+    json_object_object_add(o, "global_pause_tx", q->pause_tx < 0 ? NULL : json_object_new_boolean(q->pause_tx));
+    return o;
+}
+
+/* The HCA's PCIe link and Max Read Request; null for a software device. */
+static json_object *pcie_to_json(const struct pcie_link *l)
+{
+    if (!l->known && !l->max_read_request)
+        return NULL;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "speed_gts", l->known ? json_object_new_double(l->speed_gts) : NULL);
+    json_object_object_add(o, "width", l->known ? json_object_new_int((int)l->width) : NULL);
+    json_object_object_add(o, "max_speed_gts", l->known ? json_object_new_double(l->max_speed_gts) : NULL);
+    json_object_object_add(o, "max_width", l->known ? json_object_new_int((int)l->max_width) : NULL);
+    json_object_object_add(o, "max_read_request_bytes", l->max_read_request
+                           ? json_object_new_int((int)l->max_read_request) : NULL);
+    return o;
+}
+
+static json_object *rail_to_json(const struct report *r, size_t i)
+{
+    const struct rail *rail = &r->inventory.rails[i];
+    json_object *o = json_object_new_object(), *nd = json_object_new_object();
+    int idx = rail->gid_index;
+    char ip[64] = "";
+
+    add_string(o, "name", rail->name);
+    add_string(o, "device", rail->device);
+    json_object_object_add(o, "port", json_object_new_int((int)rail->port));
+    add_string(o, "driver", rail->driver[0] ? rail->driver : NULL);
+    add_string(o, "fw_ver", rail->fw_ver[0] ? rail->fw_ver : NULL);
+    add_string(o, "node_guid", rail->node_guid[0] ? rail->node_guid : NULL);
+    add_string(o, "pci_address", rail->pci_addr[0] ? rail->pci_addr : NULL);
+    json_object_object_add(o, "numa_node", json_object_new_int(rail->numa_node));
+    add_string(o, "link_layer", rail->link_layer);
+    add_string(o, "state", rail->state_name);
+    add_string(o, "phys_state", rail->phys_state_name);
+    json_object_object_add(o, "rate_bits_per_second",
+                           json_object_new_int64((int64_t)(rail->rate_gbps * 1e9)));
+    json_object_object_add(o, "active_mtu_bytes", json_object_new_int((int)rail->active_mtu));
+    json_object_object_add(o, "gid_index", idx >= 0 ? json_object_new_int(idx) : NULL);
+    if (idx >= 0 && (uint32_t)idx < rail->n_gids && !gid_is_zero(rail->gids[idx].raw))
+        gid_format(rail->gids[idx].raw, true, ip, sizeof(ip));
+    add_string(o, "roce_address", ip[0] ? ip : NULL);
+    json_object_object_add(o, "gid_table_size", json_object_new_int((int)rail->n_gids));
+    add_string(nd, "name", rail->netdev.name[0] ? rail->netdev.name : NULL);
+    json_object_object_add(nd, "present", json_object_new_boolean(rail->netdev.present));
+    add_string(nd, "operstate", rail->netdev.operstate);
+    json_object_object_add(nd, "carrier", rail->netdev.carrier < 0 ? NULL
+                                          : json_object_new_boolean(rail->netdev.carrier));
+    json_object_object_add(nd, "mtu_bytes", json_object_new_int((int)rail->netdev.mtu));
+    json_object_object_add(nd, "carrier_changes", rail->netdev.has_carrier_changes
+                           ? json_object_new_int64((int64_t)rail->netdev.carrier_changes) : NULL);
+    json_object_object_add(o, "netdev", nd);
+    json_object_object_add(o, "pcie", pcie_to_json(&rail->pcie));
+    if (streq(rail->link_layer, "Ethernet"))
+        json_object_object_add(o, "qos", qos_to_json(&rail->qos));
+    add_string(o, "verdict", verdict_to_string(report_rail_verdict(r, i)));
+    return o;
+}
+
+json_object *tuning_to_json(const struct tuning *t)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < t->n; i++) {
+        const struct tuning_key *k = &t->keys[i];
+        json_object *o = json_object_new_object();
+        add_string(o, "key", k->key);
+        add_string(o, "wanted", k->wanted);
+        add_string(o, "live", k->live_known ? k->live : NULL);
+        add_string(o, "original", k->has_original ? k->original : NULL);
+        add_string(o, "state", tuning_state_to_string(k->state));
+        add_string(o, "writer", k->writer[0] ? k->writer : NULL);
+        add_string(o, "error", k->error[0] ? k->error : NULL);
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
+static json_object *result_to_json(const struct probe_result *r)
+{
+    if (!r->ran)
+        return NULL;
+    json_object *o = json_object_new_object();
+    add_string(o, "error", r->error ? r->error_text : NULL);
+    if (!r->error && r->latency.n) {
+        const struct stats *s = &r->latency;
+        json_object *l = json_object_new_object();
+        json_object_object_add(l, "samples", json_object_new_int64((int64_t)s->n));
+        json_object_object_add(l, "min", json_object_new_double(s->min));
+        json_object_object_add(l, "p50", json_object_new_double(s->p50));
+        json_object_object_add(l, "p90", json_object_new_double(s->p90));
+        json_object_object_add(l, "p99", json_object_new_double(s->p99));
+        json_object_object_add(l, "p99_9", json_object_new_double(s->p999));
+        json_object_object_add(l, "max", json_object_new_double(s->max));
+        json_object_object_add(l, "mean", json_object_new_double(s->mean));
+        json_object_object_add(l, "stddev", json_object_new_double(s->stddev));
+        json_object_object_add(o, "latency_seconds", l);
+    }
+    if (!r->error && r->bandwidth > 0)
+        json_object_object_add(o, "bandwidth_bytes_per_second", json_object_new_double(r->bandwidth));
+    return o;
+}
+
+/* Each kind's result under its name ("rdma_latency", ...). */
+static void add_results(json_object *j, const struct probe_result *results)
+{
+    for (enum probe_kind k = 0; k < PROBE_KIND_COUNT; k++)
+        json_object_object_add(j, probe_kinds[k].name, result_to_json(&results[k]));
+}
+
+static json_object *probes_to_json(const struct report *r)
+{
+    const struct probe_run *run = &r->probes;
+    if (!r->probed)
+        return NULL;
+    json_object *o = json_object_new_object(), *targets = json_object_new_array();
+    json_object *cross = json_object_new_array();
+    json_object_object_add(o, "wall_seconds", json_object_new_double(run->wall_seconds));
+    json_object_object_add(o, "cpu_seconds", json_object_new_double(run->cpu_seconds));
+    for (size_t i = 0; i < run->n; i++) {
+        const struct probe_target *t = &run->targets[i];
+        json_object *j = json_object_new_object();
+        add_string(j, "target", t->name);
+        add_results(j, t->result);
+        if (report_latencies_compare(t->result)) {
+            const struct stats *rdma = &t->result[PROBE_RDMA_LATENCY].latency,
+                               *tcp = &t->result[PROBE_TCP_LATENCY].latency;
+            json_object_object_add(j, "roce_tcp_p50_ratio", json_object_new_double(rdma->p50 / tcp->p50));
+            json_object_object_add(j, "rdma_jitter_p99_p50", json_object_new_double(rdma->p99 / rdma->p50));
+            json_object_object_add(j, "tcp_jitter_p99_p50", json_object_new_double(tcp->p99 / tcp->p50));
+        }
+        json_object_array_add(targets, j);
+    }
+    for (size_t i = 0; i < run->n_cross; i++) {
+        json_object *j = json_object_new_object();
+        add_string(j, "pair", run->cross[i].name);
+        json_object_object_add(j, probe_kinds[PROBE_RDMA_LATENCY].name, result_to_json(&run->cross[i].lat));
+        json_object_object_add(j, probe_kinds[PROBE_RDMA_BANDWIDTH].name, result_to_json(&run->cross[i].bw));
+        json_object_array_add(cross, j);
+    }
+    json_object *peers = json_object_new_array();
+    for (size_t i = 0; i < run->n_peers; i++) {
+        const struct probe_peer *e = &run->peers[i];
+        json_object *j = json_object_new_object();
+        add_string(j, "peer", e->peer);
+        add_string(j, "rail", e->rail);
+        if (*e->addr)
+            add_string(j, "address", e->addr);
+        json_object_object_add(j, "port", json_object_new_int(e->port));
+        add_results(j, e->result);
+        json_object_array_add(peers, j);
+    }
+    json_object_object_add(o, "targets", targets);
+    json_object_object_add(o, "cross_rail", cross);
+    json_object_object_add(o, "peers", peers);
+    return o;
+}
+
+static json_object *nccl_to_json(const struct nccl_contract *c)
+{
+    json_object *o = json_object_new_object();
+    for (size_t i = 0; i < c->n; i++)
+        add_string(o, c->vars[i].name, c->vars[i].value);
+    return o;
+}
+
+json_object *report_findings_json(const struct report *r, bool failing_only)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < r->findings.n; i++)
+        if (!failing_only || r->findings.items[i].severity == SEVERITY_WARNING ||
+            r->findings.items[i].severity == SEVERITY_ERROR)
+            json_object_array_add(a, finding_to_json(&r->findings.items[i]));
+    return a;
+}
+
+json_object *report_tuning_json(const struct report *r)
+{
+    return tuning_to_json(&r->tuning);
+}
+
+json_object *report_probes_json(const struct report *r)
+{
+    return probes_to_json(r);
+}
+
+json_object *report_to_json(const struct report *r)
+{
+    json_object *o = json_object_new_object();
+    json_object *findings = json_object_new_array(), *rails = json_object_new_array();
+    json_object *notes = json_object_new_array();
+
+    add_string(o, "version", PACKAGE_VERSION);
+    add_string(o, "hostname", r->hostname);
+    add_string(o, "kernel", r->kernel);
+    add_string(o, "policy", r->policy_source);
+    add_string(o, "verdict", verdict_to_string(r->verdict));
+    add_string(o, "verdict_cause", r->verdict_cause);
+    add_string(o, "inventory", r->inventory.source == INVENTORY_LIVE ? "live" : "snapshot");
+    for (size_t i = 0; i < r->inventory.n_rails; i++)
+        json_object_array_add(rails, rail_to_json(r, i));
+    json_object_object_add(o, "rails", rails);
+    add_string(o, "why_no_rails", r->inventory.n_rails ? NULL : r->inventory.why_no_rails);
+    for (size_t i = 0; i < r->inventory.n_notes; i++)
+        json_object_array_add(notes, json_object_new_string(r->inventory.notes[i]));
+    json_object_object_add(o, "notes", notes);
+    json_object_object_add(o, "nccl", nccl_to_json(&r->nccl));
+    json_object *gpus = json_object_new_array();
+    for (size_t i = 0; i < r->inventory.n_gpus; i++) {
+        const struct gpu *g = &r->inventory.gpus[i];
+        json_object *j = json_object_new_object();
+        add_string(j, "pci_address", g->pci_addr);
+        add_string(j, "vendor", g->vendor);
+        add_string(j, "path", g->path);
+        json_object_object_add(j, "numa_node", json_object_new_int(g->numa_node));
+        json_object_array_add(gpus, j);
+    }
+    json_object_object_add(o, "gpus", gpus);
+    json_object_object_add(o, "tuning", tuning_to_json(&r->tuning));
+    json_object_object_add(o, "probes", probes_to_json(r));
+    for (size_t i = 0; i < r->findings.n; i++)
+        json_object_array_add(findings, finding_to_json(&r->findings.items[i]));
+    json_object_object_add(o, "findings", findings);
+    return o;
+}

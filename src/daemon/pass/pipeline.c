@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: ISC */
+/* The one check pass: sources -> inventory -> checks -> findings, with the state that
+ * judges rates and regressions. Logs only what the caller cannot see in the report. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "baseline_store.h"
+#include "checks.h"
+#include "counters_store.h"
+#include "log.h"
+#include "macro.h"
+#include "nccl.h"
+#include "pipeline.h"
+#include "rail_sysctl.h"
+#include "inventory_take.h"
+#include "source_counters.h"
+#include "strutil.h"
+#include "sysfs.h"
+#include "tuning_transaction.h"
+
+#define COUNTERS_SAVE "save the counter state"
+
+/* What a pass hands the checks beyond the inventory and the policy, and the state it
+ * keeps for them when it has none of the daemon's (--once, a snapshot). */
+struct pass_state {
+    struct check_input checks;
+    struct counter_state own_counters;
+    struct baselines own_baselines;
+};
+
+/* Rates need the previous sample. A snapshot analysed once is one sample of another node
+ * (or time), which neither reads nor writes this node's counter state; the daemon samples
+ * its tree, live or a --sysfs-root, again and again. */
+static void counters_pass(const struct pipeline_input *in, struct report *r,
+                          struct pass_state *s)
+{
+    const struct policy *p = in->policy;
+    struct counter_state *st = in->counters, *own = &s->own_counters;
+    char boot_id[40];
+    int err;
+    if (r->inventory.n_rails == 0)
+        return;
+    if (!st && (in->offline || r->inventory.source == INVENTORY_OFFLINE)) {
+        own->snapshot = true;
+        (void)counters_fold_inventory(own, "snapshot", &r->inventory, p->checks.flaps.window);
+        s->checks.counters = own;
+        return;
+    }
+    if (!st) {
+        st = own;
+        if ((err = counters_load(in->state_dir, st)) < 0)
+            log_warning_errno(err, "Cannot read the counter state in %s (%m); starting anew",
+                              in->state_dir);
+        source_boot_id(in->procfs_root, boot_id, sizeof(boot_id));
+    }
+    if (in->shared)
+        pthread_mutex_lock(&in->shared->lock);
+    if ((err = counters_fold_inventory(st, st == own ? boot_id : in->boot_id, &r->inventory,
+                                       p->checks.flaps.window)) < 0)
+        log_warning_errno(err, "Cannot fold the counters: %m");
+    err = counters_save(in->state_dir, st);
+    if (err < 0 && !in->persistence)
+        log_warning_errno(err, "Cannot save the counter state in %s: %m", in->state_dir);
+    if (err < 0) {
+        r->persistence.write_error = err;
+        strscpy(r->persistence.failed, COUNTERS_SAVE, sizeof(r->persistence.failed));
+    } else if (streq(r->persistence.failed, COUNTERS_SAVE)) {
+        r->persistence.write_error = 0;     /* it works again */
+    }
+    if (in->shared)
+        pthread_mutex_unlock(&in->shared->lock);
+    s->checks.counters = st;
+}
+
+static void tuning_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
+{
+    if (in->offline && !in->procfs_given)
+        return;     /* no sysctls in a sysfs tree: this host's are not the node's */
+    if (in->shared)
+        pthread_mutex_lock(&in->shared->lock);
+    enum tuning_action a = in->offline || (in->shared && in->shared->tuning_suspended)
+                           ? TUNING_READ : in->tuning;
+    struct rail_netdevs rails;
+    rail_netdevs_from_inventory(&r->inventory, &rails);
+    int err = tuning_run(&r->tuning, in->procfs_root, in->state_dir, in->policy, &rails, a);
+    if (err == -ECANCELED) {
+        log_warning("tuning.mode is off in the policy: nothing is applied");
+        tuning_done(&r->tuning);
+        err = tuning_run(&r->tuning, in->procfs_root, in->state_dir, in->policy, &rails,
+                         TUNING_READ);
+    }
+    if (in->shared)
+        pthread_mutex_unlock(&in->shared->lock);
+    r->tuning.under_daemon = in->shared || in->daemon_runs;
+    if (err < 0 && r->tuning.n == 0)
+        log_warning_errno(err, "Cannot take the sysctl profile's state: %m");
+    if (in->offline)
+        tuning_mark_snapshot(&r->tuning);
+    s->checks.tuning = &r->tuning;
+}
+
+/* --once probes now, in the worker thread the daemon uses, joined; the baselines and
+ * their state machine persist in the state dir across runs. */
+static void probe_in_worker(const struct pipeline_input *in, struct report *r,
+                            struct pass_state *s)
+{
+    struct probe_job *job;
+    struct baselines *all = &s->own_baselines;
+    int err = probes_plan(&r->inventory, in->policy, &r->probes);
+    if (err == 0)
+        err = probes_start(&r->probes, -1, &job);
+    if (err < 0) {
+        log_error_errno(err, "Cannot run the probes: %m");
+        return;
+    }
+    probes_join(job);
+    r->probed = true;
+    s->checks.probes = &r->probes;
+    if ((err = baselines_load(in->state_dir, all)) < 0) {
+        log_warning_errno(err, "Cannot read the probe baselines in %s (%m); starting anew",
+                          in->state_dir);
+        baselines_done(all);
+    }
+    baselines_fold(all, &r->probes, in->policy);
+    if ((err = baselines_save(in->state_dir, all)) < 0)
+        log_warning_errno(err, "Cannot save the probe baselines in %s: %m", in->state_dir);
+    s->checks.baselines = all;
+    report_keep_regressions(r, all);
+}
+
+static void probes_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
+{
+    if (in->offline) {      /* this machine's probes say nothing of the node the tree comes from */
+        strscpy(r->why_not_probed, "a captured tree: this machine's probes say nothing of it",
+                sizeof(r->why_not_probed));
+        return;
+    }
+    if (in->run_probes) {
+        probe_in_worker(in, r, s);
+        return;
+    }
+    if (!in->probes || probes_copy(in->probes, &r->probes) < 0) {
+        strscpy(r->why_not_probed, !in->policy->probes.enabled ? "probes.enabled is false in the policy"
+                                   : in->shared ? "no probe run has finished yet" : "--no-probes",
+                sizeof(r->why_not_probed));
+        return;
+    }
+    r->probed = true;
+    s->checks.probes = &r->probes;
+    if (in->baselines) {
+        s->checks.baselines = in->baselines;
+        report_keep_regressions(r, in->baselines);
+    }
+}
+
+/* Every check, once everything they judge is in. The daemon's loop folds its own samples
+ * into the counter state too, so the checks and the report's rates read it under the lock. */
+static void judge(const struct pipeline_input *in, struct report *r, const struct pass_state *s)
+{
+    if (in->shared)
+        pthread_mutex_lock(&in->shared->lock);
+    checks_run(&s->checks, &r->findings);
+    if (s->checks.counters)
+        report_keep_rates(r, s->checks.counters);
+    if (in->shared)
+        pthread_mutex_unlock(&in->shared->lock);
+}
+
+/* The analysed node's name and kernel: this host's live, the tree's own offline. */
+static void identify(const struct pipeline_input *in, struct report *r)
+{
+    struct utsname u;
+    if (!in->offline) {
+        if (gethostname(r->hostname, sizeof(r->hostname) - 1) < 0)
+            snprintf(r->hostname, sizeof(r->hostname), "unknown");
+        if (uname(&u) == 0)
+            strscpy(r->kernel, u.release, sizeof(r->kernel));
+        return;
+    }
+    snprintf(r->hostname, sizeof(r->hostname), "unknown (a sysfs snapshot)");
+    snprintf(r->kernel, sizeof(r->kernel), "unknown");
+    if (!in->procfs_given)
+        return;
+    (void)sysfs_read_line(in->procfs_root, r->hostname, sizeof(r->hostname), "sys/kernel/hostname");
+    (void)sysfs_read_line(in->procfs_root, r->kernel, sizeof(r->kernel), "sys/kernel/osrelease");
+}
+
+int pipeline_run(const struct pipeline_input *in, struct report *r)
+{
+    struct pass_state s = { .checks = { .inventory = &r->inventory, .policy = in->policy } };
+    report_init(r, in->policy, in->policy_source);
+    identify(in, r);
+    int err = inventory_take(in->sysfs_root, in->offline && !in->procfs_given ? NULL : in->procfs_root,
+                         in->policy, &r->inventory);
+    if (err < 0)
+        return err;
+    if (in->persistence)
+        r->persistence = *in->persistence;
+    s.checks.persistence = &r->persistence;
+    counters_pass(in, r, &s);
+    tuning_pass(in, r, &s);
+    probes_pass(in, r, &s);
+    judge(in, r, &s);
+    counters_done(&s.own_counters);
+    baselines_done(&s.own_baselines);
+    nccl_contract_compute(&r->inventory, in->policy, &r->nccl);
+    report_finish(r);
+    return 0;
+}

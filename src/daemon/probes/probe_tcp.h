@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: ISC */
+/* The TCP loopback probe: ping-pong latency and a bounded stream, on one address. */
+#pragma once
+
+#include "probe_result.h"
+
+/* Runs both ends on addr (AF_INET or AF_INET6): a listener bound to it and a client that
+ * connects to it, with TCP_NODELAY. Fills the latency and bandwidth results. */
+void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params *p,
+                   struct probe_result *latency, struct probe_result *bandwidth);
+
+/* The peer probe: the same ping-pong and a stream, against a peer's responder on port
+ * (peer_wire.h), from src (the rail's address; NULL: the route's). */
+void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
+                        const struct probe_params *p, struct probe_result *latency,
+                        struct probe_result *bandwidth);

@@ -1,0 +1,770 @@
+/* SPDX-License-Identifier: ISC */
+/* The daemon's manager: the sd-event loop (timers for checks and probes, io sources for
+ * netlink, verbs async events, the probe worker and the control socket, signals), and the
+ * check cycle sources -> inventory -> checks -> findings -> outputs. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <systemd/sd-daemon.h>
+#include <unistd.h>
+
+#include "alerts.h"
+#include "baseline_store.h"
+#include "check_job.h"
+#include "checks.h"
+#include "control.h"
+#include "counters_store.h"
+#include "events.h"
+#include "log.h"
+#include "macro.h"
+#include "manager.h"
+#include "outputs.h"
+#include "pipeline.h"
+#include "probes_runner.h"
+#include "protocol.h"
+#include "host_check.h"
+#include "instance.h"
+#include "inventory_take.h"
+#include "peers.h"
+#include "rail_sysctl.h"
+#include "responder.h"
+#include "source_counters.h"
+#include "sysfs.h"
+#include "strutil.h"
+#include "tuning_transaction.h"
+
+struct manager {
+    sd_event *event;
+    const struct options *opts;
+    struct policy *policy;
+    /* The policy a reload replaced while the check pass in the worker still reads it:
+     * freed when that pass is joined. */
+    struct policy *retired_policy;
+    char policy_source[512];
+    char reload_error[2048];    /* the last failed reload: the old policy stays */
+    struct report *report;      /* the latest full check; NULL until the first */
+    struct reply_cache *replies;    /* its replies as the worker rendered them */
+    usec_t last_check;          /* CLOCK_REALTIME */
+    unsigned checks_done;
+    bool ready_sent;
+    struct pipeline_shared shared;  /* the counter state and tuning, with the worker */
+    struct check_job *check_job;    /* the pass in the worker thread, if one is going */
+    bool check_again;           /* asked for while one was going: starts when it ends */
+    int check_pipe[2];
+    struct alerts alerts;
+    struct baselines baselines;
+    struct counter_state counters;  /* previous samples, rates, carrier history */
+    char boot_id[40];
+    struct probe_run probes;    /* the last completed probe run */
+    bool have_probes;
+    struct probe_run *running;  /* the run the worker thread owns */
+    struct probe_job *job;
+    int probe_pipe[2];
+    sd_event_source *check_io, *probe_io, *check_timer, *probe_timer, *event_window,
+                   *counters_timer;
+    bool events_held;           /* events came within the window: one check at its end */
+    struct events *events;
+    struct control *control;
+    int output_errors[OUTPUTS]; /* the last write's result of each output */
+    bool baselines_dirty;       /* a probe run folded in since the last save */
+    struct responder *responder;    /* answers the peers' probes; NULL without peers */
+    struct responder_address responder_addrs[RESPONDER_MAX_ADDRESSES];
+    size_t n_responder_addrs;       /* what it listens on: the rails' addresses */
+    struct instance_hold state_hold;    /* the state directory's lock, retried each pass */
+    struct persistence persistence;     /* that lock and the last writes: host.state_dir */
+    int persistence_logged;             /* its error last said in the journal */
+};
+
+/* The responder runs while the policy has peers and probes; a reload restarts it (the
+ * port, the allowlist or the limits may have changed). A port in use is logged, never
+ * fatal: the node's own checks go on. */
+static void sync_responder(struct manager *m)
+{
+    responder_stop(m->responder);
+    m->responder = NULL;
+    if (!m->policy->probes.enabled || !policy_peers_configured(m->policy))
+        return;
+    int r = responder_start(m->policy, m->responder_addrs, m->n_responder_addrs, &m->responder);
+    if (r < 0)
+        log_warning_errno(r, "Cannot start the peer responder on port %u: %m",
+                          m->policy->probes.peers.port);
+    else
+        log_info("Peer responder listening on port %u (%u sessions at most, %s each)",
+                 m->policy->probes.peers.port, m->policy->probes.peers.max_sessions,
+                 "bounded");
+}
+
+static int load_policy(struct manager *m, struct policy *p, char *err, size_t len)
+{
+    struct policy_errors errs = { 0 };
+    struct policy_host_check host;
+    const char *src;
+    host_check_init(&host, m->opts->runtime_dir);
+    int r = policy_load_configured_on_host(m->opts->config, m->opts->config_explicit, &host, p,
+                                           &errs, &src);
+    if (errs.n) {
+        size_t n = 0;
+        for (size_t i = 0; i < errs.n && n < len; i++)
+            n += (size_t)snprintf(err + n, len - n, "%s%s", i ? "\n" : "", errs.msgs[i]);
+    }
+    policy_errors_done(&errs);
+    char why[1024];
+    if (r == 0 && outputs_check(p, m->opts->runtime_dir, why, sizeof(why)) < 0) {
+        snprintf(err, len, "%s: %s", src, why);
+        return -EINVAL;
+    }
+    if (r == 0)
+        strscpy(m->policy_source, src, sizeof(m->policy_source));
+    return r;
+}
+
+#define BASELINES_SAVE "save the probe baselines"
+
+/* What the worker wrote: a failed output is logged once per change of its error, not at
+ * every check, and a failed baselines save each time. */
+static void log_writes(struct manager *m, const struct check_writes *w)
+{
+    for (int i = 0; i < OUTPUTS; i++) {
+        int r = w->outputs.result[i];
+        const char *path = w->outputs.path[i], *what = outputs_what(i);
+        if (!path[0])
+            continue;
+        if (r < 0 && r != m->output_errors[i])
+            log_warning_errno(r, "Cannot write the %s to %s: %m", what, path);
+        else if (r == 0 && m->output_errors[i] < 0)
+            log_info("Wrote the %s to %s again", what, path);
+        m->output_errors[i] = r;
+    }
+    if (w->save_baselines && w->baselines_result < 0) {
+        m->baselines_dirty = true;     /* saved again with the next pass */
+        m->persistence.write_error = w->baselines_result;
+        strscpy(m->persistence.failed, BASELINES_SAVE, sizeof(m->persistence.failed));
+    } else if (w->save_baselines && streq(m->persistence.failed, BASELINES_SAVE)) {
+        m->persistence.write_error = 0;
+    }
+}
+
+/* What host.state_dir judged: said in the journal when it changes, not at every pass. */
+static void log_persistence(struct manager *m, const struct persistence *now)
+{
+    int before = m->persistence_logged;
+    int after = now->lock_error ? now->lock_error : now->write_error;
+    m->persistence_logged = after;
+    if (after < 0 && after != before)
+        log_error_errno(after, "The state directory %s cannot be %s (%m): judging from "
+                        "memory, nothing will persist until it can", now->dir,
+                        now->lock_error ? "locked" : "written");
+    else if (after == 0 && before < 0)
+        log_info("The state directory %s is written again", now->dir);
+    m->persistence.write_error = now->write_error;
+    strscpy(m->persistence.failed, now->failed, sizeof(m->persistence.failed));
+}
+
+/* Before each pass: the lock of the state directory, taken or its PID written at last. */
+static void retry_state_dir(struct manager *m)
+{
+    instance_hold_retry(&m->state_hold, m->opts->state_dir);
+    m->persistence.lock_error = m->state_hold.error;
+    m->persistence.holder = m->state_hold.holder;
+}
+
+/* The writes for the next pass; the baselines go with it if a probe run changed them. */
+static void check_writes_of(struct manager *m, struct check_writes *w)
+{
+    memset(w, 0, sizeof(*w));
+    outputs_plan(&w->outputs, m->policy, m->opts->runtime_dir);
+    w->save_baselines = m->baselines_dirty;
+    m->baselines_dirty = false;
+}
+
+static void notify_status(struct manager *m)
+{
+    const struct report *r = m->report;
+    size_t bad = 0;
+    for (size_t i = 0; r && i < r->inventory.n_rails; i++)
+        bad += report_rail_verdict(r, i) != VERDICT_READY;
+    sd_notifyf(false, "%sSTATUS=%s: %s; %zu rail%s, %zu not ready%s%s",
+               m->ready_sent ? "" : "READY=1\n", verdict_to_string(r->verdict), r->verdict_cause,
+               r->inventory.n_rails,
+               r->inventory.n_rails == 1 ? "" : "s", bad,
+               m->reload_error[0] ? "; policy reload failed, old policy in use" : "",
+               m->job ? "; probing" : "");
+    m->ready_sent = true;
+}
+
+/* Enforcement wrote a drifted key back: say so in the journal, with the likely writer. */
+static void log_reapplied(const struct tuning *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        const struct tuning_key *k = &t->keys[i];
+        if (!k->reapplied)
+            continue;
+        const struct log_field fields[] = {
+            { "MESSAGE_ID", alerts_message_id("tuning.drift") },
+            { "FABTUNE_CHECK", "tuning.drift" }, { "FABTUNE_EXPECTED", k->wanted },
+            { "FABTUNE_STATE", "reapplied" }, { "FABTUNE_WRITER", k->writer },
+        };
+        log_struct(LOG_WARNING, fields, ARRAY_SIZE(fields), "re-applied %s = %s after drift%s%s",
+                   k->key, k->wanted, k->writer[0] ? "; set by " : "", k->writer);
+    }
+}
+
+/* Between check cycles, the counters are sampled on their own period, so a burst shows
+ * as a peak rate instead of being averaged over the whole check interval. */
+static int on_counters_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+    struct manager *m = userdata;
+    const char *sysroot = m->opts->sysfs_root;
+    bool live = m->report && m->report->inventory.source == INVENTORY_LIVE;
+    for (size_t i = 0; m->report && i < m->report->inventory.n_rails; i++) {
+        const struct rail *r = &m->report->inventory.rails[i];
+        struct counter_sample sample;
+        uint64_t changes = 0;
+        bool has_changes = r->netdev.name[0] &&
+            sysfs_read_u64(sysroot, &changes, "class/net/%s/carrier_changes", r->netdev.name) == 0;
+        source_counters_sample(sysroot, live, r, &sample);
+        pthread_mutex_lock(&m->shared.lock);   /* a pass in the worker folds them too */
+        m->counters.peak_hold = m->policy->checks.interval;
+        int e = counters_fold(&m->counters, m->boot_id, r->name, &sample, has_changes, changes,
+                              m->policy->checks.flaps.window);
+        pthread_mutex_unlock(&m->shared.lock);
+        if (e < 0)
+            log_warning("Cannot fold the counters: out of memory");
+        counter_sample_done(&sample);
+    }
+    sd_event_source_set_time(s, usec + m->policy->checks.counters.interval);
+    return 0;
+}
+
+static void pipeline_input_of(struct manager *m, struct pipeline_input *in)
+{
+    retry_state_dir(m);
+    *in = (struct pipeline_input) {
+        .sysfs_root = m->opts->sysfs_root, .procfs_root = m->opts->procfs_root,
+        .state_dir = m->opts->state_dir, .policy = m->policy,
+        .policy_source = m->policy_source,
+        .tuning = m->policy->tuning.mode == TUNING_ENFORCE ? TUNING_APPLY : TUNING_READ,
+        .counters = &m->counters, .boot_id = m->boot_id, .shared = &m->shared,
+        .probes = m->have_probes ? &m->probes : NULL, .baselines = &m->baselines,
+        .persistence = &m->persistence,
+    };
+    /* The counters judge the peak rates of the last check interval: a burst between two
+     * passes is not averaged away, nor lost to an event-driven pass right after. */
+    pthread_mutex_lock(&m->shared.lock);
+    m->counters.peak_hold = m->policy->checks.interval;
+    pthread_mutex_unlock(&m->shared.lock);
+}
+
+/* The responder listens on the rails' addresses: after a pass, when they changed (the
+ * first pass, an address added or moved), it starts again on the new ones. */
+static void follow_rail_addresses(struct manager *m, const struct inventory *inv)
+{
+    struct responder_address now[RESPONDER_MAX_ADDRESSES];
+    size_t n = 0;
+    for (size_t i = 0; i < inv->n_rails && n < RESPONDER_MAX_ADDRESSES; i++) {
+        memset(&now[n], 0, sizeof(now[n]));
+        if (probes_rail_address(&inv->rails[i], m->policy, &now[n].family, now[n].addr))
+            n++;
+    }
+    bool same = n == m->n_responder_addrs && memcmp(now, m->responder_addrs, n * sizeof(*now)) == 0;
+    if (same && (m->responder || !policy_peers_configured(m->policy)))
+        return;
+    memcpy(m->responder_addrs, now, n * sizeof(*now));
+    m->n_responder_addrs = n;
+    sync_responder(m);
+}
+
+static void report_free(struct report *r, struct reply_cache *replies)
+{
+    if (r) {
+        report_done(r);
+        free(r);
+    }
+    reply_cache_free(replies);
+}
+
+/* Back on the loop: what a finished pass changes outside the report, then the swap. */
+static void check_finished(struct manager *m, struct report *r, struct reply_cache *replies,
+                           const struct check_writes *w)
+{
+    log_reapplied(&r->tuning);
+    log_persistence(m, &r->persistence);
+    alerts_update(&m->alerts, &r->findings, now_usec(CLOCK_MONOTONIC), m->checks_done == 0);
+    report_free(m->report, m->replies);
+    m->report = r;
+    m->replies = replies;
+    m->last_check = now_usec(CLOCK_REALTIME);
+    m->checks_done++;
+    notify_status(m);
+    log_writes(m, w);
+    events_watch_devices(m->events, &r->inventory);
+    follow_rail_addresses(m, &r->inventory);
+    log_debug("manager", "check %u: %s", m->checks_done, verdict_to_string(r->verdict));
+}
+
+/* The first pass, before the loop runs: READY=1 follows it. */
+static int check_first(struct manager *m)
+{
+    struct pipeline_input in;
+    struct check_writes w;
+    int err;
+    pipeline_input_of(m, &in);
+    check_writes_of(m, &w);
+    struct reply_cache *replies;
+    struct report *r = check_run_here(&in, &w, &err, &replies);
+    if (!r)
+        return log_error_errno(err, "Cannot take the inventory of %s: %m", m->opts->sysfs_root);
+    check_finished(m, r, replies, &w);
+    return 0;
+}
+
+/* A full check: inventory, checks, tuning, the contract, then (back on the loop) alerts
+ * and outputs. The pass runs in the worker; queries are answered from the last finished
+ * report meanwhile. With a pass going, one more starts when it ends. */
+static int manager_check(struct manager *m)
+{
+    struct pipeline_input in;
+    struct check_writes w;
+    if (m->check_job) {
+        m->check_again = true;
+        return 0;
+    }
+    m->check_again = false;
+    pipeline_input_of(m, &in);
+    check_writes_of(m, &w);
+    int r = check_job_start(&in, &w, m->check_pipe[1], &m->check_job);
+    if (r < 0) {
+        m->baselines_dirty |= w.save_baselines;
+        return log_error_errno(r, "Cannot start a check: %m");
+    }
+    return 0;
+}
+
+unsigned manager_next_check(const struct manager *m)
+{
+    return m->checks_done + (m->check_job ? 2 : 1);
+}
+
+/* Joins the pass in the worker, if one is going; its policy may go once it is joined. */
+static struct report *check_join(struct manager *m, int *err, struct check_writes *w,
+                                 struct reply_cache **replies)
+{
+    *err = 0;
+    *replies = NULL;
+    memset(w, 0, sizeof(*w));
+    if (!m->check_job)
+        return NULL;
+    struct report *r = check_job_join(m->check_job, err, w, replies);
+    m->check_job = NULL;
+    policy_free(m->retired_policy);
+    m->retired_policy = NULL;
+    return r;
+}
+
+/* Joins a pass still going and lets its report go (stopping). */
+static void drop_check(struct manager *m)
+{
+    struct check_writes w;
+    struct reply_cache *replies;
+    int err;
+    struct report *r = check_join(m, &err, &w, &replies);
+    report_free(r, replies);
+}
+
+static int on_check_done(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+    struct manager *m = userdata;
+    char buf[16];
+    struct check_writes w;
+    int err;
+    while (read(fd, buf, sizeof(buf)) > 0)
+        ;
+    if (!m->check_job)
+        return 0;
+    struct reply_cache *replies;
+    struct report *r = check_join(m, &err, &w, &replies);
+    if (r)
+        check_finished(m, r, replies, &w);
+    else
+        log_error_errno(err, "Cannot take the inventory of %s: %m", m->opts->sysfs_root);
+    if (m->check_again)
+        (void)manager_check(m);
+    return 0;
+}
+
+int manager_tune(struct manager *m, enum tuning_action a, struct tuning *ret)
+{
+    /* The per-rail keys expand over the rails of the latest check (none before the first);
+     * the check that follows applies them to the rails it finds. */
+    struct rail_netdevs rails = { 0 };
+    if (m->report)
+        rail_netdevs_from_inventory(&m->report->inventory, &rails);
+    pthread_mutex_lock(&m->shared.lock);
+    int r = tuning_run(ret, m->opts->procfs_root, m->opts->state_dir,
+                       a == TUNING_REVERT ? NULL : m->policy, &rails, a);
+    if (a == TUNING_APPLY && r != -ECANCELED)
+        m->shared.tuning_suspended = false;
+    else if (a == TUNING_REVERT)
+        m->shared.tuning_suspended = true;  /* enforcement would put the values straight back */
+    pthread_mutex_unlock(&m->shared.lock);
+    (void)manager_check(m);
+    return r;
+}
+
+static int on_event_window(sd_event_source *s, uint64_t usec, void *userdata);
+
+static void open_event_window(struct manager *m)
+{
+    if (sd_event_add_time_relative(m->event, &m->event_window, CLOCK_MONOTONIC,
+                                   EVENT_WINDOW_USEC, 0, on_event_window, m) < 0)
+        m->event_window = NULL;     /* no window: each event checks, the worker coalesces */
+}
+
+/* The window closes: the events it held back get one check, and a new window, so that a
+ * flap storm re-checks at most once per window. */
+static int on_event_window(sd_event_source *s, uint64_t usec, void *userdata)
+{
+    struct manager *m = userdata;
+    m->event_window = sd_event_source_unref(m->event_window);
+    if (!m->events_held)
+        return 0;
+    m->events_held = false;
+    (void)manager_check(m);
+    open_event_window(m);
+    return 0;
+}
+
+/* An event about a rail: a check at once (the leading edge), then a window of
+ * EVENT_WINDOW_USEC in which further events fold into one check at its end. */
+static void manager_schedule_check(struct manager *m)
+{
+    if (m->event_window) {
+        m->events_held = true;
+        return;
+    }
+    (void)manager_check(m);
+    open_event_window(m);
+}
+
+static int on_check_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+    struct manager *m = userdata;
+    (void)manager_check(m);
+    sd_event_source_set_time(s, usec + m->policy->checks.interval);
+    return 0;
+}
+
+/* The save goes with the next check pass, in its worker: no fsync on the loop. */
+static void fold_baselines(struct manager *m, const struct probe_run *run)
+{
+    baselines_fold(&m->baselines, run, m->policy);
+    m->baselines_dirty = true;
+}
+
+/* The worker is done: take its results and re-check with them. */
+static int on_probe_done(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+    struct manager *m = userdata;
+    char buf[16];
+    while (read(fd, buf, sizeof(buf)) > 0)
+        ;
+    if (!m->job)
+        return 0;
+    probes_join(m->job);
+    m->job = NULL;
+    fold_baselines(m, m->running);
+    probes_done(&m->probes);
+    m->probes = *m->running;
+    free(m->running);
+    m->running = NULL;
+    m->have_probes = true;
+    log_debug("probe", "probe run done in %.2f s", m->probes.wall_seconds);
+    (void)manager_check(m);
+    return 0;
+}
+
+int manager_probe_now(struct manager *m)
+{
+    if (!m->policy->probes.enabled)
+        return -EOPNOTSUPP;
+    if (m->job)
+        return -EBUSY;
+    if (!m->report)
+        return -EAGAIN;
+    struct probe_run *run = calloc(1, sizeof(*run));
+    if (!run)
+        return -ENOMEM;
+    int r = probes_plan(&m->report->inventory, m->policy, run);
+    if (r == 0)
+        r = probes_start(run, m->probe_pipe[1], &m->job);
+    if (r < 0) {
+        probes_done(run);
+        free(run);
+        return log_error_errno(r, "Cannot start the probes: %m");
+    }
+    m->running = run;
+    log_debug("probe", "probe run started: %zu target%s, %zu cross-rail pair%s, %zu peer path%s",
+              run->n, PLURAL_S(run->n), run->n_cross, PLURAL_S(run->n_cross), run->n_peers,
+              PLURAL_S(run->n_peers));
+    return 0;
+}
+
+static int on_probe_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+    struct manager *m = userdata;
+    int r = manager_probe_now(m);
+    if (r == -EBUSY)
+        log_warning("The previous probe run is still going; skipping this one");
+    if (r == -EOPNOTSUPP)
+        log_debug("probe", "probes.enabled is false");
+    log_debug("probe", "probe timer: %s", r < 0 ? errno_text(-r) : "started");
+    /* No check has finished yet (a slow first pass): try again in a second, not a whole
+     * interval later. */
+    sd_event_source_set_time(s, usec + (r == -EAGAIN ? USEC_PER_SEC : m->policy->probes.interval));
+    return 0;
+}
+
+int manager_reload(struct manager *m)
+{
+    struct policy *p = calloc(1, sizeof(*p));
+    char err[2048] = "";
+    if (!p)
+        return -ENOMEM;
+    policy_init_defaults(p);
+    if (load_policy(m, p, err, sizeof(err)) < 0) {
+        policy_free(p);
+        strscpy(m->reload_error, err[0] ? err : "cannot load the policy", sizeof(m->reload_error));
+        log_error("Policy reload failed; keeping the old policy:\n%s", m->reload_error);
+        if (m->report)
+            notify_status(m);
+        return -EINVAL;
+    }
+    if (m->check_job && check_job_policy(m->check_job) == m->policy)
+        m->retired_policy = m->policy;
+    else
+        policy_free(m->policy);
+    m->policy = p;
+    m->reload_error[0] = '\0';
+    pthread_mutex_lock(&m->shared.lock);
+    m->shared.tuning_suspended = false;
+    pthread_mutex_unlock(&m->shared.lock);
+    log_info("Policy reloaded from %s", m->policy_source);
+    sync_responder(m);
+    (void)manager_check(m);
+    return 0;
+}
+
+static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+    struct manager *m = userdata;
+    sd_notify(false, "RELOADING=1");
+    (void)manager_reload(m);
+    sd_notify(false, "READY=1");
+    return 0;
+}
+
+static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+    struct manager *m = userdata;
+    sd_notify(false, "STOPPING=1");
+    log_info("Stopping on signal %u", si->ssi_signo);
+    return sd_event_exit(m->event, 0);
+}
+
+static void on_change(void *userdata)
+{
+    manager_schedule_check(userdata);
+}
+
+void manager_view(const struct manager *m, struct manager_view *ret)
+{
+    *ret = (struct manager_view) {
+        .report = m->report, .replies = m->replies, .baselines = &m->baselines, .policy_source = m->policy_source,
+        .reload_error = m->reload_error, .control_group = m->policy->control.group,
+        .last_check = m->last_check, .checks_done = m->checks_done,
+        .checking = m->check_job != NULL, .probing = m->job != NULL,
+        .has_responder = m->responder != NULL,
+    };
+    /* The check timer runs on CLOCK_MONOTONIC: its time, as the wall clock reads now. */
+    uint64_t when;
+    usec_t mono = now_usec(CLOCK_MONOTONIC);
+    if (m->check_timer && sd_event_source_get_time(m->check_timer, &when) >= 0)
+        ret->next_check = now_usec(CLOCK_REALTIME) + (when > mono ? when - mono : 0);
+    if (m->responder)
+        responder_get_stats(m->responder, &ret->responder);
+}
+
+/* The policy's socket; --runtime-dir moves the default one with it. */
+static const char *socket_path(const struct manager *m, char *buf, size_t len)
+{
+    const char *p = m->policy->control.socket;
+    if (streq(p, PROTOCOL_DEFAULT_SOCKET) && !streq(m->opts->runtime_dir, "/run/fabtune"))
+        snprintf(buf, len, "%s/fabtuned.sock", m->opts->runtime_dir);
+    else
+        snprintf(buf, len, "%s", p);
+    return buf;
+}
+
+static int add_sources(struct manager *m)
+{
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGHUP);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGINT);
+    /* Blocked before any thread starts, so that only the loop's signalfd sees them. */
+    if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+        return -errno;
+    /* A client that hangs up before its reply must never kill the daemon: every send is
+     * MSG_NOSIGNAL, and this covers any other write (systemd's IgnoreSIGPIPE= does not
+     * reach a container or a manual run). */
+    signal(SIGPIPE, SIG_IGN);
+    int r;
+    if ((r = sd_event_add_signal(m->event, NULL, SIGHUP, on_sighup, m)) < 0 ||
+        (r = sd_event_add_signal(m->event, NULL, SIGTERM, on_sigterm, m)) < 0 ||
+        (r = sd_event_add_signal(m->event, NULL, SIGINT, on_sigterm, m)) < 0)
+        return r;
+    if (pipe2(m->probe_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+        return -errno;
+    if ((r = sd_event_add_io(m->event, &m->probe_io, m->probe_pipe[0], EPOLLIN, on_probe_done, m)) < 0)
+        return r;
+    if (pipe2(m->check_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+        return -errno;
+    if ((r = sd_event_add_io(m->event, &m->check_io, m->check_pipe[0], EPOLLIN, on_check_done, m)) < 0)
+        return r;
+    usec_t now;
+    sd_event_now(m->event, CLOCK_MONOTONIC, &now);
+    if ((r = sd_event_add_time(m->event, &m->check_timer, CLOCK_MONOTONIC,
+                               now + m->policy->checks.interval, 0, on_check_timer, m)) < 0 ||
+        (r = sd_event_source_set_enabled(m->check_timer, SD_EVENT_ON)) < 0)
+        return r;
+    if ((r = sd_event_add_time(m->event, &m->counters_timer, CLOCK_MONOTONIC,
+                               now + m->policy->checks.counters.interval, 0, on_counters_timer, m)) < 0 ||
+        (r = sd_event_source_set_enabled(m->counters_timer, SD_EVENT_ON)) < 0)
+        return r;
+    /* The first probe run starts right after the first check. */
+    if ((r = sd_event_add_time(m->event, &m->probe_timer, CLOCK_MONOTONIC, now + 1, 0,
+                               on_probe_timer, m)) < 0 ||
+        (r = sd_event_source_set_enabled(m->probe_timer, SD_EVENT_ON)) < 0)
+        return r;
+    return 0;
+}
+
+int manager_new(const struct options *o, const struct instance_hold *state_hold,
+                control_handler_fn answer, struct manager **ret)
+{
+    char sock[108];
+    struct manager *m = calloc(1, sizeof(*m));
+    char err[2048] = "";
+    int r;
+    if (!m)
+        return -ENOMEM;
+    m->opts = o;
+    m->state_hold = *state_hold;
+    m->persistence = (struct persistence){ .judged = true };
+    strscpy(m->persistence.dir, o->state_dir, sizeof(m->persistence.dir));
+    m->probe_pipe[0] = m->probe_pipe[1] = -1;
+    m->check_pipe[0] = m->check_pipe[1] = -1;
+    pthread_mutex_init(&m->shared.lock, NULL);
+    if (!(m->policy = calloc(1, sizeof(*m->policy)))) {
+        free(m);
+        return -ENOMEM;
+    }
+    policy_init_defaults(m->policy);
+    if (load_policy(m, m->policy, err, sizeof(err)) < 0) {
+        fprintf(stderr, "%s\n", err);
+        manager_free(m);
+        return -EINVAL;
+    }
+    if ((r = baselines_load(o->state_dir, &m->baselines)) < 0) {
+        log_warning_errno(r, "Cannot read the probe baselines (%m); learning anew");
+        baselines_done(&m->baselines);
+    }
+    if ((r = counters_load(o->state_dir, &m->counters)) < 0)
+        log_warning_errno(r, "Cannot read the counter state (%m); starting anew");
+    source_boot_id(o->procfs_root, m->boot_id, sizeof(m->boot_id));
+    if ((r = sd_event_default(&m->event)) < 0 || (r = sd_event_set_watchdog(m->event, true)) < 0 ||
+        (r = add_sources(m)) < 0 || (r = events_new(m->event, on_change, m, &m->events)) < 0) {
+        log_error_errno(r, "Cannot set up the daemon: %m");
+        manager_free(m);
+        return r;
+    }
+    if ((r = control_new(m->event, socket_path(m, sock, sizeof(sock)), m->policy->control.group,
+                         answer, m, &m->control)) < 0) {
+        log_error_errno(r, "Cannot listen on the control socket %s: %m", sock);
+        manager_free(m);
+        return r;
+    }
+    *ret = m;
+    return 0;
+}
+
+int manager_run(struct manager *m)
+{
+    /* READY=1 follows the first full check (policy loaded, socket listening, tuning
+     * applied), whatever its verdict. */
+    int r = check_first(m), e;
+    if (r < 0)
+        return r;
+    r = sd_event_loop(m->event);
+    /* A pass still going finishes (the sources' own timeouts bound it) before any revert,
+     * and a baselines save still owed is done here. */
+    drop_check(m);
+    if (m->baselines_dirty && (e = baselines_save(m->opts->state_dir, &m->baselines)) < 0)
+        log_warning_errno(e, "Cannot save the probe baselines: %m");
+    if (m->policy->tuning.revert_on_stop) {
+        struct tuning t;
+        e = tuning_run(&t, m->opts->procfs_root, m->opts->state_dir, NULL, NULL, TUNING_REVERT);
+        if (e < 0 && e != -ENOENT)
+            log_error_errno(e, "Cannot restore the sysctl originals: %m");
+        else if (e == 0)
+            log_info("Restored %zu sysctl originals", t.n);
+        tuning_done(&t);
+    }
+    return r;
+}
+
+void manager_free(struct manager *m)
+{
+    if (!m)
+        return;
+    if (m->job) {
+        probes_join(m->job);    /* each probe has its own time bound */
+        probes_done(m->running);
+        free(m->running);
+    }
+    drop_check(m);
+    responder_stop(m->responder);
+    control_free(m->control);
+    events_free(m->events);
+    sd_event_source_unref(m->probe_io);
+    sd_event_source_unref(m->check_io);
+    sd_event_source_unref(m->check_timer);
+    sd_event_source_unref(m->probe_timer);
+    sd_event_source_unref(m->counters_timer);
+    sd_event_source_unref(m->event_window);
+    sd_event_unref(m->event);
+    if (m->probe_pipe[0] >= 0)
+        close(m->probe_pipe[0]);
+    if (m->probe_pipe[1] >= 0)
+        close(m->probe_pipe[1]);
+    for (size_t i = 0; i < ARRAY_SIZE(m->check_pipe); i++)
+        if (m->check_pipe[i] >= 0)
+            close(m->check_pipe[i]);
+    report_free(m->report, m->replies);
+    probes_done(&m->probes);
+    baselines_done(&m->baselines);
+    counters_done(&m->counters);
+    alerts_done(&m->alerts);
+    policy_free(m->policy);
+    pthread_mutex_destroy(&m->shared.lock);
+    if (m->state_hold.fd >= 0)
+        close(m->state_hold.fd);
+    free(m);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: ISC */
+/* The raw replies a snapshot kept, read back through the sysfs seam (a tree or a tarball). */
+#include "config.h"
+
+#include <errno.h>
+
+#include "snapshot_layout.h"
+#include "snapshot_read.h"
+#include "sysfs.h"
+
+#define REPLY_MAX (4u << 20)    /* an ethtool string set of 65536 names is 2 MiB */
+
+bool snapshot_read_has_replies(const char *sysroot, const char *ifname)
+{
+    return sysfs_exists(sysroot, "../%s/%s", SNAPSHOT_REPLIES_DIR, ifname);
+}
+
+int snapshot_read_reply(const char *sysroot, const char *ifname, const char *name, char **buf,
+                        size_t *len, int *err)
+{
+    int64_t v;
+    if (sysfs_read_file(sysroot, REPLY_MAX, buf, len, "../%s/%s/%s", SNAPSHOT_REPLIES_DIR,
+                        ifname, name) == 0)
+        return 1;
+    if (sysfs_read_int(sysroot, &v, "../%s/%s/%s.errno", SNAPSHOT_REPLIES_DIR, ifname,
+                       name) == 0 &&
+        v > 0 && v < 4096) {
+        *err = -(int)v;
+        return 0;
+    }
+    return -ENOENT;
+}

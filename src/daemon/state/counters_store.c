@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: ISC */
+/* The counter state file: STATE_DIR/counters.json holds the boot id and, per rail, the
+ * last sample and the carrier history, so the next sample (or the next fabtuned --once)
+ * has something to take a rate against. Rates are never stored; they are recomputed. */
+#include "config.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "counters_store.h"
+#include "state_file.h"
+#include "strutil.h"
+
+#define COUNTER_FILE "counters.json"
+
+static uint64_t get_u64(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_uint64(v) : 0;
+}
+
+static int load_rail(struct counter_state *st, json_object *o)
+{
+    json_object *name, *values, *carrier;
+    if (!json_object_object_get_ex(o, "rail", &name) || !json_object_is_type(name, json_type_string) ||
+        !json_object_object_get_ex(o, "values", &values) || !json_object_is_type(values, json_type_object) ||
+        (size_t)json_object_get_string_len(name) >= sizeof(((struct rail_counters *)0)->rail) ||
+        strlen(json_object_get_string(name)) != (size_t)json_object_get_string_len(name))
+        return -EBADMSG;    /* a name no rail has (found by fuzz_state: a NULL deref below) */
+    struct counter_sample s = { .taken = get_u64(o, "taken_usec"),
+                                .pfc_en = (uint8_t)get_u64(o, "pfc_en") };
+    json_object *pk;
+    s.pfc_known = json_object_object_get_ex(o, "pfc_known", &pk) && json_object_get_boolean(pk);
+    json_object_object_foreach(values, key, val) {
+        if (counter_sample_add(&s, key, json_object_get_uint64(val)) < 0) {
+            counter_sample_done(&s);
+            return -ENOMEM;
+        }
+    }
+    /* A fold with an unchanged boot id and no carrier mark: the sample becomes "last". */
+    int r = counters_fold(st, st->boot_id, json_object_get_string(name), &s, false, 0, 0);
+    counter_sample_done(&s);
+    if (r < 0)
+        return r;
+    struct rail_counters *rc = counters_find(st, json_object_get_string(name));
+    if (!rc)
+        return -EBADMSG;
+    rc->note[0] = '\0';
+    if (json_object_object_get_ex(o, "carrier", &carrier) && json_object_is_type(carrier, json_type_array)) {
+        size_t n = json_object_array_length(carrier);
+        for (size_t i = 0; i < n && rc->n_carrier < CARRIER_HISTORY; i++) {
+            json_object *m = json_object_array_get_idx(carrier, i);
+            if (!json_object_is_type(m, json_type_array) || json_object_array_length(m) != 2)
+                return -EBADMSG;
+            rc->carrier[rc->n_carrier++] = (struct carrier_mark){
+                .at = json_object_get_uint64(json_object_array_get_idx(m, 0)),
+                .changes = json_object_get_uint64(json_object_array_get_idx(m, 1)) };
+        }
+    }
+    return 0;
+}
+
+int counters_load(const char *state_dir, struct counter_state *st)
+{
+    json_object *root, *boot, *rails;
+    memset(st, 0, sizeof(*st));
+    int r = state_file_load(state_dir, COUNTER_FILE, &root);
+    if (r < 0 || !root)
+        return r;
+    if (!json_object_object_get_ex(root, "boot_id", &boot) ||
+        !json_object_is_type(boot, json_type_string) ||
+        !json_object_object_get_ex(root, "rails", &rails) ||
+        !json_object_is_type(rails, json_type_array)) {
+        json_object_put(root);
+        return -EBADMSG;
+    }
+    strscpy(st->boot_id, json_object_get_string(boot), sizeof(st->boot_id));
+    /* A state file is outside data: at most COUNTER_MAX_RAILS rails are taken from it. */
+    for (size_t i = 0; r >= 0 && i < json_object_array_length(rails) && i < COUNTER_MAX_RAILS; i++)
+        r = load_rail(st, json_object_array_get_idx(rails, i));
+    json_object_put(root);
+    if (r < 0)
+        counters_done(st);
+    return r < 0 ? r : 0;
+}
+
+int counters_save(const char *state_dir, const struct counter_state *st)
+{
+    json_object *root = json_object_new_object(), *rails = json_object_new_array();
+    json_object_object_add(root, "boot_id", json_object_new_string(st->boot_id));
+    for (size_t i = 0; i < st->n; i++) {
+        const struct rail_counters *rc = &st->rails[i];
+        if (!rc->have_last)
+            continue;
+        json_object *o = json_object_new_object(), *values = json_object_new_object();
+        json_object *carrier = json_object_new_array();
+        json_object_object_add(o, "rail", json_object_new_string(rc->rail));
+        json_object_object_add(o, "taken_usec", json_object_new_uint64(rc->last.taken));
+        json_object_object_add(o, "pfc_known", json_object_new_boolean(rc->last.pfc_known));
+        json_object_object_add(o, "pfc_en", json_object_new_int(rc->last.pfc_en));
+        for (size_t j = 0; j < rc->last.n; j++)
+            json_object_object_add(values, rc->last.values[j].name,
+                                   json_object_new_uint64(rc->last.values[j].value));
+        json_object_object_add(o, "values", values);
+        for (size_t j = 0; j < rc->n_carrier; j++) {
+            json_object *m = json_object_new_array();
+            json_object_array_add(m, json_object_new_uint64(rc->carrier[j].at));
+            json_object_array_add(m, json_object_new_uint64(rc->carrier[j].changes));
+            json_object_array_add(carrier, m);
+        }
+        json_object_object_add(o, "carrier", carrier);
+        json_object_array_add(rails, o);
+    }
+    json_object_object_add(root, "rails", rails);
+    int r = state_file_save(state_dir, COUNTER_FILE, root);
+    json_object_put(root);
+    return r;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: ISC */
+/* The check ids, one row each: its family (the journal catalog entry its alerts carry) and
+ * the report's rail fields fabtunectl diff compares under it. The daemon and fabtunectl
+ * both read it; tests/check_check_ids holds the checks' findings, fabtuned(8)'s list and
+ * systemd/fabtune.catalog to it. */
+#pragma once
+
+#include <stddef.h>
+
+/* One per entry of systemd/fabtune.catalog, and one for the ids no finding carries. */
+enum check_family {
+    CHECK_FAMILY_RAILS,
+    CHECK_FAMILY_PORT,
+    CHECK_FAMILY_NETDEV,
+    CHECK_FAMILY_GID,
+    CHECK_FAMILY_QOS,
+    CHECK_FAMILY_COUNTERS,
+    CHECK_FAMILY_HOST,          /* pcie.*, gpudirect.*, host.*: the host path */
+    CHECK_FAMILY_TUNING,
+    CHECK_FAMILY_PROBE,
+    CHECK_FAMILY_DIFF,          /* a difference's id only: no check emits it, no alert */
+    CHECK_FAMILY_COUNT
+};
+
+#define CHECK_ID_DIFF_FIELDS 2
+
+struct check_id {
+    const char *id;             /* as findings, alerts, metrics and diffs name it */
+    enum check_family family;
+    /* The report's rail fields ("qos.trust": a path into a rail's JSON) that fabtunectl
+     * diff shows under this id; NULL after the last. */
+    const char *diff_fields[CHECK_ID_DIFF_FIELDS];
+};
+
+/* In the order fabtunectl diff compares their fields. */
+extern const struct check_id check_ids[];
+extern const size_t check_ids_count;
+
+/* The row of ID, or NULL. */
+const struct check_id *check_id_find(const char *id);
+/* The family's MESSAGE_ID in systemd/fabtune.catalog; NULL for CHECK_FAMILY_DIFF. */
+const char *check_family_message_id(enum check_family f);
+/* "rails", "port", ..., "diff". */
+const char *check_family_name(enum check_family f);

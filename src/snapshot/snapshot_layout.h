@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: ISC */
+/* What a snapshot keeps that is not a file: each netdev's DCB netlink reply (RTM_GETDCB /
+ * DCB_CMD_IEEE_GET, the netlink message as the kernel sent it), and its ethtool replies
+ * (ETHTOOL_GPAUSEPARAM's struct ethtool_pauseparam, ETHTOOL_GSTRINGS' and ETHTOOL_GSTATS'
+ * structs with their data), as raw bytes in fabtune/net/IFNAME/{dcb_ieee, ethtool_pause,
+ * ethtool_strings, ethtool_stats} beside the snapshot's sys/ and proc/, and its routing
+ * conversation (kernel_routes.h: each rtnetlink request with the kernel's replies, as
+ * netlink messages one after another) in fabtune/net/IFNAME/routes. A request the
+ * kernel refused is kept as its errno (NAME.errno, decimal), so that the offline analysis
+ * says what the live one said. snapshot_write.h writes them; fabtuned's sources read them
+ * back (snapshot_read.h) and parse them as they parse the live replies. */
+#pragma once
+
+#define SNAPSHOT_REPLIES_DIR "fabtune/net"

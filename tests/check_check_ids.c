@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: ISC */
+/* Tests of the check-id table (src/shared/check_ids.c) against what uses it: every id the
+ * checks emit on the fixture trees is a row, every finding row is emitted, fabtuned(8)'s
+ * CHECKS list names the same ids, systemd/fabtune.catalog the same MESSAGE_IDs. */
+#include "config.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "baseline.h"
+#include "check_ids.h"
+#include "check_run.h"
+#include "checks.h"
+#include "counters.h"
+#include "inventory_take.h"
+#include "macro.h"
+#include "probes_runner.h"
+#include "tuning.h"
+
+static char fixtures[256];
+
+/* A policy that also has neighbours to probe, for probe.peer and probe.peers. */
+static const char *const peers_policy =
+    "version: 1\nprobes:\n  peers:\n    hosts: [peer-a.invalid, peer-b.invalid]\n";
+
+/* Each row's emitted count, by the row's index. */
+static unsigned emitted[256];
+
+static void tally(const struct findings *fs, const char *fixture)
+{
+    for (size_t i = 0; i < fs->n; i++) {
+        const struct check_id *c = check_id_find(fs->items[i].check);
+        ck_assert_msg(c, "%s: %s is in no row of the check-id table", fixture, fs->items[i].check);
+        ck_assert_msg(c->family != CHECK_FAMILY_DIFF, "%s: %s is a diff-only row", fixture, c->id);
+        emitted[c - check_ids]++;
+    }
+}
+
+/* Every state a sysctl key can be judged in, one key each in turn. */
+static void fake_tuning(const struct policy *p, struct tuning *t)
+{
+    static const enum tuning_state states[] = { TUNING_STATE_APPLIED, TUNING_STATE_DRIFT,
+                                                TUNING_STATE_MISSING, TUNING_STATE_FAILED };
+    tuning_init(t, "/proc", NULL, "");
+    for (size_t i = 0; i < p->tuning.n_sysctl; i++) {
+        ck_assert_int_eq(tuning_add_key(t, p->tuning.sysctl[i].key, p->tuning.sysctl[i].value), 0);
+        t->keys[i].state = states[i % ARRAY_SIZE(states)];
+    }
+}
+
+/* A result that ran: failed when FAIL, else 10 us and 1 GB/s. */
+static void fake_result(struct probe_result *r, bool fail)
+{
+    r->ran = true;
+    if (fail) {
+        probe_fail(r, -ETIMEDOUT, "no answer");
+        return;
+    }
+    r->latency.n = 1;
+    r->latency.p50 = r->latency.p99 = 10e-6;
+    r->bandwidth = 1e9;
+}
+
+/* The plan of the inventory's probes, every other target's probes failed. */
+static void fake_probes(const struct inventory *inv, const struct policy *p, struct probe_run *run)
+{
+    ck_assert_int_eq(probes_plan(inv, p, run), 0);
+    for (size_t i = 0; i < run->n; i++) {
+        struct probe_target *t = &run->targets[i];
+        fake_result(&t->result[PROBE_RDMA_LATENCY], i % 2);
+        fake_result(&t->result[PROBE_RDMA_BANDWIDTH], i % 2);
+        fake_result(&t->result[PROBE_TCP_LATENCY], i % 2);
+        fake_result(&t->result[PROBE_TCP_BANDWIDTH], i % 2);
+    }
+    for (size_t i = 0; i < run->n_cross; i++) {
+        fake_result(&run->cross[i].lat, false);
+        fake_result(&run->cross[i].bw, false);
+    }
+    for (size_t i = 0; i < run->n_peers; i++) {
+        fake_result(&run->peers[i].result[PROBE_TCP_LATENCY], i % 2);
+        fake_result(&run->peers[i].result[PROBE_TCP_BANDWIDTH], false);
+    }
+}
+
+/* Every check group on FIXTURE's tree, under the built-in policy (conf/fabtune.yaml, with
+ * its sysctl profile) or POLICY_YAML. */
+static void check_tree(const char *fixture, const char *policy_yaml)
+{
+    struct policy p;
+    struct policy_errors errs = { 0 };
+    struct inventory inv;
+    struct counter_state st = { .snapshot = true };
+    struct tuning t;
+    struct probe_run run;
+    struct baselines all = { 0 };
+    struct findings fs = { 0 };
+    char sys[512], proc[512];
+    policy_init_defaults(&p);
+    if (policy_yaml)
+        ck_assert_int_eq(policy_load_string(policy_yaml, strlen(policy_yaml), "t.yaml", &p, &errs), 0);
+    else
+        ck_assert_int_eq(policy_load_builtin(&p, &errs), 0);
+    snprintf(sys, sizeof(sys), "%s/%s/sys", fixtures, fixture);
+    snprintf(proc, sizeof(proc), "%s/%s/proc", fixtures, fixture);
+    ck_assert_int_eq(inventory_take(sys, proc, &p, &inv), 0);
+    (void)counters_fold_inventory(&st, "snapshot", &inv, p.checks.flaps.window);
+    fake_tuning(&p, &t);
+    fake_probes(&inv, &p, &run);
+    baselines_fold(&all, &run, &p);
+    /* As the daemon judges its state directory (--once has none to judge). */
+    struct persistence kept = { .judged = true, .dir = "/var/lib/fabtune" };
+    checks_run(&(struct check_input){ .inventory = &inv, .policy = &p, .counters = &st,
+                                      .persistence = &kept, .tuning = &t, .probes = &run,
+                                      .baselines = &all }, &fs);
+    tally(&fs, fixture);
+    findings_done(&fs);
+    baselines_done(&all);
+    probes_done(&run);
+    tuning_done(&t);
+    counters_done(&st);
+    inventory_done(&inv);
+    policy_done(&p);
+}
+
+START_TEST(test_emitted_ids_are_rows)
+{
+    DIR *d = opendir(fixtures);
+    struct dirent *e;
+    struct stat sb;
+    char sys[600];
+    size_t trees = 0;
+    ck_assert_ptr_nonnull(d);
+    while ((e = readdir(d))) {
+        snprintf(sys, sizeof(sys), "%s/%s/sys", fixtures, e->d_name);
+        if (e->d_name[0] == '.' || stat(sys, &sb) < 0 || !S_ISDIR(sb.st_mode))
+            continue;
+        check_tree(e->d_name, NULL);
+        check_tree(e->d_name, peers_policy);
+        trees++;
+    }
+    closedir(d);
+    ck_assert_uint_ge(trees, 10);
+    /* And no row is stale: each finding id came out of some tree. */
+    for (size_t i = 0; i < check_ids_count; i++)
+        ck_assert_msg(check_ids[i].family == CHECK_FAMILY_DIFF || emitted[i] > 0,
+                      "%s: no check emitted it on %zu trees", check_ids[i].id, trees);
+}
+END_TEST
+
+/* ID's position in a list of N, or N. */
+static size_t index_of(char (*list)[64], size_t n, const char *id)
+{
+    size_t i = 0;
+    while (i < n && !streq(list[i], id))
+        i++;
+    return i;
+}
+
+/* The ids fabtuned(8)'s CHECKS section heads its entries with (".TP" then ".B ID" or
+ * ".BR ID ", " ID ..."). */
+static size_t man_check_ids(char (*ret)[64], size_t max)
+{
+    char path[512], line[1024];
+    bool in_checks = false, head = false;
+    size_t n = 0;
+    snprintf(path, sizeof(path), "%s/man/fabtuned.8", TEST_SRCDIR);
+    FILE *f = fopen(path, "re");
+    ck_assert_msg(f, "%s", path);
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, ".SH ", 4) == 0)
+            in_checks = streq(line, ".SH CHECKS\n");
+        bool is_head = head;
+        head = in_checks && streq(line, ".TP\n");
+        if (!is_head || (strncmp(line, ".B ", 3) != 0 && strncmp(line, ".BR ", 4) != 0))
+            continue;
+        for (char *w = strtok(strchr(line, ' '), " \",\n"); w; w = strtok(NULL, " \",\n")) {
+            ck_assert_uint_lt(n, max);
+            snprintf(ret[n++], sizeof(ret[0]), "%s", w);
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+START_TEST(test_man_page_lists_the_rows)
+{
+    char listed[128][64];
+    size_t n = man_check_ids(listed, ARRAY_SIZE(listed));
+    ck_assert_uint_ge(n, 40);
+    for (size_t i = 0; i < n; i++) {
+        const struct check_id *c = check_id_find(listed[i]);
+        ck_assert_msg(c && c->family != CHECK_FAMILY_DIFF,
+                      "fabtuned(8) lists %s, which the check-id table lacks", listed[i]);
+        ck_assert_msg(index_of(listed, i, listed[i]) == i, "fabtuned(8) lists %s twice", listed[i]);
+    }
+    for (size_t i = 0; i < check_ids_count; i++)
+        ck_assert_msg(check_ids[i].family == CHECK_FAMILY_DIFF || index_of(listed, n, check_ids[i].id) < n,
+                      "fabtuned(8)'s CHECKS lacks %s", check_ids[i].id);
+}
+END_TEST
+
+START_TEST(test_catalog_has_the_families)
+{
+    char path[512], line[256], ids[32][64];
+    size_t n = 0;
+    snprintf(path, sizeof(path), "%s/systemd/fabtune.catalog", TEST_SRCDIR);
+    FILE *f = fopen(path, "re");
+    ck_assert_msg(f, "%s", path);
+    while (fgets(line, sizeof(line), f))
+        if (strncmp(line, "-- ", 3) == 0) {
+            ck_assert_uint_lt(n, ARRAY_SIZE(ids));
+            snprintf(ids[n++], sizeof(ids[0]), "%.32s", line + 3);
+        }
+    fclose(f);
+    for (size_t i = 0; i < n; i++) {
+        enum check_family fam = 0;
+        while (fam < CHECK_FAMILY_COUNT && !(check_family_message_id(fam) &&
+                                             streq(check_family_message_id(fam), ids[i])))
+            fam++;
+        ck_assert_msg(fam < CHECK_FAMILY_COUNT, "the catalog's %s is no family's", ids[i]);
+    }
+    for (enum check_family fam = 0; fam < CHECK_FAMILY_COUNT; fam++) {
+        const char *id = check_family_message_id(fam);
+        ck_assert_msg(fam == CHECK_FAMILY_DIFF ? !id : id && index_of(ids, n, id) < n,
+                      "family %s: MESSAGE_ID %s is not in the catalog", check_family_name(fam),
+                      id ? id : "(none)");
+    }
+}
+END_TEST
+
+/* Diff fields: each row's fields are distinct from every other row's. */
+START_TEST(test_diff_fields_unique)
+{
+    for (size_t i = 0; i < check_ids_count; i++)
+        for (size_t k = 0; k < CHECK_ID_DIFF_FIELDS && check_ids[i].diff_fields[k]; k++)
+            for (size_t j = 0; j < check_ids_count; j++)
+                for (size_t l = 0; l < CHECK_ID_DIFF_FIELDS && check_ids[j].diff_fields[l]; l++)
+                    ck_assert_msg((i == j && k == l) ||
+                                  !streq(check_ids[i].diff_fields[k], check_ids[j].diff_fields[l]),
+                                  "%s and %s both compare %s", check_ids[i].id, check_ids[j].id,
+                                  check_ids[i].diff_fields[k]);
+}
+END_TEST
+
+static Suite *check_ids_suite(void)
+{
+    Suite *s = suite_create("check_ids");
+    TCase *tc = tcase_create("table");
+    tcase_add_test(tc, test_emitted_ids_are_rows);
+    tcase_add_test(tc, test_man_page_lists_the_rows);
+    tcase_add_test(tc, test_catalog_has_the_families);
+    tcase_add_test(tc, test_diff_fields_unique);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    if (check_shared_fixtures(fixtures, sizeof(fixtures)) < 0)
+        return 99;
+    return check_run(check_ids_suite());
+}

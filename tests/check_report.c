@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: ISC */
+/* Tests of the report's caches: the rails' verdicts, worked out once per report, and the
+ * replies (pass/reply_cache), rendered once per report and then served from their text;
+ * and the verdict's cause (model/verdict_cause) in the text, the JSON and the status. */
+#include "config.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "check_run.h"
+#include "json_text.h"
+#include "reply_cache.h"
+#include "report.h"
+#include "report_json.h"
+#include "report_text.h"
+#include "verdict_cause.h"
+
+/* The rails' verdicts are worked out once per report, in one walk of the findings, and
+ * each is what findings_rail_verdict() says for that rail: rails with no finding, ok,
+ * warning and error ones, two rails of one name, findings of rails the inventory does not
+ * have and node-wide ones, then a lost finding. health, status and metrics ask for every
+ * rail: walking all findings once a rail took ~1 ms a health query on 72 rails. */
+START_TEST(test_rail_verdicts_cached)
+{
+    struct report r;
+    uint32_t seed = 12345;
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 300; i++) {
+        char dev[32];
+        snprintf(dev, sizeof(dev), "mlx5_%d", i == 299 ? 7 : i);   /* 299 is named as 7 */
+        ck_assert_ptr_nonnull(inventory_add_rail(&r.inventory, dev, 1 + (i % 3 == 0)));
+    }
+    for (int i = 0; i < 3000; i++) {
+        seed = seed * 1103515245 + 12345;
+        char rail[32];
+        unsigned dev = (seed >> 8) % 400, port = 1 + (seed >> 20) % 2;
+        enum severity sev = (enum severity)((seed >> 24) % 4);
+        snprintf(rail, sizeof(rail), "mlx5_%u/%u", dev, port);
+        ck_assert_int_eq(findings_add(&r.findings, "port.state", sev, dev < 350 ? rail : NULL,
+                                      NULL, NULL, NULL, "x"), 0);
+    }
+    report_finish(&r);
+    ck_assert_ptr_nonnull(r.rail_verdicts);
+    size_t by[VERDICT_UNKNOWN + 1] = { 0 };
+    for (size_t i = 0; i < r.inventory.n_rails; i++) {
+        enum verdict v = report_rail_verdict(&r, i);
+        ck_assert_int_eq(v, findings_rail_verdict(&r.findings, r.inventory.rails[i].name));
+        by[v]++;
+    }
+    for (enum verdict v = VERDICT_READY; v <= VERDICT_UNKNOWN; v++)
+        ck_assert_msg(by[v] > 0, "no rail with verdict %s", verdict_to_string(v));
+    ck_assert_int_eq(report_rail_verdict(&r, 299), report_rail_verdict(&r, 7));
+    r.findings.lost = true;
+    report_finish(&r);
+    for (size_t i = 0; i < r.inventory.n_rails; i++)
+        ck_assert_int_eq(report_rail_verdict(&r, i), VERDICT_UNKNOWN);
+    report_done(&r);
+}
+END_TEST
+
+static int renders;
+
+static json_object *render_counted(const struct report *r)
+{
+    renders++;
+    return json_object_new_string(r->hostname);
+}
+
+/* A reply that takes long to render (the metrics: ~15 ms on 72 rails) is rendered once per
+ * report and then served serialized, its text kept for the textfile output; without a
+ * cache, each time. */
+START_TEST(test_reply_rendered_once)
+{
+    struct report r;
+    struct policy p;
+    policy_init_defaults(&p);
+    memset(&r, 0, sizeof(r));
+    report_init(&r, &p, "<built-in>");
+    struct reply_cache *c = reply_cache_new();
+    ck_assert_ptr_nonnull(c);
+    strcpy(r.hostname, "node\"17");
+    renders = 0;
+    json_object *a = reply_cache_get(c, &r, CACHED_METRICS, render_counted);
+    json_object *b = reply_cache_get(c, &r, CACHED_METRICS, render_counted);
+    ck_assert_int_eq(renders, 1);
+    ck_assert_str_eq(json_object_to_json_string(a), "\"node\\\"17\"");
+    ck_assert_str_eq(json_object_to_json_string(b), json_object_to_json_string(a));
+    /* The text as rendered, for the textfile output: not rendered again. */
+    ck_assert_str_eq(reply_cache_text(c, CACHED_METRICS), "node\"17");
+    ck_assert_ptr_null(reply_cache_text(c, CACHED_CHECKS));
+    ck_assert_int_eq(renders, 1);
+    json_object_put(a);
+    json_object_put(b);
+    reply_cache_free(c);
+    ck_assert_ptr_null(reply_cache_text(NULL, CACHED_METRICS));
+    a = reply_cache_get(NULL, &r, CACHED_METRICS, render_counted);
+    json_object_put(a);
+    a = reply_cache_get(NULL, &r, CACHED_METRICS, render_counted);
+    json_object_put(a);
+    ck_assert_int_eq(renders, 3);
+    report_done(&r);
+    policy_done(&p);
+}
+END_TEST
+
+static void cause_of(const struct findings *fs, char *buf, size_t len)
+{
+    verdict_cause(fs, buf, len);
+}
+
+/* The cause counts the findings of the worst severity and names their checks once each,
+ * in the order found, at most VERDICT_CAUSE_IDS of them, then "+N more"; warnings do not
+ * count beside errors; a READY node counts its ok and unknown checks; no findings, or a
+ * lost one, says so. A short buffer is cut, not overrun. */
+START_TEST(test_verdict_cause_words)
+{
+    struct findings fs = { 0 };
+    char buf[256];
+    cause_of(&fs, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "no check produced data");
+    findings_add(&fs, "port.state", SEVERITY_OK, "mlx5_0/1", NULL, NULL, NULL, "ok");
+    findings_add(&fs, "qos.pfc", SEVERITY_UNKNOWN, "mlx5_0/1", NULL, NULL, NULL, "not exposed");
+    findings_add(&fs, "gid.nccl", SEVERITY_OK, "mlx5_0/1", NULL, NULL, NULL, "ok");
+    cause_of(&fs, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "2 checks ok, 1 unknown");
+    for (int i = 0; i < 7; i++) {
+        ck_assert_int_eq(findings_add(&fs, "tuning.drift", SEVERITY_WARNING, NULL, NULL, NULL,
+                                      NULL, "key %d", i), 0);
+    }
+    ck_assert_int_eq(findings_verdict(&fs), VERDICT_DEGRADED);
+    cause_of(&fs, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "7 warnings (tuning.drift)");
+    findings_add(&fs, "port.state", SEVERITY_ERROR, "mlx5_1/1", NULL, NULL, NULL, "down");
+    cause_of(&fs, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "1 error (port.state)");
+    findings_add(&fs, "gid.roce_v2", SEVERITY_ERROR, "mlx5_1/1", NULL, NULL, NULL, "none");
+    findings_add(&fs, "port.state", SEVERITY_ERROR, "mlx5_2/1", NULL, NULL, NULL, "down");
+    cause_of(&fs, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "3 errors (port.state, gid.roce_v2)");
+    const char *more[] = { "netdev.mtu", "qos.trust", "pcie.link", "host.memlock" };
+    for (size_t i = 0; i < 4; i++)
+        findings_add(&fs, more[i], SEVERITY_ERROR, NULL, NULL, NULL, NULL, "bad");
+    cause_of(&fs, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "7 errors (port.state, gid.roce_v2, netdev.mtu, qos.trust, +2 more)");
+    char small[12];
+    cause_of(&fs, small, sizeof(small));
+    ck_assert_str_eq(small, "7 errors (p");
+    fs.lost = true;
+    cause_of(&fs, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "a finding was lost (out of memory)");
+    findings_done(&fs);
+}
+END_TEST
+
+/* 65536 findings of 40 checks, every one an error: the cause is worked out in one walk
+ * (each id remembered once), not in a walk per finding. */
+START_TEST(test_verdict_cause_many)
+{
+    struct findings fs = { 0 };
+    char buf[256], id[32];
+    for (int i = 0; i < FINDINGS_MAX; i++) {
+        snprintf(id, sizeof(id), "gid.c%d", i % 40);
+        ck_assert_int_eq(findings_add(&fs, id, SEVERITY_ERROR, NULL, NULL, NULL, NULL, "x"), 0);
+    }
+    cause_of(&fs, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "65536 errors (gid.c0, gid.c1, gid.c2, gid.c3, +36 more)");
+    findings_done(&fs);
+}
+END_TEST
+
+/* The report's verdict line, its JSON and the status reply carry the cause that
+ * report_finish() worked out. */
+START_TEST(test_verdict_cause_in_report)
+{
+    struct report r;
+    struct policy p;
+    policy_init_defaults(&p);
+    report_init(&r, &p, "<built-in>");
+    findings_add(&r.findings, "port.state", SEVERITY_OK, NULL, NULL, NULL, NULL, "up");
+    for (int i = 0; i < 2; i++)
+        findings_add(&r.findings, "tuning.drift", SEVERITY_WARNING, NULL, NULL, NULL, NULL, "d");
+    report_finish(&r);
+    r.probed = true;    /* the probes' header: Gb/s, the one unit spelling of every table */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    report_print_text(&r, true, f);
+    fclose(f);
+    ck_assert_msg(strstr(text, "\nverdict: DEGRADED: 2 warnings (tuning.drift)\n"), "%s", text);
+    ck_assert_msg(strstr(text, " Gb/s\n") && !strstr(text, "Gbit"), "%s", text);
+    /* Two node-wide findings that say the same are two lines (no rails to join; joining
+     * them read a NULL rail). */
+    const char *first = strstr(text, "warning tuning.drift           d\n");
+    ck_assert_msg(first && strstr(first + 1, "warning tuning.drift           d\n"), "%s", text);
+    free(text);
+    json_object *j = report_to_json(&r), *v;
+    ck_assert(json_object_object_get_ex(j, "verdict_cause", &v));
+    ck_assert_str_eq(json_object_get_string(v), "2 warnings (tuning.drift)");
+    json_object_put(j);
+    struct reply_cache *c = reply_cache_new();
+    j = reply_cache_status(c, &r);
+    ck_assert(json_object_object_get_ex(j, "verdict_cause", &v));
+    ck_assert_str_eq(json_object_to_json_string(v), "\"2 warnings (tuning.drift)\"");
+    json_object_put(j);
+    reply_cache_free(c);
+    report_done(&r);
+    policy_done(&p);
+}
+END_TEST
+
+/* The line of TEXT that holds KEY, copied into LINE. */
+static void line_with(const char *text, const char *key, char *line, size_t len)
+{
+    const char *k = strstr(text, key);
+    ck_assert_msg(k, "no '%s' in:\n%s", key, text);
+    const char *start = k;
+    while (start > text && start[-1] != '\n')
+        start--;
+    snprintf(line, len, "%.*s", (int)strcspn(start, "\n"), start);
+}
+
+/* The column of WORD (its first occurrence after a space or the line's start) in LINE. */
+static long column(const char *line, const char *word)
+{
+    for (const char *p = strstr(line, word); p; p = strstr(p + 1, word))
+        if (p == line || p[-1] == ' ')
+            return p - line;
+    return -1;
+}
+
+/* The report's rails table with a bond device of 11 characters (hrn3_bond_0) beside
+ * mlx5_0: every column starts where its header does (the RAIL column was 12 wide, and
+ * "hrn3_bond_0/1" pushed the rest of its row out of line). */
+START_TEST(test_rails_table_aligned)
+{
+    struct report r;
+    struct policy p;
+    policy_init_defaults(&p);
+    report_init(&r, &p, "<built-in>");
+    const char *devs[] = { "mlx5_0", "hrn3_bond_0" }, *nets[] = { "ens1f0np0", "hrn3_bond_0_x" };
+    for (size_t i = 0; i < 2; i++) {
+        struct rail *rail = inventory_add_rail(&r.inventory, devs[i], 1);
+        ck_assert_ptr_nonnull(rail);
+        strcpy(rail->netdev.name, nets[i]);
+        strcpy(rail->state_name, "ACTIVE");
+        rail->netdev.mtu = 9000;
+        rail->gid_index = -1;
+        findings_add(&r.findings, "port.state", SEVERITY_OK, rail->name, NULL, NULL, NULL, "up");
+    }
+    report_finish(&r);
+    char *text = NULL, head[512], row[512];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    report_print_text(&r, true, f);
+    fclose(f);
+    line_with(text, "  RAIL ", head, sizeof(head));
+    const char *rows[] = { "  mlx5_0/1 ", "  hrn3_bond_0/1 " };
+    for (size_t i = 0; i < 2; i++) {
+        line_with(text, rows[i], row, sizeof(row));
+        ck_assert_msg(column(row, nets[i]) == column(head, "NETDEV"), "%s\n%s", head, row);
+        ck_assert_msg(column(row, "ACTIVE") == column(head, "STATE"), "%s\n%s", head, row);
+        ck_assert_msg(column(row, "9000/-") == column(head, "MTU"), "%s\n%s", head, row);
+        ck_assert_msg(column(row, "READY") == column(head, "VERDICT"), "%s\n%s", head, row);
+    }
+    free(text);
+    report_done(&r);
+    policy_done(&p);
+}
+END_TEST
+
+/* The GID table (fabtunectl gids, --once --gids) with hrn3_bond_0 beside mlx5_0: DEV and
+ * NETDEV as wide as their names, the columns after them in line with their headers, and
+ * IPv4 blank (as show_gids leaves it) where the GID holds no IPv4 address, never "-". */
+START_TEST(test_gid_table_aligned)
+{
+    json_object *rails = json_tokener_parse(
+        "[{\"device\":\"mlx5_0\",\"port\":1,\"link_layer\":\"Ethernet\",\"pick\":1,\"empty\":0,"
+        "\"entries\":[{\"index\":0,\"gid\":\"fe80:0000:0000:0000:0000:0000:0000:0001\",\"ipv4\":null,"
+        "\"version\":\"v2\",\"netdev\":\"ens1f0np0\",\"nccl\":\"link-local\"},"
+        "{\"index\":1,\"gid\":\"0000:0000:0000:0000:0000:ffff:0a00:0001\",\"ipv4\":\"10.0.0.1\","
+        "\"version\":\"v2\",\"netdev\":\"ens1f0np0\",\"nccl\":\"pick\"}]},"
+        "{\"device\":\"hrn3_bond_0\",\"port\":1,\"link_layer\":\"Ethernet\",\"pick\":1,\"empty\":0,"
+        "\"entries\":[{\"index\":1,\"gid\":\"0000:0000:0000:0000:0000:ffff:0a00:0101\",\"ipv4\":\"10.0.1.1\","
+        "\"version\":\"v2\",\"netdev\":\"hrn3_bond_0_longer\",\"nccl\":\"pick\"}]}]");
+    ck_assert_ptr_nonnull(rails);
+    char *text = NULL, head[512], row[512];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gid_table_print(rails, f);
+    fclose(f);
+    line_with(text, "DEV ", head, sizeof(head));
+    const char *keys[] = { "fe80:", ":0a00:0001", ":0a00:0101" };
+    for (size_t i = 0; i < 3; i++) {
+        line_with(text, keys[i], row, sizeof(row));
+        ck_assert_msg(column(row, "1") == column(head, "PORT"), "%s\n%s", head, row);
+        ck_assert_msg(column(row, "v2") == column(head, "VER"), "%s\n%s", head, row);
+        ck_assert_msg(column(row, i == 2 ? "hrn3_bond_0_longer" : "ens1f0np0") == column(head, "NETDEV"),
+                      "%s\n%s", head, row);
+        ck_assert_msg(column(row, i == 0 ? "link-local" : "pick") == column(head, "NCCL"),
+                      "%s\n%s", head, row);
+    }
+    line_with(text, "fe80:", row, sizeof(row));
+    ck_assert_msg(!strstr(row, " - "), "IPv4 shown as '-': %s", row);
+    free(text);
+    json_object_put(rails);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+    Suite *s = suite_create("report");
+    TCase *tc = tcase_create("caches");
+    tcase_add_test(tc, test_rail_verdicts_cached);
+    tcase_add_test(tc, test_reply_rendered_once);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("verdict cause");
+    tcase_add_test(tc, test_verdict_cause_words);
+    tcase_add_test(tc, test_verdict_cause_many);
+    tcase_add_test(tc, test_verdict_cause_in_report);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("tables");
+    tcase_add_test(tc, test_rails_table_aligned);
+    tcase_add_test(tc, test_gid_table_aligned);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return check_run(report_suite());
+}

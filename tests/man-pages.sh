@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# The three man pages as a reader sees them: groff renders each without a warning, and the
+# rendered text has no glued run that roff makes of a misplaced macro argument (".BR STATUS= .
+# One pass" renders "STATUS=.Onepassrunsatatime"; "N\(mulk" renders "N×lk"). mandoc -Tlint
+# catches neither. Each page has an EXAMPLES section (fabtune.yaml(5): EXAMPLE).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for page in fabtuned.8 fabtunectl.1 fabtune.yaml.5; do
+    src="$top_srcdir/man/$page"
+    # -ww: every warning; -rHY=0: no hyphenation, so a glued run stays one word.
+    groff -man -Tutf8 -ww -rHY=0 -rLL=80n "$src" > "$tmp/$page.txt" 2> "$tmp/$page.warn"
+    expect_none_file() {
+        if [ -s "$2" ]; then fail "$1:"; sed 's/^/    /' "$2" | head -10; else pass "$1"; fi
+    }
+    expect_none_file "groff renders $page without a warning" "$tmp/$page.warn"
+    # Strip the overstrike and SGR sequences of bold and underlined text first.
+    sed 's/.\x08//g; s/\x1b\[[0-9;]*m//g' "$tmp/$page.txt" > "$tmp/$page.plain"
+    # A sentence glued to the word before it, a word of 30 letters, a sign glued to two letters.
+    grep -nE '[a-z0-9=]\.[A-Z][a-z]+[a-z]|[A-Za-z]{30,}|×[a-z]{2}' "$tmp/$page.plain" \
+        > "$tmp/$page.glued"
+    expect_none_file "no glued run in the rendered $page" "$tmp/$page.glued"
+    expect_match '^EXAMPLES*$' "$tmp/$page.plain"
+done
+
+# The checker catches what it is for: a page with both faults fails it.
+printf '.TH T 1\n.SH NAME\nt\n.PP\nsends\n.BR STATUS= . One pass runs at a time\nN\\(mulk paths\n' > "$tmp/bad.1"
+groff -man -Tutf8 -rHY=0 "$tmp/bad.1" 2>/dev/null | sed 's/.\x08//g; s/\x1b\[[0-9;]*m//g' > "$tmp/bad.plain"
+if [ "$(grep -oE '[a-z0-9=]\.[A-Z][a-z]+[a-z]|[A-Za-z]{30,}|×[a-z]{2}' "$tmp/bad.plain" | wc -l)" -ge 2 ]; then
+    pass "a page with a glued STATUS= and N×lk fails the check"
+else
+    fail "the glued-run check misses a known bad page:"; sed 's/^/    /' "$tmp/bad.plain"
+fi
+finish
