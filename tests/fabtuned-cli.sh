@@ -259,16 +259,19 @@ if diff -u "$tmp/hostpath.want" "$tmp/hostpath"; then pass "H200 snapshot: host 
 else fail "H200 snapshot: host path findings differ"; fi
 
 # host.memlock judges what jobs get: a running slurmd's own limit (jobs inherit it), read
-# live from its /proc/PID/limits, not fabtuned's own. A real process named slurmd with a
-# 64 KiB memlock limit stands in for Slurm's daemon.
+# live from its /proc/PID/limits, not fabtuned's own. Real processes named slurmd stand in
+# for Slurm's daemon: one with 8 MiB, one with 64 KiB; where several run (and
+# fleet-slurm.sh's real slurmd may run beside this test), the tightest is what jobs can get.
 cp "$(command -v sleep)" "$tmp/slurmd"
+prlimit --memlock=8388608:8388608 "$tmp/slurmd" 60 &
+loose_pid=$!
 prlimit --memlock=65536:65536 "$tmp/slurmd" 60 &
 slurmd_pid=$!
 sleep 0.2
 expect_rc_in "0 1 2" "$fabtuned" --once --no-probes --json --state-dir "$tmp/state-memlock"
 jq -r '.findings[] | select(.check == "host.memlock") | "\(.actual) \(.message)"' "$LAST_OUT" > "$tmp/memlock"
 expect_grep "65536 bytes jobs' locked memory is limited to 65536 bytes, from slurmd (pid $slurmd_pid)" "$tmp/memlock"
-kill "$slurmd_pid"; wait "$slurmd_pid" 2>/dev/null
+kill "$slurmd_pid" "$loose_pid"; wait "$slurmd_pid" "$loose_pid" 2>/dev/null
 
 # Offline analysis is of the snapshot alone: no probe of this machine, no state written,
 # no limits or host name of the analysing host (none given: unknown).

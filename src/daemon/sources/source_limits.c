@@ -109,23 +109,30 @@ int limits_conf_memlock(const char *etcroot, uint64_t *ret, char *where, size_t 
     return found ? 0 : -ENOENT;
 }
 
-/* The first slurmd in procroot, by comm. */
-static int find_slurmd(const char *procroot, long *ret_pid)
+/* The tightest memlock limit of the slurmd processes in procroot (by comm) and whose it
+ * is. A node may run more than one slurmd (--enable-multiple-slurmd, a test's beside the
+ * site's): a job may land under any of them, so the smallest limit is what jobs can get. */
+static int slurmd_memlock(const char *procroot, long *ret_pid, uint64_t *ret)
 {
     DIR *d = opendir(procroot);
     if (!d)
         return -errno;
     struct dirent *e;
     int r = -ENOENT;
-    while (r < 0 && (e = readdir(d))) {
+    while ((e = readdir(d))) {
         char *end, path[PATH_MAX], comm[32];
         long pid = strtol(e->d_name, &end, 10);
+        uint64_t v;
         if (*end || pid <= 0)
             continue;
         snprintf(path, sizeof(path), "%s/%ld/comm", procroot, pid);
         _cleanup_fclose_ FILE *f = fopen_regular(path);
-        if (f && fgets(comm, sizeof(comm), f) && streq(comm, "slurmd\n")) {
+        if (!f || !fgets(comm, sizeof(comm), f) || !streq(comm, "slurmd\n"))
+            continue;
+        snprintf(path, sizeof(path), "%s/%ld/limits", procroot, pid);
+        if (limits_file_memlock(path, &v) == 0 && (r < 0 || v < *ret)) {
             *ret_pid = pid;
+            *ret = v;
             r = 0;
         }
     }
@@ -180,12 +187,9 @@ void source_limits_scan(const char *procroot, const char *etcroot, bool live,
     char path[PATH_MAX], where[PATH_MAX + 16];
     uint64_t v;
     long pid = 0;
-    if (find_slurmd(procroot, &pid) == 0) {
-        snprintf(path, sizeof(path), "%s/%ld/limits", procroot, pid);
-        if (limits_file_memlock(path, &v) == 0) {
-            set_memlock(inv, v, "slurmd (pid %ld), whose limit jobs inherit", pid);
-            return;
-        }
+    if (slurmd_memlock(procroot, &pid, &v) == 0) {
+        set_memlock(inv, v, "slurmd (pid %ld), whose limit jobs inherit", pid);
+        return;
     }
     if (live && limits_conf_memlock(etcroot, &v, where, sizeof(where)) == 0) {
         set_memlock(inv, v, "%s (pam_limits, for login sessions)", where);
