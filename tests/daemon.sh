@@ -250,6 +250,13 @@ echo '{"v":1,"cmd":"format-disk"}' | "$raw" "$sock" > "$tmp/g"; expect_grep '"co
 "$raw" "$sock" 70000 > "$tmp/g"; expect_grep '"code":"E2BIG"' "$tmp/g"
 # A slow client (half a request, then silence) and 20 idle ones hold connections; status
 # is still served at once.
+# "At once" is a ratio, not a clock (the machine may be loaded): within 10 times an
+# unhindered status query measured just before, and never less than 1 s of slack.
+t0=$(date +%s%N)
+expect_rc 0 "$ctl" -s "$sock" status
+t1=$(date +%s%N)
+bound=$(( (t1 - t0) / 100000 ))
+[ "$bound" -lt 1000 ] && bound=1000
 (printf '{"v":1,"cmd":"sta'; sleep 8) | "$raw" "$sock" > /dev/null &
 clients=$!
 i=0; while [ $i -lt 20 ]; do "$raw" "$sock" 1 >/dev/null 2>&1 & clients="$clients $!"; i=$((i + 1)); done
@@ -257,8 +264,9 @@ sleep 0.5
 t0=$(date +%s%N)
 expect_rc 0 "$ctl" -s "$sock" status
 t1=$(date +%s%N)
-[ $(( (t1 - t0) / 1000000 )) -lt 1000 ] && pass "status took $(( (t1 - t0) / 1000000 )) ms beside 21 stuck clients" ||
-    fail "status took $(( (t1 - t0) / 1000000 )) ms beside stuck clients"
+[ $(( (t1 - t0) / 1000000 )) -lt "$bound" ] &&
+    pass "status took $(( (t1 - t0) / 1000000 )) ms beside 21 stuck clients (bound $bound ms)" ||
+    fail "status took $(( (t1 - t0) / 1000000 )) ms beside stuck clients (bound $bound ms)"
 # shellcheck disable=SC2086
 wait $clients
 # Past the 64 client slots, a newcomer is told so at once (EBUSY), never left hanging: one
