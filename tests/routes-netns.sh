@@ -177,4 +177,28 @@ judge
 cat "$tmp/f"
 expect_rc 1 grep -v " ok\$" "$tmp/f"
 [ "$(wc -l < "$tmp/f")" -eq 15 ] && pass "15 route.* findings, all ok" || fail "$(wc -l < "$tmp/f") findings"
+# The report carries what two healthy nodes share of each rail's routing.
+jq -r '.rails[] | "\(.name) \(.routes.subnet) \(.routes.arp_ignore) \(.routes.arp_announce) \(.routes.rp_filter) \(.routes.source_routed) \(.routes.source_table)"' \
+    "$tmp/report.json" > "$tmp/rr"
+expect_match '^rxe0/1 10.9.0.0/24 1 2 2 true 100$' "$tmp/rr"
+expect_match '^rxe2/1 10.9.0.0/24 1 2 2 true 102$' "$tmp/rr"
+
+# fabtunectl diff, the node before the fix against the node after: the interface sysctls
+# and the source routing, each under the check that judges it.
+mount --bind "$fx" /sys
+"$top_builddir/src/client/fabtunectl" snapshot "$tmp/snap-fixed.tar" > /dev/null
+umount /sys
+FABTUNED=$fabtuned; export FABTUNED
+expect_rc 1 "$top_builddir/src/client/fabtunectl" -c "$tmp/policy" --json \
+    diff "$tmp/snap.tar" "$tmp/snap-fixed.tar"
+jq -r '.differences[] | "\(.check) \(.subject) \(.field) \(.a|tojson) \(.b|tojson)"' "$LAST_OUT" > "$tmp/rows"
+cat "$tmp/rows"
+expect_match '^route.arp rxe1/1 routes.arp_ignore 0 1$' "$tmp/rows"
+expect_match '^route.arp rxe1/1 routes.arp_announce 0 2$' "$tmp/rows"
+expect_match '^route.rp_filter rxe2/1 routes.rp_filter 1 2$' "$tmp/rows"
+expect_match '^route.subnets rxe0/1 routes.source_routed false true$' "$tmp/rows"
+expect_rc 1 grep -q 'routes.subnet ' "$tmp/rows"
+# The same node twice: the same.
+expect_rc 0 "$top_builddir/src/client/fabtunectl" -c "$tmp/policy" \
+    diff "$tmp/snap-fixed.tar" "$tmp/snap-fixed.tar"
 finish

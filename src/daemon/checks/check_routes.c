@@ -219,27 +219,6 @@ static void check_rp_filter(const struct inventory *inv, const struct rail *r, s
                  other->netdev.name);
 }
 
-/* A rule from the rail's address to a table with a route of its subnet through it. */
-static bool source_routed(const struct rail *r, uint32_t *table)
-{
-    const struct rail_routes *rr = &r->routes;
-    for (size_t i = 0; i < rr->n_rules; i++) {
-        const struct route_rule *u = &rr->rules[i];
-        if (u->action != FR_ACT_TO_TBL || u->src_len == 0 || u->table == RT_TABLE_MAIN ||
-            u->table == RT_TABLE_LOCAL || u->table == RT_TABLE_DEFAULT ||
-            routes_subnet(rr->addr, u->src_len) != u->src)
-            continue;
-        *table = u->table;
-        for (size_t j = 0; j < rr->n_routes; j++) {
-            const struct route_entry *e = &rr->routes[j];
-            if (e->table == u->table && e->dst_len <= rr->prefix_len &&
-                routes_subnet(rr->addr, e->dst_len) == e->dst)
-                return true;
-        }
-    }
-    return false;
-}
-
 static void check_subnets(const struct inventory *inv, const struct rail *r, struct findings *out)
 {
     const struct rail_routes *rr = &r->routes;
@@ -266,7 +245,7 @@ static void check_subnets(const struct inventory *inv, const struct rail *r, str
                      sizeof(s1)), rr->prefix_len, r->netdev.name);
         return;
     }
-    if (source_routed(r, &table)) {
+    if (rail_routes_source_routed(&r->routes, &table)) {
         findings_add(out, "route.subnets", SEVERITY_OK, r->name, "source routing",
                      "source routing", NULL, "packets from %s look up table %u, which routes "
                      "the subnet through %s", a, table, r->netdev.name);

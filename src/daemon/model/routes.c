@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 /* The routes inventory's small rules: the effective interface sysctls, a lookup by
- * destination. */
+ * destination, source routing. */
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <linux/fib_rules.h>
+#include <linux/rtnetlink.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,4 +55,23 @@ const char *routes_addr_text(uint32_t a, char *buf, size_t len)
     if (!inet_ntop(AF_INET, &in, buf, (socklen_t)len))
         buf[0] = '\0';
     return buf;
+}
+
+bool rail_routes_source_routed(const struct rail_routes *rr, uint32_t *table)
+{
+    for (size_t i = 0; i < rr->n_rules; i++) {
+        const struct route_rule *u = &rr->rules[i];
+        if (u->action != FR_ACT_TO_TBL || u->src_len == 0 || u->table == RT_TABLE_MAIN ||
+            u->table == RT_TABLE_LOCAL || u->table == RT_TABLE_DEFAULT ||
+            routes_subnet(rr->addr, u->src_len) != u->src)
+            continue;
+        *table = u->table;
+        for (size_t j = 0; j < rr->n_routes; j++) {
+            const struct route_entry *e = &rr->routes[j];
+            if (e->table == u->table && e->dst_len <= rr->prefix_len &&
+                routes_subnet(rr->addr, e->dst_len) == e->dst)
+                return true;
+        }
+    }
+    return false;
 }

@@ -95,6 +95,10 @@ int rail_routes_rp_filter(const struct rail_routes *rr);
 /* The effective arp_ignore and arp_announce (the maximum, as for rp_filter). */
 int rail_routes_arp_ignore(const struct rail_routes *rr);
 int rail_routes_arp_announce(const struct rail_routes *rr);
+/* Source routing for the rail's address: a rule from it (or a prefix holding it) to a table
+ * other than main, local and default, where that table routes the rail's subnet. The
+ * table into *TABLE (the last such rule's, when none routes the subnet). */
+bool rail_routes_source_routed(const struct rail_routes *rr, uint32_t *table);
 /* The subnet of ADDR/LEN. */
 static inline uint32_t routes_subnet(uint32_t addr, uint8_t len)
 {

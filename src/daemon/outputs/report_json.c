@@ -3,9 +3,14 @@
  * only: the verdicts it shows were worked out by report_finish(). */
 #include "config.h"
 
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "dcb_parse.h"
 #include "macro.h"
 #include "report_json.h"
+#include "routes.h"
 
 static void add_string(json_object *o, const char *key, const char *value)
 {
@@ -82,6 +87,39 @@ static json_object *pcie_to_json(const struct pcie_link *l)
     return o;
 }
 
+/* Where the rail's packets go, in what two healthy nodes share (fabtunectl diff compares
+ * the subnet, the effective ARP and rp_filter sysctls, and whether the address is source
+ * routed); the address itself differs from node to node. NULL: no IPv4 rail to judge. */
+static json_object *routes_to_json(const struct rail_routes *rr)
+{
+    json_object *o = json_object_new_object();
+    char addr[INET_ADDRSTRLEN], subnet[INET_ADDRSTRLEN + 4];
+    uint32_t table = 0;
+
+    json_object_object_add(o, "known", json_object_new_boolean(rr->known));
+    if (!rr->known) {
+        add_string(o, "why", rr->why[0] ? rr->why : NULL);
+        return o;
+    }
+    routes_addr_text(rr->addr, addr, sizeof(addr));
+    add_string(o, "address", rr->addr ? addr : NULL);
+    routes_addr_text(routes_subnet(rr->addr, rr->prefix_len), subnet, sizeof(subnet));
+    snprintf(subnet + strlen(subnet), sizeof(subnet) - strlen(subnet), "/%u", rr->prefix_len);
+    add_string(o, "subnet", rr->addr && rr->prefix_len ? subnet : NULL);
+    json_object_object_add(o, "arp_ignore", int_or_null(rail_routes_arp_ignore(rr)));
+    json_object_object_add(o, "arp_announce", int_or_null(rail_routes_arp_announce(rr)));
+    json_object_object_add(o, "rp_filter", int_or_null(rail_routes_rp_filter(rr)));
+    json_object_object_add(o, "accept_local", int_or_null(rr->sysctls_known
+                           ? (rr->all.accept_local > rr->dev.accept_local
+                              ? rr->all.accept_local : rr->dev.accept_local) : -1));
+    bool routed = rail_routes_source_routed(rr, &table);
+    json_object_object_add(o, "source_routed", json_object_new_boolean(routed));
+    json_object_object_add(o, "source_table", routed ? json_object_new_int64(table) : NULL);
+    json_object_object_add(o, "rules", json_object_new_int((int)rr->n_rules));
+    json_object_object_add(o, "neighbors", json_object_new_int((int)rr->n_neigh));
+    return o;
+}
+
 static json_object *rail_to_json(const struct report *r, size_t i)
 {
     const struct rail *rail = &r->inventory.rails[i];
@@ -120,6 +158,8 @@ static json_object *rail_to_json(const struct report *r, size_t i)
     json_object_object_add(o, "pcie", pcie_to_json(&rail->pcie));
     if (streq(rail->link_layer, "Ethernet"))
         json_object_object_add(o, "qos", qos_to_json(&rail->qos));
+    if (streq(rail->link_layer, "Ethernet") && rail->netdev.name[0])
+        json_object_object_add(o, "routes", routes_to_json(&rail->routes));
     add_string(o, "verdict", verdict_to_string(report_rail_verdict(r, i)));
     return o;
 }
