@@ -71,6 +71,7 @@ const struct check_id check_ids[] = {
     { "counters.link", CHECK_FAMILY_COUNTERS, { NULL } },
     { "counters.link_down", CHECK_FAMILY_COUNTERS, { NULL } },
     { "counters.qp_error", CHECK_FAMILY_COUNTERS, { NULL } },
+    { "counters.sticky", CHECK_FAMILY_COUNTERS, { NULL } },
     { "tuning.drift", CHECK_FAMILY_TUNING, { NULL } },
     { "probe.rdma.latency", CHECK_FAMILY_PROBE, { NULL } },
     { "probe.rdma.bandwidth", CHECK_FAMILY_PROBE, { NULL } },

@@ -47,6 +47,12 @@ static void run_counters(const struct check_input *in, struct findings *out)
         check_counters(in->inventory, in->counters, in->policy, out);
 }
 
+static void run_link_memory(const struct check_input *in, struct findings *out)
+{
+    if (in->links)
+        check_link_memory(in->inventory, in->links, in->policy, out);
+}
+
 static void run_persistence(const struct check_input *in, struct findings *out)
 {
     if (in->persistence)
@@ -74,7 +80,7 @@ static void run_regressions(const struct check_input *in, struct findings *out)
 /* A new group is one row here, at the place its findings take in the report. */
 static void (*const groups[])(const struct check_input *in, struct findings *out) = {
     run_rails, run_ports, run_netdevs, run_routes, run_gids, run_qos, run_host,
-    run_counters, run_persistence, run_tuning, run_probes, run_regressions,
+    run_counters, run_link_memory, run_persistence, run_tuning, run_probes, run_regressions,
 };
 
 void checks_run(const struct check_input *in, struct findings *out)

@@ -6,6 +6,7 @@
 #include "counters.h"
 #include "findings.h"
 #include "inventory.h"
+#include "link_memory.h"
 #include "persistence.h"
 #include "policy.h"
 #include "baseline.h"
@@ -18,6 +19,7 @@ struct check_input {
     const struct inventory *inventory;
     const struct policy *policy;
     const struct counter_state *counters;   /* the rates and carrier history */
+    const struct link_memory *links;        /* flaps, link downs, bursts, warnings kept */
     const struct persistence *persistence;  /* the state directory: locked and written? */
     const struct tuning *tuning;            /* the sysctl profile's state */
     const struct probe_run *probes;         /* this pass's probe results */
@@ -36,6 +38,10 @@ void check_qos(const struct inventory *inv, const struct policy *p, struct findi
 /* counters.* and netdev.flaps, from the rates and carrier history in ST. */
 void check_counters(const struct inventory *inv, const struct counter_state *st,
                     const struct policy *p, struct findings *out);
+/* counters.sticky, and the escalation of the link checks' warnings already in OUT
+ * (netdev.flaps, counters.*), from the memory M. */
+void check_link_memory(const struct inventory *inv, const struct link_memory *m,
+                       const struct policy *p, struct findings *out);
 /* route.*: where each rail's packets go (model/routes.h). */
 void check_routes(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_host(const struct inventory *inv, const struct policy *p, struct findings *out);

@@ -88,6 +88,22 @@ int findings_set_subject(struct findings *fs, const char *subject)
     return 0;
 }
 
+int findings_escalate(struct findings *fs, size_t i, const char *why)
+{
+    char *message;
+    if (i >= fs->n)
+        return -EINVAL;
+    struct finding *f = &fs->items[i];
+    if (asprintf(&message, "%s: %s", why, f->message) < 0) {
+        fs->lost = true;
+        return -ENOMEM;
+    }
+    free(f->message);
+    f->message = message;
+    f->severity = SEVERITY_ERROR;
+    return 0;
+}
+
 void findings_done(struct findings *fs)
 {
     for (size_t i = 0; i < fs->n; i++)

@@ -38,6 +38,9 @@ int findings_add(struct findings *fs, const char *check, enum severity sev, cons
                  const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 /* Names what the last added finding is about (copied); alerts are keyed by it too. */
 int findings_set_subject(struct findings *fs, const char *subject);
+/* Makes finding I an error, its message led by WHY ("escalated: ..."). -ENOMEM marks the
+ * set lost. */
+int findings_escalate(struct findings *fs, size_t i, const char *why);
 void findings_done(struct findings *fs);
 
 /* The node's verdict: errors make it NOT_READY, warnings DEGRADED; 'unknown' findings

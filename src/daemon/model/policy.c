@@ -34,7 +34,9 @@ void policy_init_defaults(struct policy *p)
             .flaps = { .window = 10 * USEC_PER_MINUTE, .max = 2 },
             .counters = { .interval = 10 * USEC_PER_SEC, .loss = 1, .congestion = 100000,
                           .misconfig = 0, .starvation = 1, .pfc_storm = 0,
-                          .link = 1, .link_down = 0, .qp_error = 1000 },
+                          .link = 1, .link_down = 0, .qp_error = 1000,
+                          .sticky_window = 30 * USEC_PER_MINUTE,
+                          .escalate = { .warnings = 5, .window = 24 * USEC_PER_HOUR } },
         },
         .tuning = { .mode = TUNING_VERIFY },
         .probes = {

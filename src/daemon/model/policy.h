@@ -80,6 +80,11 @@ struct policy {
             /* events per second above which a class is reported (counters.h) */
             double loss, congestion, misconfig, starvation, pfc_storm;
             double link, link_down, qp_error;
+            /* A rail stays DEGRADED this long after its last flap, link down or error
+             * burst (0: off); N warnings of one link check on one rail within a window
+             * are an error (warnings 0: off). model/link_memory.h. */
+            usec_t sticky_window;
+            struct { uint32_t warnings; usec_t window; } escalate;
         } counters;
     } checks;
     struct {

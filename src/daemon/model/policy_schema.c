@@ -80,6 +80,12 @@ static const struct policy_field flaps_fields[] = {
     END,
 };
 
+static const struct policy_field escalate_fields[] = {
+    UINT("warnings", checks.counters.escalate.warnings, 0, 64),  /* LINK_ESCALATE_MAX */
+    DUR("window", checks.counters.escalate.window, 1 * S, 7 * 24 * HOUR),
+    END,
+};
+
 static const struct policy_field counters_fields[] = {
     DUR("interval", checks.counters.interval, 1 * S, 1 * HOUR),
     DBL("loss", checks.counters.loss, 0, 1e12),
@@ -90,6 +96,8 @@ static const struct policy_field counters_fields[] = {
     DBL("link", checks.counters.link, 0, 1e12),
     DBL("link_down", checks.counters.link_down, 0, 1e12),
     DBL("qp_error", checks.counters.qp_error, 0, 1e12),
+    DUR("sticky_window", checks.counters.sticky_window, 0, 7 * 24 * HOUR),
+    MAP("escalate", escalate_fields),
     END,
 };
 

@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "baseline_store.h"
 #include "checks.h"
 #include "counters_store.h"
+#include "link_store.h"
 #include "log.h"
 #include "macro.h"
 #include "nccl.h"
@@ -24,12 +26,15 @@
 #include "tuning_transaction.h"
 
 #define COUNTERS_SAVE "save the counter state"
+#define LINKS_SAVE "save the link memory"
 
 /* What a pass hands the checks beyond the inventory and the policy, and the state it
  * keeps for them when it has none of the daemon's (--once, a snapshot). */
 struct pass_state {
     struct check_input checks;
     struct counter_state own_counters;
+    struct link_memory *links;          /* the daemon's or own_links; NULL: none */
+    struct link_memory own_links;
     struct baselines own_baselines;
 };
 
@@ -75,6 +80,52 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
     if (in->shared)
         pthread_mutex_unlock(&in->shared->lock);
     s->checks.counters = st;
+}
+
+/* The link's memory sees this pass's carrier and link-down counts and the counters' peak
+ * rates, under the counters' boot id (a snapshot has no memory: one sample, another node). */
+static void links_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
+{
+    const struct counter_state *st = s->checks.counters;
+    struct link_memory *m = in->links;
+    int err;
+    if (!st || st->snapshot || r->inventory.n_rails == 0)
+        return;
+    if (!m) {
+        m = &s->own_links;
+        if ((err = link_store_load(in->state_dir, m)) < 0)
+            log_warning_errno(err, "Cannot read the link memory %s/" LINK_STORE_FILE " (%m); "
+                              "its history starts anew", in->state_dir);
+    }
+    if (in->shared)
+        pthread_mutex_lock(&in->shared->lock);
+    err = link_memory_observe(m, st->boot_id, now_usec(CLOCK_BOOTTIME), now_usec(CLOCK_REALTIME),
+                              &r->inventory, st, in->policy->checks.counters.link);
+    if (in->shared)
+        pthread_mutex_unlock(&in->shared->lock);
+    if (err < 0)
+        log_warning_errno(err, "Cannot keep the link memory: %m");
+    s->links = m;
+    s->checks.links = m;
+}
+
+/* After the checks: their warnings' raises join the memory, which is saved. */
+static void links_keep(const struct pipeline_input *in, struct report *r, struct pass_state *s)
+{
+    int err;
+    if (!s->links)
+        return;
+    if ((err = link_memory_note_findings(s->links, &r->findings)) < 0)
+        log_warning_errno(err, "Cannot keep the link memory: %m");
+    err = link_store_save(in->state_dir, s->links);
+    if (err < 0 && !in->persistence)
+        log_warning_errno(err, "Cannot save the link memory in %s: %m", in->state_dir);
+    if (err < 0) {
+        r->persistence.write_error = err;
+        strscpy(r->persistence.failed, LINKS_SAVE, sizeof(r->persistence.failed));
+    } else if (streq(r->persistence.failed, LINKS_SAVE)) {
+        r->persistence.write_error = 0;
+    }
 }
 
 static void tuning_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
@@ -160,11 +211,12 @@ static void probes_pass(const struct pipeline_input *in, struct report *r, struc
 
 /* Every check, once everything they judge is in. The daemon's loop folds its own samples
  * into the counter state too, so the checks and the report's rates read it under the lock. */
-static void judge(const struct pipeline_input *in, struct report *r, const struct pass_state *s)
+static void judge(const struct pipeline_input *in, struct report *r, struct pass_state *s)
 {
     if (in->shared)
         pthread_mutex_lock(&in->shared->lock);
     checks_run(&s->checks, &r->findings);
+    links_keep(in, r, s);
     if (s->checks.counters)
         report_keep_rates(r, s->checks.counters);
     if (in->shared)
@@ -203,10 +255,12 @@ int pipeline_run(const struct pipeline_input *in, struct report *r)
         r->persistence = *in->persistence;
     s.checks.persistence = &r->persistence;
     counters_pass(in, r, &s);
+    links_pass(in, r, &s);
     tuning_pass(in, r, &s);
     probes_pass(in, r, &s);
     judge(in, r, &s);
     counters_done(&s.own_counters);
+    link_memory_done(&s.own_links);
     baselines_done(&s.own_baselines);
     nccl_contract_compute(&r->inventory, in->policy, &r->nccl);
     report_finish(r);

@@ -9,6 +9,7 @@
 
 #include "baseline.h"
 #include "counters.h"
+#include "link_memory.h"
 #include "policy.h"
 #include "probes_runner.h"
 #include "report.h"
@@ -30,6 +31,9 @@ struct pipeline_input {
     /* The counter state kept between passes (the daemon's), folded and saved here; NULL:
      * loaded from and saved to state_dir (--once). A snapshot touches neither. */
     struct counter_state *counters;
+    /* The link memory (the daemon's), observed, judged and saved here like the counters;
+     * NULL: loaded from and saved to state_dir (--once). A snapshot has none. */
+    struct link_memory *links;
     const char *boot_id;                /* with counters */
     struct pipeline_shared *shared;     /* the daemon's; NULL for --once */
     /* Probe results: the daemon's last run with its baselines, or run now (--once, with

@@ -20,6 +20,7 @@
 #include "checks.h"
 #include "control.h"
 #include "counters_store.h"
+#include "link_store.h"
 #include "events.h"
 #include "log.h"
 #include "macro.h"
@@ -60,6 +61,7 @@ struct manager {
     struct alerts alerts;
     struct baselines baselines;
     struct counter_state counters;  /* previous samples, rates, carrier history */
+    struct link_memory links;       /* flaps, link downs, bursts, warnings: kept */
     char boot_id[40];
     struct probe_run probes;    /* the last completed probe run */
     bool have_probes;
@@ -250,7 +252,7 @@ static void pipeline_input_of(struct manager *m, struct pipeline_input *in)
         .state_dir = m->opts->state_dir, .policy = m->policy,
         .policy_source = m->policy_source,
         .tuning = m->policy->tuning.mode == TUNING_ENFORCE ? TUNING_APPLY : TUNING_READ,
-        .counters = &m->counters, .boot_id = m->boot_id, .shared = &m->shared,
+        .counters = &m->counters, .links = &m->links, .boot_id = m->boot_id, .shared = &m->shared,
         .probes = m->have_probes ? &m->probes : NULL, .baselines = &m->baselines,
         .persistence = &m->persistence,
     };
@@ -688,6 +690,9 @@ int manager_new(const struct options *o, const struct instance_hold *state_hold,
     }
     if ((r = counters_load(o->state_dir, &m->counters)) < 0)
         log_warning_errno(r, "Cannot read the counter state (%m); starting anew");
+    if ((r = link_store_load(o->state_dir, &m->links)) < 0)
+        log_warning_errno(r, "Cannot read the link memory %s/" LINK_STORE_FILE " (%m); "
+                          "its history starts anew", o->state_dir);
     source_boot_id(o->procfs_root, m->boot_id, sizeof(m->boot_id));
     if ((r = sd_event_default(&m->event)) < 0 || (r = sd_event_set_watchdog(m->event, true)) < 0 ||
         (r = add_sources(m)) < 0 || (r = events_new(m->event, on_change, m, &m->events)) < 0) {
@@ -761,6 +766,7 @@ void manager_free(struct manager *m)
     probes_done(&m->probes);
     baselines_done(&m->baselines);
     counters_done(&m->counters);
+    link_memory_done(&m->links);
     alerts_done(&m->alerts);
     policy_free(m->policy);
     pthread_mutex_destroy(&m->shared.lock);

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: ISC */
+/* The memory of each rail's link: events found between passes, and the sticky-window and
+ * escalation rules on them (link_memory.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "link_memory.h"
+#include "macro.h"
+#include "strutil.h"
+
+static const char *const kind_names[LINK_EVENT_KINDS] = {
+    [LINK_EVENT_FLAP] = "flap",
+    [LINK_EVENT_DOWN] = "link_down",
+    [LINK_EVENT_BURST] = "error_burst",
+    [LINK_EVENT_WARNING] = "warning",
+};
+
+const char *link_event_kind_name(enum link_event_kind k)
+{
+    return k < LINK_EVENT_KINDS ? kind_names[k] : "unknown";
+}
+
+int link_event_kind_from_name(const char *name)
+{
+    for (int k = 0; k < LINK_EVENT_KINDS; k++)
+        if (streq(kind_names[k], name))
+            return k;
+    return -1;
+}
+
+int link_tracked_index(const char *check)
+{
+    if (streq(check, "netdev.flaps"))
+        return 0;
+    if (strncmp(check, "counters.", 9) != 0)
+        return -1;
+    for (int c = 0; c < COUNTER_CLASSES; c++)
+        if (streq(check + 9, counter_class_name((enum counter_class)c)))
+            return 1 + c;
+    return -1;
+}
+
+const char *link_tracked_name(int index)
+{
+    static char names[LINK_TRACKED][32];
+    if (index < 0 || index >= LINK_TRACKED)
+        return NULL;
+    if (index == 0)
+        return "netdev.flaps";
+    if (!names[index][0])
+        snprintf(names[index], sizeof(names[index]), "counters.%s",
+                 counter_class_name((enum counter_class)(index - 1)));
+    return names[index];
+}
+
+struct rail_memory *link_memory_find(struct link_memory *m, const char *rail)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (streq(m->rails[i].rail, rail))
+            return &m->rails[i];
+    return NULL;
+}
+
+const struct rail_memory *link_memory_find_const(const struct link_memory *m, const char *rail)
+{
+    return link_memory_find((struct link_memory *)m, rail);
+}
+
+int link_memory_rail(struct link_memory *m, const char *rail, struct rail_memory **ret)
+{
+    struct rail_memory *rm = link_memory_find(m, rail);
+    if (!rm) {
+        int r = GROW_ARRAY(m->rails, m->cap, m->n + 1, INVENTORY_MAX_RAILS);
+        if (r < 0)
+            return r;
+        rm = &m->rails[m->n++];
+        memset(rm, 0, sizeof(*rm));
+        strscpy(rm->rail, rail, sizeof(rm->rail));
+    }
+    *ret = rm;
+    return 0;
+}
+
+int link_memory_add_event(struct link_memory *m, const char *rail, const struct link_event *ev)
+{
+    struct rail_memory *rm;
+    int r = link_memory_rail(m, rail, &rm);
+    if (r < 0)
+        return r;
+    if (rm->n_events == LINK_MEMORY_EVENTS) {
+        memmove(rm->events, rm->events + 1, (LINK_MEMORY_EVENTS - 1) * sizeof(rm->events[0]));
+        rm->n_events--;
+    }
+    rm->events[rm->n_events++] = *ev;
+    return 0;
+}
+
+static void event_now(const struct link_memory *m, struct link_event *ev,
+                      enum link_event_kind kind, uint64_t count, const char *what)
+{
+    memset(ev, 0, sizeof(*ev));
+    ev->kind = kind;
+    strscpy(ev->boot_id, m->boot_id, sizeof(ev->boot_id));
+    ev->boottime = m->now_boottime;
+    ev->wall = m->now_wall;
+    ev->count = count;
+    strscpy(ev->what, what ? what : "", sizeof(ev->what));
+}
+
+/* The rail's latest event of KIND, or NULL. */
+static struct link_event *latest(struct rail_memory *rm, enum link_event_kind kind)
+{
+    for (size_t i = rm->n_events; i-- > 0;)
+        if (rm->events[i].kind == kind)
+            return &rm->events[i];
+    return NULL;
+}
+
+/* One rail's counts against its baselines: a rise is an event, a fall (a reset) only a new
+ * baseline, a first reading in this boot neither. */
+static int observe_rail(struct link_memory *m, const struct rail *r, const struct rail_counters *rc,
+                        double threshold)
+{
+    struct rail_memory *rm;
+    struct link_event ev;
+    int err = link_memory_rail(m, r->name, &rm);
+    if (err < 0)
+        return err;
+    if (r->netdev.present && r->netdev.has_carrier_changes) {
+        uint64_t now = r->netdev.carrier_changes;
+        if (rm->has_carrier && now > rm->carrier_changes) {
+            event_now(m, &ev, LINK_EVENT_FLAP, now - rm->carrier_changes, r->netdev.name);
+            if ((err = link_memory_add_event(m, r->name, &ev)) < 0)
+                return err;
+            rm = link_memory_find(m, r->name);
+        }
+        rm->has_carrier = true;
+        rm->carrier_changes = now;
+    }
+    const struct class_rate *down = rc ? &rc->rates[COUNTER_LINK_DOWN] : NULL;
+    if (down && down->present && rc->have_last) {
+        if (rm->has_downs && down->total > rm->downs) {
+            event_now(m, &ev, LINK_EVENT_DOWN, down->total - rm->downs, "link_downed");
+            if ((err = link_memory_add_event(m, r->name, &ev)) < 0)
+                return err;
+            rm = link_memory_find(m, r->name);
+        }
+        rm->has_downs = true;
+        rm->downs = down->total;
+    }
+    const struct class_rate *link = rc ? &rc->rates[COUNTER_LINK] : NULL;
+    if (link && link->present && link->known) {
+        bool over = link->peak > threshold;
+        struct link_event *last = latest(rm, LINK_EVENT_BURST);
+        uint64_t rate = (uint64_t)(link->peak < 1e18 ? link->peak + 0.5 : 1e18);
+        if (over && rm->bursting && last) {
+            /* The same burst goes on: its window starts when it ends. */
+            event_now(m, &ev, LINK_EVENT_BURST, rate > last->count ? rate : last->count,
+                      link->peak_top[0] ? link->peak_top : last->what);
+            *last = ev;
+        } else if (over) {
+            event_now(m, &ev, LINK_EVENT_BURST, rate, link->peak_top);
+            if ((err = link_memory_add_event(m, r->name, &ev)) < 0)
+                return err;
+            rm = link_memory_find(m, r->name);
+        }
+        rm->bursting = over;
+    }
+    return 0;
+}
+
+static void reboot(struct link_memory *m, const char *boot_id)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        struct rail_memory *rm = &m->rails[i];
+        rm->has_carrier = rm->has_downs = rm->bursting = false;
+        rm->carrier_changes = rm->downs = 0;
+        rm->failing = 0;
+    }
+    strscpy(m->boot_id, boot_id, sizeof(m->boot_id));
+}
+
+int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_boottime,
+                        usec_t now_wall, const struct inventory *inv,
+                        const struct counter_state *counters, double link_threshold)
+{
+    if (!streq(m->boot_id, boot_id))
+        reboot(m, boot_id);
+    m->now_boottime = now_boottime;
+    m->now_wall = now_wall;
+    /* Rails no longer in the inventory leave: the memory stays the size of the node. */
+    size_t kept = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        bool present = false;
+        for (size_t j = 0; j < inv->n_rails && !present; j++)
+            present = streq(m->rails[i].rail, inv->rails[j].name);
+        if (present)
+            m->rails[kept++] = m->rails[i];
+    }
+    m->n = kept;
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct rail *r = &inv->rails[i];
+        int err = observe_rail(m, r, counters ? counters_find_const(counters, r->name) : NULL,
+                               link_threshold);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+static bool failing(enum severity s)
+{
+    return s == SEVERITY_WARNING || s == SEVERITY_ERROR;
+}
+
+int link_memory_note_findings(struct link_memory *m, const struct findings *fs)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        struct rail_memory *rm = &m->rails[i];
+        uint32_t now = 0;
+        for (size_t j = 0; j < fs->n; j++) {
+            const struct finding *f = &fs->items[j];
+            int t = f->rail && streq(f->rail, rm->rail) ? link_tracked_index(f->check) : -1;
+            if (t < 0 || !failing(f->severity) || (now & (1u << t)))
+                continue;
+            now |= 1u << t;
+            if (rm->failing & (1u << t))
+                continue;
+            struct link_event ev;
+            event_now(m, &ev, LINK_EVENT_WARNING, 1, f->check);
+            int err = link_memory_add_event(m, rm->rail, &ev);
+            if (err < 0)
+                return err;
+        }
+        /* An unknown (no rate after a restart) neither raises nor clears. */
+        for (size_t j = 0; j < fs->n; j++) {
+            const struct finding *f = &fs->items[j];
+            int t = f->rail && streq(f->rail, rm->rail) ? link_tracked_index(f->check) : -1;
+            if (t >= 0 && f->severity == SEVERITY_OK)
+                rm->failing &= ~(1u << t);
+        }
+        rm->failing |= now;
+    }
+    return 0;
+}
+
+bool link_event_age(const struct link_memory *m, const struct link_event *ev, usec_t *age)
+{
+    if (streq(ev->boot_id, m->boot_id)) {
+        *age = m->now_boottime > ev->boottime ? m->now_boottime - ev->boottime : 0;
+        return true;
+    }
+    if (ev->wall > m->now_wall)
+        return false;
+    *age = m->now_wall - ev->wall;
+    return true;
+}
+
+static bool within(const struct link_memory *m, const struct link_event *ev, usec_t window)
+{
+    usec_t age;
+    return link_event_age(m, ev, &age) && age < window;
+}
+
+const struct link_event *link_memory_sticky(const struct link_memory *m, const char *rail,
+                                            usec_t window)
+{
+    const struct rail_memory *rm = link_memory_find_const(m, rail);
+    if (!rm || window == 0)
+        return NULL;
+    /* The youngest: a burst's event moves on in place while the burst lasts. */
+    const struct link_event *best = NULL;
+    usec_t best_age = 0, age;
+    for (size_t i = 0; i < rm->n_events; i++) {
+        const struct link_event *ev = &rm->events[i];
+        if (ev->kind == LINK_EVENT_WARNING || !link_event_age(m, ev, &age) || age >= window)
+            continue;
+        if (!best || age <= best_age) {
+            best = ev;
+            best_age = age;
+        }
+    }
+    return best;
+}
+
+unsigned link_memory_warnings(const struct link_memory *m, const char *rail, const char *check,
+                              usec_t window, bool failing_now)
+{
+    const struct rail_memory *rm = link_memory_find_const(m, rail);
+    int t = link_tracked_index(check);
+    unsigned n = 0;
+    if (t < 0)
+        return 0;
+    if (failing_now && !(rm && (rm->failing & (1u << t))))
+        n++;
+    for (size_t i = 0; rm && i < rm->n_events; i++) {
+        const struct link_event *ev = &rm->events[i];
+        if (ev->kind == LINK_EVENT_WARNING && streq(ev->what, check) && within(m, ev, window))
+            n++;
+    }
+    return n;
+}
+
+void link_memory_done(struct link_memory *m)
+{
+    free(m->rails);
+    memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: ISC */
+/* A memory of the link (issue 30, item 4): per rail, its flaps (carrier changes), link downs
+ * (link_downed rising) and error bursts (the link class's rate over its threshold), and the
+ * raises of its link checks' warnings, kept across daemon restarts (state/link_store).
+ * From them the pure rules: a rail stays DEGRADED for a sticky window after its last event
+ * (gpud's lesson: a link that is READY the second it comes up flip-flops in and out of
+ * Slurm), and N warnings of one check on one rail within a window are an error
+ * (NVSentinel: 5 in 24 h).
+ *
+ * Boot-id aware: an event keeps the boot it happened in. Its age is measured on
+ * CLOCK_BOOTTIME within its boot and on the wall clock across boots; one of another boot
+ * dated in the future (a clock set back) has no age and counts as expired. The baselines
+ * that events are found against (carrier_changes, the link_downed total) are this boot's
+ * alone: a reboot clears them, the events stay as history. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters.h"
+#include "findings.h"
+#include "inventory.h"
+#include "timeutil.h"
+
+enum link_event_kind {
+    LINK_EVENT_FLAP,            /* carrier_changes rose by COUNT */
+    LINK_EVENT_DOWN,            /* the link-down counters rose by COUNT */
+    LINK_EVENT_BURST,           /* the link class over its threshold; COUNT: rate, per s */
+    LINK_EVENT_WARNING,         /* WHAT (a link check) began to fail on the rail */
+    LINK_EVENT_KINDS,
+};
+
+/* Kept per rail, the oldest dropped first: flaps and warnings of a day share it. */
+#define LINK_MEMORY_EVENTS 128
+/* The most warnings an escalation can count (policy.h's escalate.warnings). */
+#define LINK_ESCALATE_MAX 64
+#define LINK_BOOT_ID_MAX 40
+#define LINK_WHAT_MAX 48
+
+struct link_event {
+    enum link_event_kind kind;
+    char boot_id[LINK_BOOT_ID_MAX];
+    usec_t boottime;            /* CLOCK_BOOTTIME of BOOT_ID */
+    usec_t wall;                /* CLOCK_REALTIME */
+    uint64_t count;
+    char what[LINK_WHAT_MAX];   /* the netdev, the counter that rose most, the check id */
+};
+
+/* The checks whose warnings are counted for escalation: netdev.flaps and counters.<class>. */
+#define LINK_TRACKED (1 + COUNTER_CLASSES)
+
+struct rail_memory {
+    char rail[80];
+    /* This boot's baselines (cleared by a reboot). */
+    bool has_carrier;
+    uint64_t carrier_changes;
+    bool has_downs;
+    uint64_t downs;
+    bool bursting;              /* the last pass saw the link class over its threshold */
+    uint32_t failing;           /* bit i: tracked check i failed at the last pass */
+    struct link_event events[LINK_MEMORY_EVENTS];
+    size_t n_events;
+};
+
+struct link_memory {
+    char boot_id[LINK_BOOT_ID_MAX];
+    usec_t now_boottime, now_wall;      /* the last fold's: the checks' "now" */
+    struct rail_memory *rails;
+    size_t n, cap;
+};
+
+/* The tracked check's index (0 .. LINK_TRACKED-1), or -1: a check whose warnings escalate. */
+int link_tracked_index(const char *check);
+const char *link_tracked_name(int index);
+const char *link_event_kind_name(enum link_event_kind k);   /* "flap" */
+int link_event_kind_from_name(const char *name);            /* -1 if none */
+
+struct rail_memory *link_memory_find(struct link_memory *m, const char *rail);
+const struct rail_memory *link_memory_find_const(const struct link_memory *m, const char *rail);
+/* RAIL's memory, created empty if new: -EFBIG past INVENTORY_MAX_RAILS, -ENOMEM. */
+int link_memory_rail(struct link_memory *m, const char *rail, struct rail_memory **ret);
+/* Adds EV to RAIL's events (created; -EFBIG past INVENTORY_MAX_RAILS, -ENOMEM), dropping
+ * the oldest when full. */
+int link_memory_add_event(struct link_memory *m, const char *rail, const struct link_event *ev);
+
+/* One pass's observation of every rail of INV under BOOT_ID, at NOW_BOOTTIME/NOW_WALL:
+ * flaps and link downs against this boot's baselines, bursts from COUNTERS' link-class
+ * peak over LINK_THRESHOLD (one event per burst, its time moved on while it lasts). Rails
+ * gone from INV are dropped. -ENOMEM. */
+int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_boottime,
+                        usec_t now_wall, const struct inventory *inv,
+                        const struct counter_state *counters, double link_threshold);
+/* Records the raises among FS's findings of tracked checks (warning or error now, not at
+ * the last pass) as LINK_EVENT_WARNING events, and which fail now. -ENOMEM. */
+int link_memory_note_findings(struct link_memory *m, const struct findings *fs);
+
+/* EV's age at the memory's now; false where it has none (another boot's, in the future). */
+bool link_event_age(const struct link_memory *m, const struct link_event *ev, usec_t *age);
+/* RAIL's latest flap, down or burst younger than WINDOW, or NULL (WINDOW 0: none). */
+const struct link_event *link_memory_sticky(const struct link_memory *m, const char *rail,
+                                            usec_t window);
+/* CHECK's raises on RAIL within WINDOW, with the one this pass makes when CHECK fails now
+ * (FAILING_NOW) and did not at the last pass. */
+unsigned link_memory_warnings(const struct link_memory *m, const char *rail, const char *check,
+                              usec_t window, bool failing_now);
+void link_memory_done(struct link_memory *m);

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: ISC */
+/* The link memory's file: STATE_DIR/links.json holds the boot id of its baselines and, per
+ * rail, those baselines (this boot's carrier_changes and link-down total, whether a burst
+ * or a link check's warning is going on) and its events, each with its boot id, CLOCK_BOOTTIME
+ * and wall-clock times:
+ *   {"boot_id":"...","rails":[{"rail":"mlx5_0/1","carrier_changes":4,"downs":1,
+ *     "bursting":false,"failing":["counters.link"],"events":[{"kind":"link_down",
+ *     "boot_id":"...","boottime_usec":..,"wall_usec":..,"count":1,"what":"link_downed"}]}]}
+ * A file is outside data: every string is checked for its type and length, rails and
+ * events past their bounds are refused, and any fault refuses the whole file. */
+#include "config.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <string.h>
+
+#include "link_store.h"
+#include "state_file.h"
+#include "strutil.h"
+
+/* A string member of O that fits SIZE bytes with its NUL and holds no NUL of its own. */
+static int get_string(json_object *o, const char *key, char *buf, size_t size)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return -EBADMSG;
+    size_t len = (size_t)json_object_get_string_len(v);
+    const char *s = json_object_get_string(v);
+    if (len >= size || strlen(s) != len)
+        return -EBADMSG;
+    memcpy(buf, s, len + 1);
+    return 0;
+}
+
+/* An unsigned integer member, or absent (HAS false). */
+static int get_u64(json_object *o, const char *key, uint64_t *ret, bool *has)
+{
+    json_object *v;
+    *ret = 0;
+    if (has)
+        *has = false;
+    if (!json_object_object_get_ex(o, key, &v))
+        return has ? 0 : -EBADMSG;
+    if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+        return -EBADMSG;
+    *ret = json_object_get_uint64(v);
+    if (has)
+        *has = true;
+    return 0;
+}
+
+static int load_event(json_object *o, struct link_event *ev)
+{
+    char kind[32];
+    int k;
+    memset(ev, 0, sizeof(*ev));
+    if (!json_object_is_type(o, json_type_object) || get_string(o, "kind", kind, sizeof(kind)) < 0 ||
+        (k = link_event_kind_from_name(kind)) < 0 ||
+        get_string(o, "boot_id", ev->boot_id, sizeof(ev->boot_id)) < 0 ||
+        get_string(o, "what", ev->what, sizeof(ev->what)) < 0 ||
+        get_u64(o, "boottime_usec", &ev->boottime, NULL) < 0 ||
+        get_u64(o, "wall_usec", &ev->wall, NULL) < 0 || get_u64(o, "count", &ev->count, NULL) < 0)
+        return -EBADMSG;
+    ev->kind = (enum link_event_kind)k;
+    return 0;
+}
+
+static int load_rail(struct link_memory *m, json_object *o)
+{
+    char rail[sizeof(((struct rail_memory *)0)->rail)];
+    json_object *events, *failing, *b;
+    struct link_event ev;
+    if (!json_object_is_type(o, json_type_object) || get_string(o, "rail", rail, sizeof(rail)) < 0 ||
+        link_memory_find(m, rail) ||
+        !json_object_object_get_ex(o, "events", &events) || !json_object_is_type(events, json_type_array) ||
+        json_object_array_length(events) > LINK_MEMORY_EVENTS)
+        return -EBADMSG;
+    struct rail_memory *rm;
+    int r = link_memory_rail(m, rail, &rm);
+    if (r < 0)
+        return r == -EFBIG ? -EBADMSG : r;
+    size_t n = json_object_array_length(events);
+    for (size_t i = 0; i < n; i++) {
+        if (load_event(json_object_array_get_idx(events, i), &ev) < 0)
+            return -EBADMSG;
+        rm->events[rm->n_events++] = ev;
+    }
+    if (get_u64(o, "carrier_changes", &rm->carrier_changes, &rm->has_carrier) < 0 ||
+        get_u64(o, "downs", &rm->downs, &rm->has_downs) < 0)
+        return -EBADMSG;
+    if (json_object_object_get_ex(o, "bursting", &b)) {
+        if (!json_object_is_type(b, json_type_boolean))
+            return -EBADMSG;
+        rm->bursting = json_object_get_boolean(b);
+    }
+    if (json_object_object_get_ex(o, "failing", &failing)) {
+        if (!json_object_is_type(failing, json_type_array) ||
+            json_object_array_length(failing) > LINK_TRACKED)
+            return -EBADMSG;
+        for (size_t i = 0; i < json_object_array_length(failing); i++) {
+            json_object *c = json_object_array_get_idx(failing, i);
+            int t = json_object_is_type(c, json_type_string) ? link_tracked_index(json_object_get_string(c)) : -1;
+            if (t < 0)
+                return -EBADMSG;
+            rm->failing |= 1u << t;
+        }
+    }
+    return 0;
+}
+
+int link_store_load(const char *state_dir, struct link_memory *m)
+{
+    json_object *root, *rails = NULL;
+    memset(m, 0, sizeof(*m));
+    int r = state_file_load(state_dir, LINK_STORE_FILE, &root);
+    if (r < 0 || !root)
+        return r;
+    if (get_string(root, "boot_id", m->boot_id, sizeof(m->boot_id)) < 0 ||
+        !json_object_object_get_ex(root, "rails", &rails) ||
+        !json_object_is_type(rails, json_type_array) ||
+        json_object_array_length(rails) > INVENTORY_MAX_RAILS)
+        r = -EBADMSG;
+    for (size_t i = 0; r >= 0 && i < json_object_array_length(rails); i++)
+        r = load_rail(m, json_object_array_get_idx(rails, i));
+    json_object_put(root);
+    if (r < 0)
+        link_memory_done(m);
+    return r < 0 ? r : 0;
+}
+
+static json_object *event_json(const struct link_event *ev)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "kind", json_object_new_string(link_event_kind_name(ev->kind)));
+    json_object_object_add(o, "boot_id", json_object_new_string(ev->boot_id));
+    json_object_object_add(o, "boottime_usec", json_object_new_uint64(ev->boottime));
+    json_object_object_add(o, "wall_usec", json_object_new_uint64(ev->wall));
+    json_object_object_add(o, "count", json_object_new_uint64(ev->count));
+    json_object_object_add(o, "what", json_object_new_string(ev->what));
+    return o;
+}
+
+int link_store_save(const char *state_dir, const struct link_memory *m)
+{
+    json_object *root = json_object_new_object(), *rails = json_object_new_array();
+    json_object_object_add(root, "boot_id", json_object_new_string(m->boot_id));
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rail_memory *rm = &m->rails[i];
+        json_object *o = json_object_new_object(), *events = json_object_new_array();
+        json_object *failing = json_object_new_array();
+        json_object_object_add(o, "rail", json_object_new_string(rm->rail));
+        if (rm->has_carrier)
+            json_object_object_add(o, "carrier_changes", json_object_new_uint64(rm->carrier_changes));
+        if (rm->has_downs)
+            json_object_object_add(o, "downs", json_object_new_uint64(rm->downs));
+        json_object_object_add(o, "bursting", json_object_new_boolean(rm->bursting));
+        for (int t = 0; t < LINK_TRACKED; t++)
+            if (rm->failing & (1u << t))
+                json_object_array_add(failing, json_object_new_string(link_tracked_name(t)));
+        json_object_object_add(o, "failing", failing);
+        for (size_t j = 0; j < rm->n_events; j++)
+            json_object_array_add(events, event_json(&rm->events[j]));
+        json_object_object_add(o, "events", events);
+        json_object_array_add(rails, o);
+    }
+    json_object_object_add(root, "rails", rails);
+    int r = state_file_save(state_dir, LINK_STORE_FILE, root);
+    json_object_put(root);
+    return r;
+}
