@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: ISC */
+/* Tests of the link's memory (model/link_memory, state/link_store, checks/check_link_memory)
+ * on one synthetic InfiniBand rail whose PMA counters (link_downed, symbol_error) and
+ * carrier_changes each test sets, sample by sample, at boot times and wall-clock times it
+ * chooses: a first reading is no event; a link down, a flap and an error burst are sticky
+ * for the window and no longer; a counter reset is no event; the Nth warning of a check
+ * within the escalation window is an error and an older one does not count; a new boot id
+ * keeps the old boot's events (aged on the wall clock) but not its baselines; the state
+ * file round-trips and a hostile one is refused whole, never a crash. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "check_findings.h"
+#include "check_run.h"
+#include "counters.h"
+#include "link_memory.h"
+#include "link_store.h"
+#include "macro.h"
+#include "strutil.h"
+
+#define BOOT_A "0b8f3a1e-1111-4c6e-9a0b-1d2e3f4a5b6c"
+#define BOOT_B "7d2c4e6a-2222-4c6e-9a0b-1d2e3f4a5b6c"
+#define WALL0 1800000000.0          /* 2027-01-15T08:00:00Z */
+#define RAIL "mlx5_0/1"
+
+static char scratch[256];
+
+/* One rail, its counter state and its memory, judged under P. */
+struct world {
+    struct policy p;
+    struct inventory inv;
+    struct rail rail;
+    struct counter_state st;
+    struct link_memory m;
+    struct findings fs;
+    char boot[40];
+};
+
+static void world_init(struct world *w)
+{
+    memset(w, 0, sizeof(*w));
+    policy_init_defaults(&w->p);
+    strscpy(w->rail.name, RAIL, sizeof(w->rail.name));
+    strscpy(w->rail.device, "mlx5_0", sizeof(w->rail.device));
+    w->rail.port = 1;
+    w->rail.netdev.present = true;
+    strscpy(w->rail.netdev.name, "ibp24s0", sizeof(w->rail.netdev.name));
+    w->rail.netdev.has_carrier_changes = true;
+    w->inv.rails = &w->rail;
+    w->inv.n_rails = 1;
+    strscpy(w->boot, BOOT_A, sizeof(w->boot));
+}
+
+static void world_done(struct world *w)
+{
+    findings_done(&w->fs);
+    counter_sample_done(&w->rail.counters);
+    counters_done(&w->st);
+    link_memory_done(&w->m);
+    policy_done(&w->p);
+}
+
+/* A pass at boot time T seconds (wall WALL0 + T, or WALL when given): the counters as
+ * given, folded, observed, judged, and the warnings noted, as pipeline.c does. */
+static void pass_wall(struct world *w, double t, double wall, uint64_t carrier, uint64_t downs,
+                      uint64_t symbols)
+{
+    counter_sample_done(&w->rail.counters);
+    ck_assert_int_eq(counter_sample_add_pma(&w->rail.counters, "link_downed", downs), 0);
+    ck_assert_int_eq(counter_sample_add_pma(&w->rail.counters, "symbol_error", symbols), 0);
+    w->rail.counters.taken = (usec_t)(t * USEC_PER_SEC);
+    w->rail.netdev.carrier_changes = carrier;
+    ck_assert_int_eq(counters_fold(&w->st, w->boot, RAIL, &w->rail.counters, true, carrier,
+                                   w->p.checks.flaps.window), 0);
+    ck_assert_int_eq(link_memory_observe(&w->m, w->boot, (usec_t)(t * USEC_PER_SEC),
+                                         (usec_t)(wall * USEC_PER_SEC), &w->inv, &w->st,
+                                         w->p.checks.counters.link), 0);
+    findings_done(&w->fs);
+    memset(&w->fs, 0, sizeof(w->fs));
+    check_counters(&w->inv, &w->st, &w->p, &w->fs);
+    check_link_memory(&w->inv, &w->m, &w->p, &w->fs);
+    ck_assert_int_eq(link_memory_note_findings(&w->m, &w->fs), 0);
+}
+
+static void pass(struct world *w, double t, uint64_t carrier, uint64_t downs, uint64_t symbols)
+{
+    pass_wall(w, t, WALL0 + t, carrier, downs, symbols);
+}
+
+static const struct finding *sticky(const struct world *w)
+{
+    return one_finding(&w->fs, "counters.sticky", RAIL);
+}
+
+static size_t n_events(const struct world *w, enum link_event_kind kind)
+{
+    const struct rail_memory *rm = link_memory_find_const(&w->m, RAIL);
+    size_t n = 0;
+    for (size_t i = 0; rm && i < rm->n_events; i++)
+        n += rm->events[i].kind == kind;
+    return n;
+}
+
+/* A daemon's first reading of counts that rose before it ran is a baseline, not an event. */
+START_TEST(test_first_reading_is_no_event)
+{
+    struct world w;
+    world_init(&w);
+    pass(&w, 100, 7, 3, 40);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_OK);
+    ck_assert_str_eq(sticky(&w)->message, "no flap, link down or error burst in the last 30m");
+    ck_assert_uint_eq(link_memory_find_const(&w.m, RAIL)->n_events, 0);
+    ck_assert_int_eq(findings_rail_verdict(&w.fs, RAIL), VERDICT_READY);
+    world_done(&w);
+}
+END_TEST
+
+/* A link down is sticky for the window after it, named with its time and the window's end,
+ * and the rail READY again once the window has passed. */
+START_TEST(test_window_expiry)
+{
+    struct world w;
+    world_init(&w);
+    w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
+    pass(&w, 0, 1, 0, 0);
+    pass(&w, 10, 1, 1, 0);                  /* link_downed 0 -> 1 at 08:00:10 */
+    const struct finding *f = sticky(&w);
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_str_eq(f->message, "the link went down (link_downed +1) at 2027-01-15T08:00:10Z; "
+                                 "DEGRADED until 2027-01-15T08:01:10Z (sticky window 1m)");
+    ck_assert_str_eq(f->actual, "link_down at 2027-01-15T08:00:10Z");
+    /* The link comes back: the rate falls to 0, the counters are ok, the window holds. */
+    pass(&w, 20, 1, 1, 0);
+    ck_assert_int_eq(one_finding(&w.fs, "counters.link_down", RAIL)->severity, SEVERITY_OK);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    ck_assert_int_eq(findings_rail_verdict(&w.fs, RAIL), VERDICT_DEGRADED);
+    pass(&w, 69, 1, 1, 0);                  /* 59 s after it */
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    pass(&w, 70, 1, 1, 0);                  /* 60 s: over */
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_OK);
+    ck_assert_int_eq(findings_rail_verdict(&w.fs, RAIL), VERDICT_READY);
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_DOWN), 1);    /* kept as history */
+    /* sticky_window 0: off, no finding. */
+    w.p.checks.counters.sticky_window = 0;
+    pass(&w, 80, 1, 2, 0);
+    for (size_t i = 0; i < w.fs.n; i++)
+        ck_assert_str_ne(w.fs.items[i].check, "counters.sticky");
+    world_done(&w);
+}
+END_TEST
+
+/* A flap (carrier_changes up) and an error burst are events too; a burst that goes on is
+ * one event whose time moves on, so its window starts when it ends. */
+START_TEST(test_flap_and_burst)
+{
+    struct world w;
+    world_init(&w);
+    w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
+    pass(&w, 0, 4, 0, 0);
+    pass(&w, 10, 6, 0, 0);
+    ck_assert_str_eq(sticky(&w)->message, "the link flapped (2 carrier changes on ibp24s0) at "
+                     "2027-01-15T08:00:10Z; DEGRADED until 2027-01-15T08:01:10Z (sticky window 1m)");
+    pass(&w, 20, 6, 0, 100);                /* 10/s, threshold 1/s */
+    pass(&w, 30, 6, 0, 300);                /* 20/s: the same burst */
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_BURST), 1);
+    ck_assert_int_eq(one_finding(&w.fs, "counters.link", RAIL)->severity, SEVERITY_WARNING);
+    ck_assert_str_eq(sticky(&w)->actual, "error_burst at 2027-01-15T08:00:30Z");
+    ck_assert_ptr_nonnull(strstr(sticky(&w)->message, "had an error burst (symbol_error at 20/s)"));
+    pass(&w, 40, 6, 0, 300);                /* over: the window runs from 08:00:30 */
+    ck_assert_int_eq(one_finding(&w.fs, "counters.link", RAIL)->severity, SEVERITY_OK);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    ck_assert_ptr_nonnull(strstr(sticky(&w)->message, "DEGRADED until 2027-01-15T08:01:30Z"));
+    pass(&w, 50, 6, 0, 400);                /* a new burst: a second event */
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_BURST), 2);
+    pass(&w, 110, 6, 0, 400);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_OK);
+    world_done(&w);
+}
+END_TEST
+
+/* Counters going backwards (perfquery -R) are a new baseline, not an event; the next rise is. */
+START_TEST(test_reset_is_no_event)
+{
+    struct world w;
+    world_init(&w);
+    pass(&w, 0, 9, 5, 0);
+    pass(&w, 10, 1, 0, 0);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_OK);
+    ck_assert_uint_eq(link_memory_find_const(&w.m, RAIL)->n_events, 0);
+    pass(&w, 20, 1, 1, 0);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_DOWN), 1);
+    world_done(&w);
+}
+END_TEST
+
+/* A quiet pass at T, then one at T + 10 s with 100 more symbol errors (10/s, over the
+ * default 1/s): counters.link's severity then. */
+static enum severity rise(struct world *w, double t, uint64_t *symbols)
+{
+    pass(w, t, 1, 0, *symbols);
+    *symbols += 100;
+    pass(w, t + 10, 1, 0, *symbols);
+    return one_finding(&w->fs, "counters.link", RAIL)->severity;
+}
+
+#define HOURS(h) (3600.0 * (h))
+
+/* The Nth warning of one check on one rail within the window is an error (NVSentinel's 5
+ * in 24 h); the warnings before it are not; an ongoing one is not counted twice; one older
+ * than the window no longer counts. */
+START_TEST(test_escalation)
+{
+    struct world w;
+    uint64_t symbols = 0;
+    world_init(&w);
+    w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
+    ck_assert_uint_eq(w.p.checks.counters.escalate.warnings, 5);
+    ck_assert_uint_eq(w.p.checks.counters.escalate.window, 24 * USEC_PER_HOUR);
+    pass(&w, 0, 1, 0, 0);
+    for (int i = 1; i <= 4; i++) {
+        ck_assert_int_eq(rise(&w, HOURS(i), &symbols), SEVERITY_WARNING);
+        /* It goes on: the same warning, not a new one. */
+        symbols += 100;
+        pass(&w, HOURS(i) + 20, 1, 0, symbols);
+        ck_assert_int_eq(one_finding(&w.fs, "counters.link", RAIL)->severity, SEVERITY_WARNING);
+        ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    }
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_WARNING), 4);
+    ck_assert_int_eq(rise(&w, HOURS(5), &symbols), SEVERITY_ERROR);   /* the 5th in 24 h */
+    const struct finding *f = one_finding(&w.fs, "counters.link", RAIL);
+    static const char lead[] = "escalated, warning 5 of counters.link on this rail in 24h "
+                               "(limit 5): link at ";
+    ck_assert_msg(strncmp(f->message, lead, strlen(lead)) == 0, "%s", f->message);
+    /* The burst's sticky window says so too, as an error. */
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_ERROR);
+    ck_assert_ptr_nonnull(strstr(sticky(&w)->message,
+                                 "escalated: counters.link warned 5 times in 24h (limit 5); the link"));
+    ck_assert_int_eq(findings_rail_verdict(&w.fs, RAIL), VERDICT_NOT_READY);
+    /* Quiet, and the window past: the sticky window's end is the rail's only limit. */
+    pass(&w, HOURS(5) + 100, 1, 0, symbols);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_OK);
+    ck_assert_int_eq(findings_rail_verdict(&w.fs, RAIL), VERDICT_READY);
+    /* At 25 h the first has left the window, four are in it: the next is the 5th again. */
+    ck_assert_int_eq(rise(&w, HOURS(25), &symbols), SEVERITY_ERROR);
+    ck_assert_uint_eq(link_memory_warnings(&w.m, RAIL, "counters.link", 24 * USEC_PER_HOUR, false), 5);
+    /* At 30 h only the one of 25 h is in it: a warning. */
+    ck_assert_int_eq(rise(&w, HOURS(30), &symbols), SEVERITY_WARNING);
+    /* Another check's warnings are its own count. */
+    ck_assert_uint_eq(link_memory_warnings(&w.m, RAIL, "counters.loss", 24 * USEC_PER_HOUR, false), 0);
+    /* warnings 0: off. */
+    w.p.checks.counters.escalate.warnings = 0;
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(rise(&w, HOURS(31) + 100 * i, &symbols), SEVERITY_WARNING);
+    world_done(&w);
+}
+END_TEST
+
+/* A reboot: the old boot's events stay, aged on the wall clock; its baselines do not (the
+ * new boot's first carrier count, higher than the old boot's last, is no event: the two
+ * boots' counts are never compared); an old-boot event dated
+ * in the future (a clock set back) has no age and counts as expired. */
+START_TEST(test_boot_id_change)
+{
+    struct world w;
+    world_init(&w);
+    w.p.checks.counters.sticky_window = 600 * USEC_PER_SEC;
+    pass(&w, 1000, 40, 0, 0);
+    pass(&w, 1010, 42, 0, 0);               /* a flap at wall WALL0 + 1010 */
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    strscpy(w.boot, BOOT_B, sizeof(w.boot));
+    /* Rebooted: boot time 30 s, wall 200 s after the flap. */
+    pass_wall(&w, 30, WALL0 + 1210, 50, 0, 0);
+    ck_assert_str_eq(w.m.boot_id, BOOT_B);
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_FLAP), 1);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    ck_assert_ptr_nonnull(strstr(sticky(&w)->message, "DEGRADED until 2027-01-15T08:26:50Z"));
+    ck_assert_uint_eq(link_memory_find_const(&w.m, RAIL)->carrier_changes, 50);
+    pass_wall(&w, 40, WALL0 + 1220, 50, 0, 0);
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_FLAP), 1);    /* 42 -> 50 across boots was no event */
+    pass_wall(&w, 50, WALL0 + 1610, 50, 0, 0);               /* 600 s after it */
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_OK);
+    /* The clock set back before the flap: no age, expired, not sticky forever. */
+    pass_wall(&w, 60, WALL0 + 500, 50, 0, 0);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_OK);
+    usec_t age;
+    ck_assert(!link_event_age(&w.m, &link_memory_find_const(&w.m, RAIL)->events[0], &age));
+    /* This boot's event is aged on CLOCK_BOOTTIME, whatever the wall clock does. */
+    pass_wall(&w, 70, WALL0 + 500, 51, 0, 0);
+    pass_wall(&w, 80, WALL0 + 99999, 51, 0, 0);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    world_done(&w);
+}
+END_TEST
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The memory survives a restart (save, load) in the same boot: the window holds, and a
+ * rise while no daemon ran is found against the saved baseline. */
+START_TEST(test_state_roundtrip)
+{
+    struct world w;
+    struct link_memory back;
+    char dir[320];
+    snprintf(dir, sizeof(dir), "%s/roundtrip", scratch);
+    sh("rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    world_init(&w);
+    pass(&w, 0, 1, 0, 0);
+    pass(&w, 10, 1, 1, 0);
+    pass(&w, 20, 1, 1, 100);                /* counters.link warns: failing noted */
+    ck_assert_int_eq(link_store_save(dir, &w.m), 0);
+    ck_assert_int_eq(link_store_load(dir, &back), 0);
+    ck_assert_str_eq(back.boot_id, BOOT_A);
+    ck_assert_uint_eq(back.n, 1);
+    const struct rail_memory *a = link_memory_find_const(&w.m, RAIL), *b = &back.rails[0];
+    ck_assert_str_eq(b->rail, RAIL);
+    ck_assert_uint_eq(b->n_events, a->n_events);
+    ck_assert_mem_eq(b->events, a->events, a->n_events * sizeof(a->events[0]));
+    ck_assert(b->has_carrier && b->carrier_changes == 1 && b->has_downs && b->downs == 1);
+    ck_assert(b->bursting);
+    ck_assert_uint_eq(b->failing, a->failing);
+    ck_assert_uint_ne(b->failing, 0);
+    /* A new process with the loaded memory and fresh counters: the down while it was
+     * stopped (1 -> 2) is an event, the window of the first still holds. */
+    link_memory_done(&w.m);
+    w.m = back;
+    counters_done(&w.st);
+    pass(&w, 30, 1, 2, 100);
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_DOWN), 2);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    /* No file: an empty memory. */
+    sh("rm -f '%s/links.json'", dir);
+    ck_assert_int_eq(link_store_load(dir, &back), 0);
+    ck_assert_uint_eq(back.n, 0);
+    link_memory_done(&back);
+    world_done(&w);
+}
+END_TEST
+
+/* A damaged or hostile file is refused whole with -EBADMSG (the daemon says so and starts
+ * a fresh history), never a crash, never half a memory; a symlink is -ELOOP. */
+START_TEST(test_state_hostile)
+{
+    static const char *const bad[] = {
+        "not json",
+        "[]",
+        "{\"rails\":[]}",
+        "{\"boot_id\":7,\"rails\":[]}",
+        "{\"boot_id\":\"" BOOT_A "-and-far-too-long-for-a-boot-id\",\"rails\":[]}",
+        "{\"boot_id\":\"a\",\"rails\":{}}",
+        "{\"boot_id\":\"a\",\"rails\":[7]}",
+        "{\"boot_id\":\"a\",\"rails\":[{\"events\":[]}]}",
+        "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\\u0000x\",\"events\":[]}]}",
+        "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\",\"events\":[]},{\"rail\":\"r\",\"events\":[]}]}",
+        "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\",\"events\":[],\"downs\":-1}]}",
+        "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\",\"events\":[],\"downs\":\"1\"}]}",
+        "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\",\"events\":[],\"bursting\":1}]}",
+        "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\",\"events\":[],\"failing\":[\"port.state\"]}]}",
+        "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\",\"events\":[{\"kind\":\"meteor\",\"boot_id\":\"a\","
+        "\"boottime_usec\":1,\"wall_usec\":1,\"count\":1,\"what\":\"\"}]}]}",
+        "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\",\"events\":[{\"kind\":\"flap\",\"boot_id\":\"a\","
+        "\"boottime_usec\":1,\"wall_usec\":-5,\"count\":1,\"what\":\"\"}]}]}",
+        "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\",\"events\":[{\"kind\":\"flap\",\"boot_id\":\"a\","
+        "\"boottime_usec\":1,\"wall_usec\":1,\"count\":1}]}]}",
+    };
+    char dir[320], text[65536];
+    struct link_memory m;
+    snprintf(dir, sizeof(dir), "%s/hostile", scratch);
+    sh("rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        write_file(dir, LINK_STORE_FILE, bad[i]);
+        ck_assert_msg(link_store_load(dir, &m) == -EBADMSG, "accepted: %s", bad[i]);
+        ck_assert_uint_eq(m.n, 0);
+        ck_assert_ptr_null(m.rails);
+    }
+    /* Past the bounds: 129 events on a rail, 1025 rails. */
+    const char *ev = "{\"kind\":\"flap\",\"boot_id\":\"a\",\"boottime_usec\":1,\"wall_usec\":1,"
+                     "\"count\":1,\"what\":\"x\"}";
+    size_t n = (size_t)snprintf(text, sizeof(text), "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\",\"events\":[");
+    for (int i = 0; i <= LINK_MEMORY_EVENTS; i++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", i ? "," : "", ev);
+    snprintf(text + n, sizeof(text) - n, "]}]}");
+    write_file(dir, LINK_STORE_FILE, text);
+    ck_assert_int_eq(link_store_load(dir, &m), -EBADMSG);
+    n = (size_t)snprintf(text, sizeof(text), "{\"boot_id\":\"a\",\"rails\":[");
+    for (int i = 0; i <= INVENTORY_MAX_RAILS; i++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "%s{\"rail\":\"r%d\",\"events\":[]}",
+                              i ? "," : "", i);
+    snprintf(text + n, sizeof(text) - n, "]}");
+    write_file(dir, LINK_STORE_FILE, text);
+    ck_assert_int_eq(link_store_load(dir, &m), -EBADMSG);
+    ck_assert_uint_eq(m.n, 0);
+    /* A good one with 128 events loads. */
+    n = (size_t)snprintf(text, sizeof(text), "{\"boot_id\":\"a\",\"rails\":[{\"rail\":\"r\",\"events\":[");
+    for (int i = 0; i < LINK_MEMORY_EVENTS; i++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", i ? "," : "", ev);
+    snprintf(text + n, sizeof(text) - n, "]}]}");
+    write_file(dir, LINK_STORE_FILE, text);
+    ck_assert_int_eq(link_store_load(dir, &m), 0);
+    ck_assert_uint_eq(m.rails[0].n_events, LINK_MEMORY_EVENTS);
+    link_memory_done(&m);
+    /* A planted symlink is refused. */
+    sh("rm -f '%s/links.json' && ln -s /etc/passwd '%s/links.json'", dir, dir);
+    ck_assert_int_eq(link_store_load(dir, &m), -ELOOP);
+    ck_assert_uint_eq(m.n, 0);
+}
+END_TEST
+
+int main(void)
+{
+    if (check_scratch_dir(scratch, sizeof(scratch), "out-link-memory") < 0)
+        return 99;
+    Suite *s = suite_create("link_memory");
+    TCase *tc = tcase_create("link_memory");
+    tcase_add_test(tc, test_first_reading_is_no_event);
+    tcase_add_test(tc, test_window_expiry);
+    tcase_add_test(tc, test_flap_and_burst);
+    tcase_add_test(tc, test_reset_is_no_event);
+    tcase_add_test(tc, test_escalation);
+    tcase_add_test(tc, test_boot_id_change);
+    tcase_add_test(tc, test_state_roundtrip);
+    tcase_add_test(tc, test_state_hostile);
+    suite_add_tcase(s, tc);
+    return check_run(s);
+}
