@@ -94,6 +94,7 @@ static void check_tree(const char *fixture, const char *policy_yaml)
     struct policy_errors errs = { 0 };
     struct inventory inv;
     struct counter_state st = { .snapshot = true };
+    struct link_memory links = { 0 };   /* the daemon's: counters.sticky is ok on each rail */
     struct tuning t;
     struct probe_run run;
     struct baselines all = { 0 };
@@ -114,7 +115,7 @@ static void check_tree(const char *fixture, const char *policy_yaml)
     /* As the daemon judges its state directory (--once has none to judge). */
     struct persistence kept = { .judged = true, .dir = "/var/lib/fabtune" };
     checks_run(&(struct check_input){ .inventory = &inv, .policy = &p, .counters = &st,
-                                      .persistence = &kept, .tuning = &t, .probes = &run,
+                                      .links = &links, .persistence = &kept, .tuning = &t, .probes = &run,
                                       .baselines = &all }, &fs);
     tally(&fs, fixture);
     findings_done(&fs);

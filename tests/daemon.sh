@@ -29,7 +29,7 @@ live_veth_rail "$tmp"
 cat > "$tmp/policy.yaml" <<EOP
 version: 1
 rails: {expect_count: 1}
-checks: {interval: 1h, counters: {interval: 1s}}
+checks: {interval: 1h, counters: {interval: 1s, sticky_window: 0}}  # the window: link-memory-daemon.sh
 tuning: {mode: off}
 probes: {enabled: false}
 control: {group: daemon}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* libFuzzer target for the state files fabtuned reads back at start-up: the sysctl
- * originals, the counter state and the probe baselines. Any bytes in any of them load or
+ * originals, the counter state, the probe baselines and the link memory. Any bytes in any of them load or
  * fail cleanly, stay within their bounds, and what loads saves and loads again. The first
  * input byte picks the file; the rest is its content. */
 #include "config.h"
@@ -16,6 +16,8 @@
 #include "counters.h"
 #include "counters_store.h"
 #include "fuzz_scratch.h"
+#include "link_memory.h"
+#include "link_store.h"
 #include "tuning_snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -36,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (size < 1)
         return 0;
-    switch (data[0] % 3) {
+    switch (data[0] % 4) {
     case 0: {
         struct tuning_snapshot s;
         put(TUNING_SNAPSHOT_FILE, data + 1, size - 1);
@@ -61,6 +63,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();    /* what was saved loads again */
         }
         counters_done(&st);
+        break;
+    }
+    case 3: {
+        struct link_memory m, again;
+        put(LINK_STORE_FILE, data + 1, size - 1);
+        if (link_store_load(dir, &m) == 0) {
+            if (m.n > INVENTORY_MAX_RAILS)
+                abort();
+            for (size_t i = 0; i < m.n; i++) {
+                if (m.rails[i].n_events > LINK_MEMORY_EVENTS ||
+                    strlen(m.rails[i].rail) >= sizeof(m.rails[i].rail))
+                    abort();
+                for (size_t j = 0; j < m.rails[i].n_events; j++)
+                    if (m.rails[i].events[j].kind >= LINK_EVENT_KINDS)
+                        abort();
+                /* The rules on what loaded: no age is negative, no count overflows. */
+                (void)link_memory_sticky(&m, m.rails[i].rail, USEC_PER_HOUR);
+                (void)link_memory_warnings(&m, m.rails[i].rail, "counters.link", USEC_PER_HOUR, true);
+            }
+            if (link_store_save(dir, &m) < 0 || link_store_load(dir, &again) < 0 || again.n != m.n)
+                abort();    /* what was saved loads again, whole */
+            link_memory_done(&again);
+        }
+        link_memory_done(&m);
         break;
     }
     default: {
