@@ -21,7 +21,7 @@ live_veth_rail "$tmp"
 cat > "$tmp/policy.yaml" <<EOP
 version: 1
 rails: {expect_count: 1}
-checks: {interval: 1h, flaps: {max: 100}, counters: {sticky_window: 0}}  # READY at once after a drop
+checks: {interval: 1h, flaps: {max: 100}, counters: {sticky_window: 0s}}  # READY at once after a drop
 tuning: {mode: off}
 probes: {enabled: false}
 EOP

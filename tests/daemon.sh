@@ -29,7 +29,7 @@ live_veth_rail "$tmp"
 cat > "$tmp/policy.yaml" <<EOP
 version: 1
 rails: {expect_count: 1}
-checks: {interval: 1h, counters: {interval: 1s, sticky_window: 0}}  # the window: link-memory-daemon.sh
+checks: {interval: 1h, counters: {interval: 1s, sticky_window: 0s}}  # the window: link-memory-daemon.sh
 tuning: {mode: off}
 probes: {enabled: false}
 control: {group: daemon}
@@ -201,7 +201,7 @@ expect_rc 0 "$ctl" -s "$sock" reload
 "$ctl" -s "$sock" --json checks | jq -r '.[] | select(.check == "counters.loss") | .severity' > "$tmp/loss"
 expect_match '^warning$' "$tmp/loss"
 # A policy that tolerates that rate makes the same burst ok.
-sed 's/counters: {interval: 1s}/counters: {interval: 1s, loss: 100000}/' "$tmp/good.yaml" > "$tmp/policy.yaml"
+sed 's/counters: {interval: 1s, sticky_window: 0s}/counters: {interval: 1s, sticky_window: 0s, loss: 100000}/' "$tmp/good.yaml" > "$tmp/policy.yaml"
 cp "$tmp/policy.yaml" "$tmp/good.yaml"
 expect_rc 0 "$ctl" -s "$sock" reload
 wait_for '.rails[0].verdict' READY 5 && pass "loss: 100000 tolerates the burst: READY" || fail "still $(verdict .verdict)"
