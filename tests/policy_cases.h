@@ -75,6 +75,10 @@ static const struct bad_policy bad_policies[] = {
       "2:13: duration 99999999999999999999h out of range for probes.interval (1s..24h)" },
     { "negative duration", "checks:\n  flaps:\n    window: -5m\n",
       "3:13: invalid duration '-5m' for checks.flaps.window (write e.g. 250ms, 30s, 10m)" },
+    { "sticky window past a week", "checks:\n  counters:\n    sticky_window: 200h\n",
+      "3:20: duration 200h out of range for checks.counters.sticky_window (0s..168h)" },
+    { "escalation past its bound", "checks:\n  counters:\n    escalate: {warnings: 65}\n",
+      "3:26: value 65 out of range for checks.counters.escalate.warnings (0..64)" },
     /* enums */
     { "enum typo", "rails:\n  qos:\n    trust: dcsp\n",
       "3:12: invalid value 'dcsp' for rails.qos.trust (did you mean 'dscp'? "
