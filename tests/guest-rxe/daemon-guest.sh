@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 cat > "$tmp/policy.yaml" <<EOP
 version: 1
 rails: {expect_count: 1}
-checks: {interval: 1h}
+checks: {interval: 1h, counters: {sticky_window: 0s}}  # READY at once after PORT_ACTIVE
 tuning: {mode: off}
 probes: {enabled: false}
 EOP

@@ -79,15 +79,23 @@ expect_grep '"port.state"' "$tmp/err"
 jq -r '.rails[0].verdict' "$LAST_OUT" > "$tmp/v"; expect_match '^NOT_READY$' "$tmp/v"
 ip link set "$peer" up
 for _ in $(seq 50); do grep -q ACTIVE "$sysgid/state" && break; sleep 0.1; done
-expect_rc 0 $fabtuned --once --json --no-probes -c "$policy"
+# The port is ACTIVE again, but the link flapped a moment ago: the link's memory keeps
+# the rail DEGRADED (counters.sticky, a warning; exit 1) for the sticky window (30m).
+expect_rc 1 $fabtuned --once --json --no-probes -c "$policy"
 # Across the three live runs the peer went down and up: the kernel counted two carrier
 # changes on the rail's netdev, and the state dir carried the earlier count (the snapshot
 # run touched none of it). The loss class now has a rate from rxe's real counters.
-jq -r '.findings[] | select(.check == "netdev.flaps" or .check == "counters.loss") |
-       "\(.check) \(.severity) \(.actual)"' "$LAST_OUT" > "$tmp/flaps"
+jq -r '.findings[] | select(.check == "netdev.flaps" or .check == "counters.loss" or
+       .check == "counters.sticky") | "\(.check) \(.severity) \(.actual)"' "$LAST_OUT" > "$tmp/flaps"
+jq -r '.findings[] | select(.check == "counters.sticky") | .message' "$LAST_OUT" >> "$tmp/flaps"
+jq -r '"\(.verdict) \(.rails[0].verdict)"' "$LAST_OUT" >> "$tmp/flaps"
 cat "$tmp/flaps"
 expect_match '^netdev.flaps ok 2 in [0-9]*s$' "$tmp/flaps"
 expect_match '^counters.loss ok ' "$tmp/flaps"
+expect_match '^counters.sticky warning ' "$tmp/flaps"
+expect_match 'flapped (.* carrier changes on ' "$tmp/flaps"
+expect_match 'DEGRADED until .*(sticky window 30m)' "$tmp/flaps"
+expect_match '^DEGRADED DEGRADED$' "$tmp/flaps"
 
 rm -rf "$tmp"
 finish
