@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: ISC */
+/* Tests of the module EEPROM decoder (model/module_eeprom) on pages built from the
+ * SFF-8636 and CMIS tables (tests/fixtures/module): identity, media, readings in base
+ * units, the module's thresholds and latched flags, DACs as "not monitored", and short or
+ * hostile bytes. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+
+#include "check_run.h"
+#include "module_eeprom.h"
+#include "module_pages.h"
+
+static void load(const char *name, struct module_eeprom *m, struct module_info *info)
+{
+    char path[512];
+    int line;
+    snprintf(path, sizeof(path), "%s/tests/fixtures/module/%s", TEST_SRCDIR, name);
+    ck_assert_msg(module_pages_read(path, m, &line) == 0, "%s: bad line %d", path, line);
+    ck_assert_int_eq(module_eeprom_decode(m, info), 0);
+}
+
+static void assert_near(double a, double b)
+{
+    ck_assert_msg(fabs(a - b) <= 1e-9 * (fabs(b) > 1 ? fabs(b) : 1), "%g != %g", a, b);
+}
+
+START_TEST(test_sff8636_sr4)
+{
+    struct module_eeprom m;
+    struct module_info i;
+    load("qsfp28-sr4.pages", &m, &i);
+    ck_assert_int_eq(i.spec, MODULE_SPEC_SFF8636);
+    char buf[8];
+    ck_assert_str_eq(module_identifier_name(i.identifier, buf), "QSFP28");
+    ck_assert_str_eq(i.vendor, "FABTUNE OPTICS");
+    ck_assert_str_eq(i.part, "QSFP28-SR4-100G");
+    ck_assert_str_eq(i.serial, "SR4SERIAL0000001");
+    ck_assert_str_eq(i.revision, "A0");
+    ck_assert_int_eq(i.media, MODULE_MEDIA_OPTICAL);
+    ck_assert(i.monitored);
+    ck_assert_uint_eq(i.lanes, 4);
+    ck_assert(i.temperature.valid && i.vcc.valid);
+    assert_near(module_value(&i, MODULE_Q_TEMPERATURE, i.temperature.raw), 35.5);
+    assert_near(module_value(&i, MODULE_Q_VCC, i.vcc.raw), 3.3);
+    assert_near(module_value(&i, MODULE_Q_RX_POWER, i.rx_power[0].raw), 0.8e-3);
+    assert_near(module_value(&i, MODULE_Q_RX_POWER, i.rx_power[2].raw), 0.06e-3);
+    assert_near(module_value(&i, MODULE_Q_TX_BIAS, i.tx_bias[3].raw), 6.5e-3);
+    ck_assert(i.tx_power[1].valid);
+    assert_near(module_value(&i, MODULE_Q_TX_POWER, i.tx_power[1].raw), 0.9e-3);
+    ck_assert(!i.rx_power[4].valid);
+    const struct module_thresholds *t = &i.thresholds[MODULE_Q_TEMPERATURE];
+    ck_assert(t->valid);
+    ck_assert_int_eq(t->high_alarm, 75 * 256);
+    ck_assert_int_eq(t->low_alarm, -5 * 256);
+    t = &i.thresholds[MODULE_Q_RX_POWER];
+    ck_assert(t->valid);
+    ck_assert_int_eq(t->high_alarm, 30000);
+    ck_assert_int_eq(t->low_alarm, 500);
+    ck_assert_int_eq(t->high_warn, 20000);
+    ck_assert_int_eq(t->low_warn, 1000);
+    ck_assert_int_eq(i.thresholds[MODULE_Q_TX_BIAS].high_warn, 6000);
+    ck_assert_int_eq(i.thresholds[MODULE_Q_TX_POWER].low_warn, 3000);
+    ck_assert_int_eq(i.thresholds[MODULE_Q_VCC].low_alarm, 29700);
+    ck_assert(i.flags_valid[MODULE_Q_RX_POWER]);
+    ck_assert_uint_eq(i.lane_flags[MODULE_Q_RX_POWER][2], MODULE_FLAG_LOW_WARN);
+    ck_assert_uint_eq(i.lane_flags[MODULE_Q_RX_POWER][0], 0);
+    ck_assert_uint_eq(i.lane_flags[MODULE_Q_RX_POWER][3], 0);
+    ck_assert_uint_eq(i.module_flags[0], 0);
+    uint8_t pages[MODULE_SLOTS];
+    ck_assert_uint_eq(module_eeprom_pages_wanted(&m, pages), 2);
+    ck_assert_uint_eq(pages[0], 0x00);
+    ck_assert_uint_eq(pages[1], 0x03);
+}
+END_TEST
+
+START_TEST(test_sff8636_dac)
+{
+    struct module_eeprom m;
+    struct module_info i;
+    load("qsfp28-dac.pages", &m, &i);
+    ck_assert_int_eq(i.media, MODULE_MEDIA_DAC);
+    ck_assert_str_eq(module_media_name(i.media), "DAC");
+    ck_assert(!i.monitored);
+    ck_assert(!i.temperature.valid && !i.rx_power[0].valid);
+    ck_assert(!i.thresholds[MODULE_Q_TEMPERATURE].valid);
+    ck_assert_str_eq(i.part, "QSFP28-DAC-1M");
+    uint8_t pages[MODULE_SLOTS];
+    ck_assert_uint_eq(module_eeprom_pages_wanted(&m, pages), 1);
+    ck_assert_uint_eq(pages[0], 0x00);
+}
+END_TEST
+
+START_TEST(test_sff8636_aoc_short)
+{
+    struct module_eeprom m;
+    struct module_info i;
+    load("qsfp28-aoc.pages", &m, &i);
+    ck_assert_int_eq(i.media, MODULE_MEDIA_AOC);
+    ck_assert(i.monitored);
+    assert_near(module_value(&i, MODULE_Q_TEMPERATURE, i.temperature.raw), 30);
+    ck_assert(i.rx_power[3].valid);
+    /* No page 03h: no thresholds. Byte 220 bit 2 clear: no Tx power. Bytes 9-14 absent:
+     * no lane flags. */
+    for (int q = 0; q < MODULE_QUANTITIES; q++)
+        ck_assert(!i.thresholds[q].valid);
+    ck_assert(!i.tx_power[0].valid);
+    ck_assert(!i.flags_valid[MODULE_Q_RX_POWER]);
+    ck_assert(!i.tx_bias[0].valid);
+}
+END_TEST
+
+START_TEST(test_cmis_osfp)
+{
+    struct module_eeprom m;
+    struct module_info i;
+    load("osfp-2xdr4.pages", &m, &i);
+    ck_assert_int_eq(i.spec, MODULE_SPEC_CMIS);
+    char buf[8];
+    ck_assert_str_eq(module_identifier_name(i.identifier, buf), "OSFP");
+    ck_assert_str_eq(i.vendor, "FABTUNE OPTICS");
+    ck_assert_str_eq(i.part, "OSFP-2xDR4-800G");
+    ck_assert_str_eq(i.serial, "OSFPSERIAL000001");
+    ck_assert_str_eq(i.revision, "01");
+    ck_assert_int_eq(i.media, MODULE_MEDIA_OPTICAL);
+    ck_assert(i.monitored);
+    ck_assert_uint_eq(i.lanes, 8);
+    ck_assert_uint_eq(i.bias_multiplier, 2);
+    assert_near(module_value(&i, MODULE_Q_TEMPERATURE, i.temperature.raw), 72.25);
+    assert_near(module_value(&i, MODULE_Q_VCC, i.vcc.raw), 3.29);
+    /* 12500 x 2 uA x 2 (the multiplier): 50 mA. */
+    assert_near(module_value(&i, MODULE_Q_TX_BIAS, i.tx_bias[7].raw), 50e-3);
+    assert_near(module_value(&i, MODULE_Q_TX_POWER, i.tx_power[0].raw), 1.5e-3);
+    assert_near(module_value(&i, MODULE_Q_RX_POWER, i.rx_power[5].raw), 0.05e-3);
+    assert_near(module_value(&i, MODULE_Q_RX_POWER, i.rx_power[4].raw), 1.2e-3);
+    ck_assert_int_eq(i.thresholds[MODULE_Q_TEMPERATURE].high_warn, 70 * 256);
+    ck_assert_int_eq(i.thresholds[MODULE_Q_VCC].high_alarm, 36300);
+    ck_assert_int_eq(i.thresholds[MODULE_Q_TX_POWER].high_alarm, 40000);
+    ck_assert_int_eq(i.thresholds[MODULE_Q_TX_BIAS].low_warn, 5000);
+    ck_assert_int_eq(i.thresholds[MODULE_Q_RX_POWER].low_alarm, 1000);
+    ck_assert_int_eq(i.thresholds[MODULE_Q_RX_POWER].low_warn, 2000);
+    ck_assert_uint_eq(i.module_flags[0], MODULE_FLAG_HIGH_WARN);
+    ck_assert_uint_eq(i.module_flags[1], 0);
+    ck_assert_uint_eq(i.lane_flags[MODULE_Q_RX_POWER][5],
+                      MODULE_FLAG_LOW_ALARM | MODULE_FLAG_LOW_WARN);
+    for (unsigned l = 0; l < 8; l++)
+        if (l != 5)
+            ck_assert_uint_eq(i.lane_flags[MODULE_Q_RX_POWER][l], 0);
+    uint8_t pages[MODULE_SLOTS];
+    ck_assert_uint_eq(module_eeprom_pages_wanted(&m, pages), 4);
+    ck_assert_uint_eq(pages[3], 0x11);
+}
+END_TEST
+
+START_TEST(test_cmis_dac)
+{
+    struct module_eeprom m;
+    struct module_info i;
+    load("qsfpdd-dac.pages", &m, &i);
+    ck_assert_int_eq(i.spec, MODULE_SPEC_CMIS);
+    ck_assert_int_eq(i.media, MODULE_MEDIA_DAC);
+    ck_assert(!i.monitored);
+    ck_assert(!i.temperature.valid);
+    ck_assert_str_eq(i.serial, "DDDAC00000000001");
+    uint8_t pages[MODULE_SLOTS];
+    ck_assert_uint_eq(module_eeprom_pages_wanted(&m, pages), 1);
+}
+END_TEST
+
+/* A reply cut at any byte: the fields whose bytes all came are decoded, the rest stay
+ * invalid; never a read of a byte that was not put. */
+START_TEST(test_truncated)
+{
+    struct module_eeprom full, m;
+    struct module_info i;
+    load("qsfp28-sr4.pages", &full, &i);
+    for (unsigned cut = 0; cut <= 128; cut++) {
+        module_eeprom_init(&m);
+        ck_assert_int_eq(module_eeprom_put(&m, 0, 0, full.bytes[MODULE_SLOT_LOWER], cut), 0);
+        int r = module_eeprom_decode(&m, &i);
+        if (cut == 0) {
+            ck_assert_int_eq(r, -ENODATA);
+            continue;
+        }
+        ck_assert_int_eq(r, 0);
+        ck_assert_int_eq(i.temperature.valid, cut >= 24);
+        ck_assert_int_eq(i.vcc.valid, cut >= 28);
+        ck_assert_int_eq(i.rx_power[3].valid, cut >= 42);
+        ck_assert(!i.tx_power[0].valid);    /* byte 220 never came */
+        ck_assert_str_eq(i.vendor, "");
+        ck_assert_int_eq(i.media, MODULE_MEDIA_UNKNOWN);
+    }
+}
+END_TEST
+
+START_TEST(test_put_bounds)
+{
+    struct module_eeprom m;
+    struct module_info i;
+    uint8_t b[256] = { 0x11 };
+    module_eeprom_init(&m);
+    ck_assert_int_eq(module_eeprom_put(&m, 0, 250, b, 10), -EINVAL);
+    ck_assert_int_eq(module_eeprom_put(&m, 0, 256, b, 0), -EINVAL);
+    ck_assert_int_eq(module_eeprom_put(&m, 0x20, 128, b, 1), -ENOENT);
+    ck_assert_int_eq(module_eeprom_put(&m, 0x300, 0, b, 1), -EINVAL);
+    /* The lower page is the same whatever page a request names. */
+    ck_assert_int_eq(module_eeprom_put(&m, 0x20, 0, b, 1), 0);
+    ck_assert_int_eq(module_eeprom_decode(&m, &i), 0);
+    ck_assert_int_eq(i.spec, MODULE_SPEC_SFF8636);
+    b[0] = 0x03;    /* SFP (SFF-8472): not these specs */
+    ck_assert_int_eq(module_eeprom_put(&m, 0, 0, b, 1), 0);
+    ck_assert_int_eq(module_eeprom_decode(&m, &i), -EPROTONOSUPPORT);
+    char buf[8];
+    ck_assert_str_eq(module_identifier_name(0x03, buf), "0x03");
+    module_eeprom_init(&m);
+    ck_assert_int_eq(module_eeprom_decode(&m, &i), -ENODATA);
+}
+END_TEST
+
+/* Unprintable bytes in a text field come out as '?', every byte 0x00-0xff everywhere
+ * decodes. */
+START_TEST(test_hostile_bytes)
+{
+    struct module_eeprom m;
+    struct module_info i;
+    uint8_t page[256];
+    for (unsigned v = 0; v < 256; v++) {
+        memset(page, (int)v, sizeof(page));
+        page[0] = v % 2 ? 0x11 : 0x18;
+        module_eeprom_init(&m);
+        for (unsigned p = 0; p <= 0x11; p++)
+            module_eeprom_put(&m, p, 0, page, 256);
+        ck_assert_int_eq(module_eeprom_decode(&m, &i), 0);
+        ck_assert_uint_le(i.lanes, MODULE_LANES_MAX);
+        for (const char *c = i.vendor; *c; c++)
+            ck_assert(*c >= 0x20 && *c < 0x7f);
+    }
+    memset(page, 0x80, sizeof(page));
+    page[0] = 0x11;
+    module_eeprom_init(&m);
+    module_eeprom_put(&m, 0, 0, page, 256);
+    module_eeprom_decode(&m, &i);
+    ck_assert_str_eq(i.revision, "??");
+}
+END_TEST
+
+static Suite *module_eeprom_suite(void)
+{
+    Suite *s = suite_create("module_eeprom");
+    TCase *tc = tcase_create("decode");
+    tcase_add_test(tc, test_sff8636_sr4);
+    tcase_add_test(tc, test_sff8636_dac);
+    tcase_add_test(tc, test_sff8636_aoc_short);
+    tcase_add_test(tc, test_cmis_osfp);
+    tcase_add_test(tc, test_cmis_dac);
+    tcase_add_test(tc, test_truncated);
+    tcase_add_test(tc, test_put_bounds);
+    tcase_add_test(tc, test_hostile_bytes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return check_run(module_eeprom_suite());
+}
