@@ -2,16 +2,23 @@
 /* Tests of the module EEPROM decoder (model/module_eeprom) on pages built from the
  * SFF-8636 and CMIS tables (tests/fixtures/module): identity, media, readings in base
  * units, the module's thresholds and latched flags, DACs as "not monitored", and short or
- * hostile bytes. */
+ * hostile bytes; the parser of the kernel's MODULE_EEPROM_GET answers (sources/module_reply)
+ * on answers laid out as include/uapi/linux/netlink.h and ethtool-netlink.rst say. */
 #include "config.h"
 
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "check_run.h"
 #include "module_eeprom.h"
 #include "module_pages.h"
+#include "module_reply.h"
+
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
 
 static void load(const char *name, struct module_eeprom *m, struct module_info *info)
 {
@@ -246,6 +253,89 @@ START_TEST(test_hostile_bytes)
 }
 END_TEST
 
+/* Appends an attribute (struct nlattr, then the payload, padded to 4). */
+static size_t put_attr(unsigned char *b, size_t at, uint16_t type, const void *data, size_t len)
+{
+    struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + len), .nla_type = type };
+    memcpy(b + at, &a, sizeof(a));
+    memcpy(b + at + NLA_HDRLEN, data, len);
+    return at + NLA_ALIGN(a.nla_len);
+}
+
+/* A MODULE_EEPROM_GET_REPLY: nlmsghdr, genlmsghdr, the header nest, then DATA. */
+START_TEST(test_reply_data)
+{
+    unsigned char b[512] = { 0 };
+    uint8_t data[MODULE_PAGE_SIZE];
+    for (unsigned i = 0; i < sizeof(data); i++)
+        data[i] = (uint8_t)i;
+    data[0] = 0x11;
+    struct genlmsghdr g = { .cmd = ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY, .version = 1 };
+    memcpy(b + NLMSG_HDRLEN, &g, sizeof(g));
+    size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+    at = put_attr(b, at, ETHTOOL_A_MODULE_EEPROM_HEADER | NLA_F_NESTED, "\x08\0\x02\0r0\0\0", 8);
+    at = put_attr(b, at, ETHTOOL_A_MODULE_EEPROM_DATA, data, sizeof(data));
+    struct nlmsghdr h = { .nlmsg_len = (uint32_t)at, .nlmsg_type = 0x15 };
+    memcpy(b, &h, sizeof(h));
+    struct module_eeprom m;
+    char why[160];
+    module_eeprom_init(&m);
+    ck_assert_int_eq(module_reply_parse(b, at, 0, 0, &m, why, sizeof(why)), 0);
+    ck_assert_uint_eq(m.bytes[MODULE_SLOT_LOWER][0], 0x11);
+    ck_assert_uint_eq(m.bytes[MODULE_SLOT_LOWER][127], 127);
+    /* The same data as upper page 03h. */
+    ck_assert_int_eq(module_reply_parse(b, at, 3, 128, &m, why, sizeof(why)), 0);
+    ck_assert_uint_eq(m.bytes[MODULE_SLOT_03][5], 5);
+    /* Data past byte 255, a page the decoder keeps no room for. */
+    ck_assert_int_eq(module_reply_parse(b, at, 0, 200, &m, why, sizeof(why)), -EINVAL);
+    ck_assert_int_eq(module_reply_parse(b, at, 0x20, 128, &m, why, sizeof(why)), -ENOENT);
+    /* Every shorter cut of the answer is refused, never read past. */
+    for (size_t cut = 0; cut < at; cut++) {
+        unsigned char *c = malloc(cut ? cut : 1);
+        memcpy(c, b, cut);
+        ck_assert_int_lt(module_reply_parse(c, cut, 0, 0, &m, why, sizeof(why)), 0);
+        free(c);
+    }
+}
+END_TEST
+
+/* An NLMSG_ERROR: the errno, and the extended ack's message when there is one. */
+START_TEST(test_reply_error)
+{
+    unsigned char b[256] = { 0 };
+    struct nlmsgerr e = { .error = -ENODEV, .msg = { .nlmsg_len = 40 } };
+    memcpy(b + NLMSG_HDRLEN, &e, sizeof(e));
+    size_t at = NLMSG_HDRLEN + sizeof(e);       /* capped: the request's header alone */
+    at = put_attr(b, at, NLMSGERR_ATTR_MSG, "no device matches name", 23);
+    struct nlmsghdr h = { .nlmsg_len = (uint32_t)at, .nlmsg_type = NLMSG_ERROR,
+                          .nlmsg_flags = NLM_F_CAPPED | NLM_F_ACK_TLVS };
+    memcpy(b, &h, sizeof(h));
+    struct module_eeprom m;
+    char why[160];
+    module_eeprom_init(&m);
+    ck_assert_int_eq(module_reply_parse(b, at, 0, 0, &m, why, sizeof(why)), -ENODEV);
+    ck_assert_str_eq(why, "no device matches name (No such device)");
+    /* Without the ack's TLVs: the errno's own words. */
+    e.error = -EOPNOTSUPP;
+    memcpy(b + NLMSG_HDRLEN, &e, sizeof(e));
+    h.nlmsg_flags = 0;
+    h.nlmsg_len = NLMSG_HDRLEN + sizeof(e);
+    memcpy(b, &h, sizeof(h));
+    ck_assert_int_eq(module_reply_parse(b, h.nlmsg_len, 0, 0, &m, why, sizeof(why)), -EOPNOTSUPP);
+    ck_assert_msg(strstr(why, "Operation not supported"), "why: %s", why);
+    /* An uncapped echo whose claimed length runs past the answer: no message, no read. */
+    h.nlmsg_flags = NLM_F_ACK_TLVS;
+    e.msg.nlmsg_len = 0xffffffff;
+    memcpy(b + NLMSG_HDRLEN, &e, sizeof(e));
+    memcpy(b, &h, sizeof(h));
+    ck_assert_int_eq(module_reply_parse(b, h.nlmsg_len, 0, 0, &m, why, sizeof(why)), -EOPNOTSUPP);
+    /* error 0 is an ack, not an answer to a read. */
+    e.error = 0;
+    memcpy(b + NLMSG_HDRLEN, &e, sizeof(e));
+    ck_assert_int_eq(module_reply_parse(b, h.nlmsg_len, 0, 0, &m, why, sizeof(why)), -EBADMSG);
+}
+END_TEST
+
 static Suite *module_eeprom_suite(void)
 {
     Suite *s = suite_create("module_eeprom");
@@ -258,6 +348,8 @@ static Suite *module_eeprom_suite(void)
     tcase_add_test(tc, test_truncated);
     tcase_add_test(tc, test_put_bounds);
     tcase_add_test(tc, test_hostile_bytes);
+    tcase_add_test(tc, test_reply_data);
+    tcase_add_test(tc, test_reply_error);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -17,6 +17,7 @@
 #include "check_run.h"
 #include "macro.h"
 #include "source_counters.h"
+#include "source_module.h"
 #include "source_qos.h"
 #include "source_rtnl.h"
 #include "strutil.h"
@@ -244,6 +245,23 @@ START_TEST(test_ethtool_stats_on_veth)
 }
 END_TEST
 
+/* veth has no module EEPROM: the live ETHTOOL_MSG_MODULE_EEPROM_GET gets the kernel's
+ * EOPNOTSUPP, and the module reads as unknown with that reason (not as an error); a
+ * netdev that does not exist is the kernel's ENODEV. */
+START_TEST(test_module_unknown_on_veth)
+{
+    struct module_state m;
+    source_module_read("r0", &m);
+    ck_assert(!m.known);
+    ck_assert_int_eq(m.err, -EOPNOTSUPP);
+    ck_assert_msg(strstr(m.why, "not supported"), "why: %s", m.why);
+    source_module_read("nosuchdev0", &m);
+    ck_assert(!m.known);
+    ck_assert_int_eq(m.err, -ENODEV);
+    ck_assert_msg(m.why[0], "no reason for the missing netdev");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rtnl");
@@ -258,6 +276,7 @@ int main(void)
     tcase_add_test(tc, test_checks_on_live_netdev);
     tcase_add_test(tc, test_qos_unknown_on_veth);
     tcase_add_test(tc, test_ethtool_stats_on_veth);
+    tcase_add_test(tc, test_module_unknown_on_veth);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

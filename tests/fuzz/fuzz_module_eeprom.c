@@ -4,7 +4,9 @@
  * (a read that does not fit, or names a page the decoder does not keep, is refused and
  * skipped, as the source skips a bad reply). Then the decoder runs; never a crash, a read
  * past a buffer or undefined behaviour, and what comes out is within what the pages can
- * say. tests/fuzz/module-corpus holds the fixtures of tests/fixtures/module in this form. */
+ * say. tests/fuzz/module-corpus holds the fixtures of tests/fixtures/module in this form.
+ * The same bytes then go to the parser of the kernel's answers (sources/module_reply), as
+ * one raw netlink answer. */
 #include "config.h"
 
 #include <stdint.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "module_eeprom.h"
+#include "module_reply.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,6 +37,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(buf);
         at += len;
     }
+    uint8_t *whole = malloc(size ? size : 1);
+    if (!whole)
+        return 0;
+    memcpy(whole, data, size);
+    char why[160];
+    struct module_eeprom from_reply;
+    module_eeprom_init(&from_reply);
+    if (module_reply_parse(whole, size, size ? data[0] : 0, 0, &from_reply, why, sizeof(why)) < 0 &&
+        !why[0])
+        abort();
+    free(whole);
     struct module_info info;
     uint8_t pages[MODULE_SLOTS];
     if (module_eeprom_pages_wanted(&m, pages) > MODULE_SLOTS - 1)

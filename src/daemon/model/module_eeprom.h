@@ -106,3 +106,12 @@ const char *module_media_name(enum module_media media);
 const char *module_quantity_name(enum module_quantity q);
 /* "QSFP28", "QSFP-DD", "OSFP", ...; "0xNN" in BUF for an identifier without a name. */
 const char *module_identifier_name(uint8_t id, char buf[8]);
+
+/* A rail's module as its source read it: known, or why not (the kernel's reason). */
+struct module_state {
+    bool known;
+    int err;                    /* the failed read's -errno when !known */
+    char why[160];
+    struct module_eeprom pages;
+    struct module_info info;
+};

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: ISC */
+/* A netdev's pluggable module, live: the lower page, then the upper pages its spec and
+ * memory model name (module_eeprom_pages_wanted), each by ETHTOOL_MSG_MODULE_EEPROM_GET;
+ * decoded into a module_state. A driver without module access (veth, virtio, rxe) leaves
+ * it unknown with the kernel's reason: never an error. */
+#pragma once
+
+#include "module_eeprom.h"
+
+void source_module_read(const char *ifname, struct module_state *s);
