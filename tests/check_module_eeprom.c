@@ -3,7 +3,8 @@
  * SFF-8636 and CMIS tables (tests/fixtures/module): identity, media, readings in base
  * units, the module's thresholds and latched flags, DACs as "not monitored", and short or
  * hostile bytes; the parser of the kernel's MODULE_EEPROM_GET answers (sources/module_reply)
- * on answers laid out as include/uapi/linux/netlink.h and ethtool-netlink.rst say. */
+ * on answers laid out as include/uapi/linux/netlink.h and ethtool-netlink.rst say; the
+ * link.module check (checks/check_module) on rails that carry those modules. */
 #include "config.h"
 
 #include <check.h>
@@ -12,9 +13,11 @@
 #include <stdlib.h>
 
 #include "check_run.h"
+#include "checks.h"
 #include "module_eeprom.h"
 #include "module_pages.h"
 #include "module_reply.h"
+#include "strutil.h"
 
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
@@ -336,6 +339,106 @@ START_TEST(test_reply_error)
 }
 END_TEST
 
+/* link.module on one rail whose module is FIXTURE (NULL: unknown, as on veth); returns
+ * the finding's severity and copies its message. */
+static enum severity judge_rail(const char *fixture, void (*edit)(struct module_info *),
+                                char *msg, size_t len)
+{
+    struct inventory inv = { .source = INVENTORY_LIVE };
+    struct policy p;
+    struct findings fs = { 0 };
+    struct module_eeprom m;
+    policy_init_defaults(&p);
+    struct rail *r = inventory_add_rail(&inv, "mlx5_0", 1);
+    ck_assert_ptr_nonnull(r);
+    strscpy(r->netdev.name, "eth2", sizeof(r->netdev.name));
+    r->module.read = true;
+    if (fixture) {
+        load(fixture, &m, &r->module.info);
+        r->module.known = true;
+        if (edit)
+            edit(&r->module.info);
+    } else {
+        r->module.err = -EOPNOTSUPP;
+        strscpy(r->module.why, "the driver gives no module EEPROM (Operation not supported)",
+                sizeof(r->module.why));
+    }
+    check_module(&inv, &p, &fs);
+    ck_assert_uint_eq(fs.n, 1);
+    ck_assert_str_eq(fs.items[0].check, "link.module");
+    ck_assert_str_eq(fs.items[0].rail, "mlx5_0/1");
+    enum severity sev = fs.items[0].severity;
+    strscpy(msg, fs.items[0].message, len);
+    findings_done(&fs);
+    inventory_done(&inv);
+    policy_done(&p);
+    return sev;
+}
+
+static void heal_lane3(struct module_info *i)
+{
+    i->rx_power[2].raw = 8000;
+    i->lane_flags[MODULE_Q_RX_POWER][2] = 0;
+}
+
+static void heal_lane3_keep_flag(struct module_info *i)
+{
+    i->rx_power[2].raw = 8000;
+}
+
+static void hot(struct module_info *i)
+{
+    heal_lane3(i);
+    i->temperature.raw = 76 * 256;      /* past the 75 degC high alarm */
+}
+
+START_TEST(test_check_module)
+{
+    char msg[512];
+    /* Lane 3 at 0.06 mW, under its 0.1 mW low warning and over its 0.05 mW low alarm. */
+    ck_assert_int_eq(judge_rail("qsfp28-sr4.pages", NULL, msg, sizeof(msg)), SEVERITY_WARNING);
+    ck_assert_msg(strstr(msg, "lane 3 rx power 0.0600 mW (-12.22 dBm) is below its low warning "
+                              "0.1000 mW (-10.00 dBm)"), "%s", msg);
+    ck_assert_msg(strstr(msg, "QSFP28 FABTUNE OPTICS QSFP28-SR4-100G (optical)"), "%s", msg);
+    ck_assert_int_eq(judge_rail("qsfp28-sr4.pages", heal_lane3, msg, sizeof(msg)), SEVERITY_OK);
+    ck_assert_msg(strstr(msg, "within the module's thresholds"), "%s", msg);
+    /* Back inside, but the module latched the excursion. */
+    ck_assert_int_eq(judge_rail("qsfp28-sr4.pages", heal_lane3_keep_flag, msg, sizeof(msg)),
+                     SEVERITY_WARNING);
+    ck_assert_msg(strstr(msg, "lane 3 rx power latched a threshold warning"), "%s", msg);
+    ck_assert_int_eq(judge_rail("qsfp28-sr4.pages", hot, msg, sizeof(msg)), SEVERITY_ERROR);
+    ck_assert_msg(strstr(msg, "temperature 76.00 degC is above its high alarm 75.00 degC"), "%s", msg);
+    /* Temperature past its high warning, lane 6 under its low alarm: the alarm is named. */
+    ck_assert_int_eq(judge_rail("osfp-2xdr4.pages", NULL, msg, sizeof(msg)), SEVERITY_ERROR);
+    ck_assert_msg(strstr(msg, "lane 6 rx power 0.0500 mW (-13.01 dBm) is below its low alarm"), "%s", msg);
+    ck_assert_int_eq(judge_rail("qsfp28-dac.pages", NULL, msg, sizeof(msg)), SEVERITY_OK);
+    ck_assert_msg(strstr(msg, "not monitored (passive copper has no monitors)"), "%s", msg);
+    ck_assert_int_eq(judge_rail("qsfpdd-dac.pages", NULL, msg, sizeof(msg)), SEVERITY_OK);
+    ck_assert_msg(strstr(msg, "QSFP-DD FABTUNE CABLES QSFPDD-DAC-2M (DAC): not monitored"), "%s", msg);
+    ck_assert_int_eq(judge_rail("qsfp28-aoc.pages", NULL, msg, sizeof(msg)), SEVERITY_UNKNOWN);
+    ck_assert_msg(strstr(msg, "no thresholds"), "%s", msg);
+    ck_assert_int_eq(judge_rail(NULL, NULL, msg, sizeof(msg)), SEVERITY_UNKNOWN);
+    ck_assert_str_eq(msg, "eth2: module not read: the driver gives no module EEPROM "
+                          "(Operation not supported)");
+}
+END_TEST
+
+/* A rail no source read (offline, InfiniBand) gets no finding at all. */
+START_TEST(test_check_module_not_read)
+{
+    struct inventory inv = { .source = INVENTORY_LIVE };
+    struct policy p;
+    struct findings fs = { 0 };
+    policy_init_defaults(&p);
+    ck_assert_ptr_nonnull(inventory_add_rail(&inv, "mlx5_0", 1));
+    check_module(&inv, &p, &fs);
+    ck_assert_uint_eq(fs.n, 0);
+    findings_done(&fs);
+    inventory_done(&inv);
+    policy_done(&p);
+}
+END_TEST
+
 static Suite *module_eeprom_suite(void)
 {
     Suite *s = suite_create("module_eeprom");
@@ -350,6 +453,10 @@ static Suite *module_eeprom_suite(void)
     tcase_add_test(tc, test_hostile_bytes);
     tcase_add_test(tc, test_reply_data);
     tcase_add_test(tc, test_reply_error);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("check");
+    tcase_add_test(tc, test_check_module);
+    tcase_add_test(tc, test_check_module_not_read);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -109,9 +109,9 @@ const char *module_identifier_name(uint8_t id, char buf[8]);
 
 /* A rail's module as its source read it: known, or why not (the kernel's reason). */
 struct module_state {
+    bool read;                  /* a source asked (live Ethernet rails with a netdev) */
     bool known;
     int err;                    /* the failed read's -errno when !known */
     char why[160];
-    struct module_eeprom pages;
     struct module_info info;
 };

@@ -10,6 +10,7 @@
 #include "source_counters.h"
 #include "source_host_path.h"
 #include "source_limits.h"
+#include "source_module.h"
 #include "source_pci.h"
 #include "source_rdmanl.h"
 #include "source_routes.h"
@@ -55,6 +56,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
     source_verbs_scan(inv);
     source_rtnl_fill(inv);
     source_qos_fill(sysroot, true, inv);
+    source_module_fill(inv);
     source_counters_read(sysroot, true, inv);
     resolve_gid_indexes(inv, p);
     source_routes_fill(sysroot, procroot, true, p, inv);

@@ -7,4 +7,8 @@
 
 #include "module_eeprom.h"
 
+struct inventory;
+
 void source_module_read(const char *ifname, struct module_state *s);
+/* Every live Ethernet rail with a netdev: its module, into rail.module. */
+void source_module_fill(struct inventory *inv);
