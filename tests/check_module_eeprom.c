@@ -4,7 +4,8 @@
  * units, the module's thresholds and latched flags, DACs as "not monitored", and short or
  * hostile bytes; the parser of the kernel's MODULE_EEPROM_GET answers (sources/module_reply)
  * on answers laid out as include/uapi/linux/netlink.h and ethtool-netlink.rst say; the
- * link.module check (checks/check_module) on rails that carry those modules. */
+ * link.module check (checks/check_module) on rails that carry those modules, and their
+ * metrics (outputs/metrics), which promtool finds clean. */
 #include "config.h"
 
 #include <check.h>
@@ -14,9 +15,11 @@
 
 #include "check_run.h"
 #include "checks.h"
+#include "metrics.h"
 #include "module_eeprom.h"
 #include "module_pages.h"
 #include "module_reply.h"
+#include "report.h"
 #include "strutil.h"
 
 #include <linux/ethtool_netlink.h>
@@ -439,6 +442,63 @@ START_TEST(test_check_module_not_read)
 }
 END_TEST
 
+/* The module series: identity, temperature, Vcc, per-lane powers in watts and bias in
+ * amperes; a DAC has an info sample and no readings; promtool finds them clean. */
+START_TEST(test_module_metrics)
+{
+    struct report rep;
+    struct policy p;
+    struct module_eeprom m;
+    char dir[512], path[600];
+    const char *fixture[] = { "qsfp28-sr4.pages", "osfp-2xdr4.pages", "qsfp28-dac.pages" };
+    policy_init_defaults(&p);
+    memset(&rep, 0, sizeof(rep));
+    report_init(&rep, &p, "<built-in>");
+    for (int i = 0; i < 3; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "mlx5_%d", i);
+        struct rail *x = inventory_add_rail(&rep.inventory, dev, 1);
+        ck_assert_ptr_nonnull(x);
+        snprintf(x->netdev.name, sizeof(x->netdev.name), "ens%d", i + 1);
+        x->netdev.present = true;
+        strscpy(x->link_layer, "Ethernet", sizeof(x->link_layer));
+        x->module.read = x->module.known = true;
+        load(fixture[i], &m, &x->module.info);
+    }
+    report_finish(&rep);
+    char *text = metrics_render(&rep);
+    ck_assert_ptr_nonnull(text);
+    if (getenv("DUMP"))
+        fputs(text, stderr);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_module_temperature_celsius{device=\"mlx5_0\","
+                               "port=\"1\",netdev=\"ens1\"} 35.5\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_module_rx_power_watts{device=\"mlx5_0\",port=\"1\","
+                               "netdev=\"ens1\",lane=\"3\"} 6e-05\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_module_tx_bias_amperes{device=\"mlx5_1\",port=\"1\","
+                               "netdev=\"ens2\",lane=\"8\"} 0.05\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_module_supply_voltage_volts{device=\"mlx5_1\","
+                               "port=\"1\",netdev=\"ens2\"} 3.29\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_module_info{device=\"mlx5_2\",port=\"1\",netdev=\"ens3\","
+                               "identifier=\"QSFP28\",vendor=\"FABTUNE CABLES\",part=\"QSFP28-DAC-1M\","
+                               "serial=\"DAC0000000000001\",media=\"DAC\",monitored=\"0\"} 1\n"), "%s", text);
+    ck_assert_ptr_null(strstr(text, "fabtune_rail_module_temperature_celsius{device=\"mlx5_2\""));
+    ck_assert_ptr_null(strstr(text, "fabtune_rail_module_rx_power_watts{device=\"mlx5_2\""));
+    ck_assert_int_eq(check_scratch_dir(dir, sizeof(dir), "check_module_eeprom"), 0);
+    snprintf(path, sizeof(path), "%s/fabtune.prom", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    sh("command -v promtool > /dev/null || { echo 'promtool is not installed "
+       "(scripts/deps-debian.sh)'; exit 1; }");
+    sh("out=$(promtool check metrics < '%s' 2>&1) && [ -z \"$out\" ] || { echo \"$out\"; exit 1; }",
+       path);
+    free(text);
+    report_done(&rep);
+    policy_done(&p);
+}
+END_TEST
+
 static Suite *module_eeprom_suite(void)
 {
     Suite *s = suite_create("module_eeprom");
@@ -457,6 +517,7 @@ static Suite *module_eeprom_suite(void)
     tc = tcase_create("check");
     tcase_add_test(tc, test_check_module);
     tcase_add_test(tc, test_check_module_not_read);
+    tcase_add_test(tc, test_module_metrics);
     suite_add_tcase(s, tc);
     return s;
 }
