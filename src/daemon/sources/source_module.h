@@ -5,10 +5,13 @@
  * it unknown with the kernel's reason: never an error. */
 #pragma once
 
+#include <stdbool.h>
+
 #include "module_eeprom.h"
 
 struct inventory;
 
 void source_module_read(const char *ifname, struct module_state *s);
-/* Every live Ethernet rail with a netdev: its module, into rail.module. */
-void source_module_fill(struct inventory *inv);
+/* Every Ethernet rail with a netdev: its module, into rail.module; live, or (LIVE false)
+ * from the answers the snapshot whose sys/ is SYSROOT kept (none kept: not read). */
+void source_module_fill(const char *sysroot, bool live, struct inventory *inv);
