@@ -18,6 +18,7 @@
 #include "counters.h"
 #include "inventory_take.h"
 #include "macro.h"
+#include "module_pages.h"
 #include "probes_runner.h"
 #include "tuning.h"
 
@@ -86,6 +87,20 @@ static void fake_probes(const struct inventory *inv, const struct policy *p, str
     }
 }
 
+/* The first rail's module, as the live source reads it: no tree holds one (link.module). */
+static void fake_module(struct inventory *inv)
+{
+    char path[512];
+    int line;
+    struct module_eeprom m;
+    if (inv->n_rails == 0)
+        return;
+    snprintf(path, sizeof(path), "%s/tests/fixtures/module/qsfp28-sr4.pages", TEST_SRCDIR);
+    ck_assert_int_eq(module_pages_read(path, &m, &line), 0);
+    inv->rails[0].module.read = true;
+    inv->rails[0].module.known = module_eeprom_decode(&m, &inv->rails[0].module.info) == 0;
+}
+
 /* Every check group on FIXTURE's tree, under the built-in policy (conf/fabtune.yaml, with
  * its sysctl profile) or POLICY_YAML. */
 static void check_tree(const char *fixture, const char *policy_yaml)
@@ -108,6 +123,7 @@ static void check_tree(const char *fixture, const char *policy_yaml)
     snprintf(sys, sizeof(sys), "%s/%s/sys", fixtures, fixture);
     snprintf(proc, sizeof(proc), "%s/%s/proc", fixtures, fixture);
     ck_assert_int_eq(inventory_take(sys, proc, &p, &inv), 0);
+    fake_module(&inv);
     (void)counters_fold_inventory(&st, "snapshot", &inv, p.checks.flaps.window);
     fake_tuning(&p, &t);
     fake_probes(&inv, &p, &run);

@@ -17,6 +17,8 @@
 #include "check_run.h"
 #include "macro.h"
 #include "source_counters.h"
+#include "snapshot_write.h"
+#include "source_module.h"
 #include "source_qos.h"
 #include "source_rtnl.h"
 #include "strutil.h"
@@ -244,6 +246,54 @@ START_TEST(test_ethtool_stats_on_veth)
 }
 END_TEST
 
+/* veth has no module EEPROM: the live ETHTOOL_MSG_MODULE_EEPROM_GET gets the kernel's
+ * EOPNOTSUPP, and the module reads as unknown with that reason (not as an error); a
+ * netdev that does not exist is the kernel's ENODEV. */
+START_TEST(test_module_unknown_on_veth)
+{
+    struct module_state m;
+    source_module_read("r0", &m);
+    ck_assert(!m.known);
+    ck_assert_int_eq(m.err, -EOPNOTSUPP);
+    ck_assert_msg(strstr(m.why, "not supported"), "why: %s", m.why);
+    source_module_read("nosuchdev0", &m);
+    ck_assert(!m.known);
+    ck_assert_int_eq(m.err, -ENODEV);
+    ck_assert_msg(m.why[0], "no reason for the missing netdev");
+}
+END_TEST
+
+/* A snapshot taken on veth keeps the kernel's answer (its NLMSG_ERROR, as sent) and the
+ * offline source reads the same unknown, with the same reason, out of it. */
+START_TEST(test_module_snapshot_on_veth)
+{
+    char top[512], sys[600];
+    struct module_state live;
+    ck_assert_int_eq(check_scratch_dir(top, sizeof(top), "check_rtnl_module"), 0);
+    ck_assert_int_gt(snapshot_write_replies(top, "r0"), 0);
+    sh("test -s '%s/fabtune/net/r0/module_lower' && ! test -e '%s/fabtune/net/r0/module_page_00'",
+       top, top);
+    source_module_read("r0", &live);
+    snprintf(sys, sizeof(sys), "%s/sys", top);
+    sh("mkdir -p '%s'", sys);
+    struct inventory inv = { .source = INVENTORY_OFFLINE };
+    struct rail *r = inventory_add_rail(&inv, "rxe0", 1);
+    strscpy(r->link_layer, "Ethernet", sizeof(r->link_layer));
+    strscpy(r->netdev.name, "r0", sizeof(r->netdev.name));
+    r->netdev.present = true;
+    source_module_fill(sys, false, &inv);
+    ck_assert(r->module.read && !r->module.known);
+    ck_assert_int_eq(r->module.err, -EOPNOTSUPP);
+    ck_assert_str_eq(r->module.why, live.why);
+    /* A snapshot that kept no module answer (taken before they were kept): not read. */
+    sh("rm '%s/fabtune/net/r0/module_lower'", top);
+    memset(&r->module, 0, sizeof(r->module));
+    source_module_fill(sys, false, &inv);
+    ck_assert(!r->module.read);
+    inventory_done(&inv);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rtnl");
@@ -258,6 +308,8 @@ int main(void)
     tcase_add_test(tc, test_checks_on_live_netdev);
     tcase_add_test(tc, test_qos_unknown_on_veth);
     tcase_add_test(tc, test_ethtool_stats_on_veth);
+    tcase_add_test(tc, test_module_unknown_on_veth);
+    tcase_add_test(tc, test_module_snapshot_on_veth);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

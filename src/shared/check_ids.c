@@ -37,6 +37,7 @@ const struct check_id check_ids[] = {
     { "gid.family", CHECK_FAMILY_GID, { NULL } },
     { "gid.subnet", CHECK_FAMILY_GID, { NULL } },
     { "gid.nccl_legacy", CHECK_FAMILY_GID, { NULL } },
+    { "link.module", CHECK_FAMILY_PORT, { NULL } },
     { "netdev.oper", CHECK_FAMILY_NETDEV, { "netdev.name", "netdev.operstate" } },
     { "netdev.carrier", CHECK_FAMILY_NETDEV, { "netdev.carrier" } },
     { "netdev.mtu", CHECK_FAMILY_NETDEV, { "netdev.mtu_bytes" } },

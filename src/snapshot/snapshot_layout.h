@@ -5,7 +5,10 @@
  * structs with their data), as raw bytes in fabtune/net/IFNAME/{dcb_ieee, ethtool_pause,
  * ethtool_strings, ethtool_stats} beside the snapshot's sys/ and proc/, and its routing
  * conversation (kernel_routes.h: each rtnetlink request with the kernel's replies, as
- * netlink messages one after another) in fabtune/net/IFNAME/routes. A request the
+ * netlink messages one after another) in fabtune/net/IFNAME/routes, and its module EEPROM
+ * (ETHTOOL_MSG_MODULE_EEPROM_GET's answer as the kernel sent it, reply or NLMSG_ERROR with
+ * its extended ack) in module_lower (page 0, bytes 0-127) and module_page_PP (upper page
+ * PP in hex: 00, 01, 02, 03, 11; bytes 128-255). A request the
  * kernel refused is kept as its errno (NAME.errno, decimal), so that the offline analysis
  * says what the live one said. snapshot_write.h writes them; fabtuned's sources read them
  * back (snapshot_read.h) and parse them as they parse the live replies. */

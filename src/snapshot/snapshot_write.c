@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <linux/ethtool.h>
+#include <linux/netlink.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "fileio.h"
+#include "kernel_module.h"
 #include "kernel_replies.h"
 #include "kernel_routes.h"
 #include "macro.h"
@@ -34,6 +36,35 @@ static int write_errno(const char *dir, const char *name, int err)
     snprintf(file, sizeof(file), "%s.errno", name);
     int n = snprintf(text, sizeof(text), "%d\n", -err);
     return write_bytes(dir, file, text, (size_t)n);
+}
+
+/* The module EEPROM: the lower page, then each upper page the decoder reads, whatever the
+ * module's memory model (a page it lacks is kept as the kernel's refusal). A driver
+ * without module access leaves the lower page's refusal alone. */
+static int write_module(const char *dir, const char *ifname)
+{
+    static const uint8_t pages[] = { 0x00, 0x01, 0x02, 0x03, 0x11 };
+    char why[128], name[32];
+    unsigned char *reply = NULL;
+    int kept = 0;
+    int n = kernel_module_eeprom_get(ifname, 0, 0, 128, &reply, why, sizeof(why));
+    int r = n > 0 ? write_bytes(dir, "module_lower", reply, (size_t)n)
+                  : write_errno(dir, "module_lower", n);
+    /* The kernel refused the lower page (its NLMSG_ERROR is kept): no upper page to ask. */
+    struct nlmsghdr h = { .nlmsg_type = NLMSG_ERROR };
+    if (n >= (int)sizeof(h))
+        memcpy(&h, reply, sizeof(h));
+    free(reply);
+    kept += r > 0;
+    for (size_t i = 0; h.nlmsg_type != NLMSG_ERROR && i < ARRAY_SIZE(pages); i++) {
+        reply = NULL;
+        snprintf(name, sizeof(name), "module_page_%02x", pages[i]);
+        int m = kernel_module_eeprom_get(ifname, pages[i], 128, 128, &reply, why, sizeof(why));
+        r = m > 0 ? write_bytes(dir, name, reply, (size_t)m) : write_errno(dir, name, m);
+        free(reply);
+        kept += r > 0;
+    }
+    return kept;
 }
 
 int snapshot_write_replies(const char *top, const char *ifname)
@@ -77,6 +108,8 @@ int snapshot_write_replies(const char *top, const char *ifname)
         kept += write_errno(dir, "ethtool_stats", e) > 0;
     free(names);
     free(stats);
+
+    kept += write_module(dir, ifname);
 
     /* Where its packets go: the destinations are its neighbours and gateways (a snapshot
      * knows no policy, so not the peers; a probed peer has a neighbour entry). */

@@ -35,6 +35,7 @@ void check_ports(const struct inventory *inv, const struct policy *p, struct fin
 void check_netdevs(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_gids(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_qos(const struct inventory *inv, const struct policy *p, struct findings *out);
+void check_module(const struct inventory *inv, const struct policy *p, struct findings *out);
 /* counters.* and netdev.flaps, from the rates and carrier history in ST. */
 void check_counters(const struct inventory *inv, const struct counter_state *st,
                     const struct policy *p, struct findings *out);

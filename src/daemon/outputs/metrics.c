@@ -187,6 +187,78 @@ static void rail_metrics(FILE *f, const struct report *r)
     }
 }
 
+/* The pluggable modules the live source read: identity, and the readings in base units
+ * (degrees Celsius, volts, watts, amperes), lanes labelled from 1. No thresholds: the
+ * findings of link.module judge against them. */
+static void module_lane_family(FILE *f, const struct report *r, const char *name,
+                               enum module_quantity q, const char *text)
+{
+    const struct inventory *inv = &r->inventory;
+    struct rail_labels l;
+    family(f, name, "gauge", text);
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct module_state *m = &inv->rails[i].module;
+        const struct module_reading *rd = q == MODULE_Q_RX_POWER ? m->info.rx_power
+                                        : q == MODULE_Q_TX_POWER ? m->info.tx_power
+                                                                 : m->info.tx_bias;
+        if (!m->known || !m->info.monitored)
+            continue;
+        rail_labels(r, inv->rails[i].name, &l);
+        for (unsigned k = 0; k < m->info.lanes && k < MODULE_LANES_MAX; k++) {
+            char lane[8];
+            snprintf(lane, sizeof(lane), "%u", k + 1);
+            if (rd[k].valid)
+                sample(f, name, module_value(&m->info, q, rd[k].raw), RAIL_LABELS(l), "lane",
+                       lane, NULL);
+        }
+    }
+}
+
+static void module_metrics(FILE *f, const struct report *r)
+{
+    const struct inventory *inv = &r->inventory;
+    struct rail_labels l;
+    family(f, "fabtune_rail_module_info", "gauge",
+           "1 for each rail whose pluggable module was read: SFF-8024 identifier, vendor, part and serial numbers, media (DAC, active copper, AOC, optical), monitored (0 for a DAC).");
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct module_state *m = &inv->rails[i].module;
+        char id[8];
+        if (!m->known)
+            continue;
+        rail_labels(r, inv->rails[i].name, &l);
+        sample(f, "fabtune_rail_module_info", 1, RAIL_LABELS(l), "identifier",
+               module_identifier_name(m->info.identifier, id), "vendor", m->info.vendor,
+               "part", m->info.part, "serial", m->info.serial, "media",
+               module_media_name(m->info.media), "monitored", m->info.monitored ? "1" : "0",
+               NULL);
+    }
+    family(f, "fabtune_rail_module_temperature_celsius", "gauge", "The module's temperature.");
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct module_state *m = &inv->rails[i].module;
+        if (!m->known || !m->info.temperature.valid)
+            continue;
+        rail_labels(r, inv->rails[i].name, &l);
+        sample(f, "fabtune_rail_module_temperature_celsius",
+               module_value(&m->info, MODULE_Q_TEMPERATURE, m->info.temperature.raw),
+               RAIL_LABELS(l), NULL);
+    }
+    family(f, "fabtune_rail_module_supply_voltage_volts", "gauge", "The module's supply voltage (Vcc).");
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct module_state *m = &inv->rails[i].module;
+        if (!m->known || !m->info.vcc.valid)
+            continue;
+        rail_labels(r, inv->rails[i].name, &l);
+        sample(f, "fabtune_rail_module_supply_voltage_volts",
+               module_value(&m->info, MODULE_Q_VCC, m->info.vcc.raw), RAIL_LABELS(l), NULL);
+    }
+    module_lane_family(f, r, "fabtune_rail_module_rx_power_watts", MODULE_Q_RX_POWER,
+                       "A lane's received optical power (average or OMA, as the module measures it).");
+    module_lane_family(f, r, "fabtune_rail_module_tx_power_watts", MODULE_Q_TX_POWER,
+                       "A lane's transmitted optical power.");
+    module_lane_family(f, r, "fabtune_rail_module_tx_bias_amperes", MODULE_Q_TX_BIAS,
+                       "A lane's laser bias current.");
+}
+
 static int by_check_and_rail(const void *a, const void *b)
 {
     const struct finding *x = *(const struct finding *const *)a, *y = *(const struct finding *const *)b;
@@ -363,6 +435,7 @@ char *metrics_render(const struct report *r)
         return NULL;
     node_metrics(f, r);
     rail_metrics(f, r);
+    module_metrics(f, r);
     check_metrics(f, r);
     contract_metrics(f, r);
     probe_metrics(f, r);

@@ -10,6 +10,7 @@
 #include "source_counters.h"
 #include "source_host_path.h"
 #include "source_limits.h"
+#include "source_module.h"
 #include "source_pci.h"
 #include "source_rdmanl.h"
 #include "source_routes.h"
@@ -44,6 +45,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
         for (size_t i = 0; i < inv->n_rails; i++)
             source_sysfs_netdev(sysroot, &inv->rails[i].netdev);
         source_qos_fill(sysroot, false, inv);
+        source_module_fill(sysroot, false, inv);
         source_counters_read(sysroot, false, inv);
         resolve_gid_indexes(inv, p);
         source_routes_fill(sysroot, procroot, false, p, inv);
@@ -55,6 +57,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
     source_verbs_scan(inv);
     source_rtnl_fill(inv);
     source_qos_fill(sysroot, true, inv);
+    source_module_fill(sysroot, true, inv);
     source_counters_read(sysroot, true, inv);
     resolve_gid_indexes(inv, p);
     source_routes_fill(sysroot, procroot, true, p, inv);

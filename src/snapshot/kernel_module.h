@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: ISC */
+/* The kernel's raw reply to ETHTOOL_MSG_MODULE_EEPROM_GET (ethtool generic netlink,
+ * Documentation/networking/ethtool-netlink.rst "MODULE_EEPROM_GET"): one page read of a
+ * netdev's pluggable module. fabtuned's module source asks for it live and parses it
+ * (sources/module_reply); kept raw so that a snapshot can hold the same bytes. */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reads LEN bytes at OFFSET of PAGE (bank 0, I2C address 0x50). Returns the first netlink
+ * message the kernel answered (the reply, or its NLMSG_ERROR with any extended ack) with
+ * its length, malloc'd in *RET; -errno with WHY set when no answer came at all. */
+int kernel_module_eeprom_get(const char *ifname, uint8_t page, uint32_t offset, uint32_t len,
+                             unsigned char **ret, char *why, size_t whylen);
