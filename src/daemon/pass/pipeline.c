@@ -38,6 +38,20 @@ struct pass_state {
     struct baselines own_baselines;
 };
 
+/* A state file's save, WHAT ("save the counter state"), in the report's persistence (the
+ * host.state_dir finding); logged here only where no daemon keeps that state. */
+static void saved(const struct pipeline_input *in, struct report *r, int err, const char *what)
+{
+    if (err < 0 && !in->persistence)
+        log_warning_errno(err, "Cannot %s in %s: %m", what, in->state_dir);
+    if (err < 0) {
+        r->persistence.write_error = err;
+        strscpy(r->persistence.failed, what, sizeof(r->persistence.failed));
+    } else if (streq(r->persistence.failed, what)) {
+        r->persistence.write_error = 0;     /* it works again */
+    }
+}
+
 /* Rates need the previous sample. A snapshot analysed once is one sample of another node
  * (or time), which neither reads nor writes this node's counter state; the daemon samples
  * its tree, live or a --sysfs-root, again and again. */
@@ -68,15 +82,7 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
     if ((err = counters_fold_inventory(st, st == own ? boot_id : in->boot_id, &r->inventory,
                                        p->checks.flaps.window)) < 0)
         log_warning_errno(err, "Cannot fold the counters: %m");
-    err = counters_save(in->state_dir, st);
-    if (err < 0 && !in->persistence)
-        log_warning_errno(err, "Cannot save the counter state in %s: %m", in->state_dir);
-    if (err < 0) {
-        r->persistence.write_error = err;
-        strscpy(r->persistence.failed, COUNTERS_SAVE, sizeof(r->persistence.failed));
-    } else if (streq(r->persistence.failed, COUNTERS_SAVE)) {
-        r->persistence.write_error = 0;     /* it works again */
-    }
+    saved(in, r, counters_save(in->state_dir, st), COUNTERS_SAVE);
     if (in->shared)
         pthread_mutex_unlock(&in->shared->lock);
     s->checks.counters = st;
@@ -109,7 +115,9 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
     s->checks.links = m;
 }
 
-/* After the checks: their warnings' raises join the memory, which is saved. */
+/* After the checks: their warnings' raises join the memory, which is saved. Outside the
+ * shared lock: only the pass touches the memory, and the event loop need not wait on a
+ * file write. */
 static void links_keep(const struct pipeline_input *in, struct report *r, struct pass_state *s)
 {
     int err;
@@ -117,15 +125,7 @@ static void links_keep(const struct pipeline_input *in, struct report *r, struct
         return;
     if ((err = link_memory_note_findings(s->links, &r->findings)) < 0)
         log_warning_errno(err, "Cannot keep the link memory: %m");
-    err = link_store_save(in->state_dir, s->links);
-    if (err < 0 && !in->persistence)
-        log_warning_errno(err, "Cannot save the link memory in %s: %m", in->state_dir);
-    if (err < 0) {
-        r->persistence.write_error = err;
-        strscpy(r->persistence.failed, LINKS_SAVE, sizeof(r->persistence.failed));
-    } else if (streq(r->persistence.failed, LINKS_SAVE)) {
-        r->persistence.write_error = 0;
-    }
+    saved(in, r, link_store_save(in->state_dir, s->links), LINKS_SAVE);
 }
 
 static void tuning_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
@@ -211,12 +211,11 @@ static void probes_pass(const struct pipeline_input *in, struct report *r, struc
 
 /* Every check, once everything they judge is in. The daemon's loop folds its own samples
  * into the counter state too, so the checks and the report's rates read it under the lock. */
-static void judge(const struct pipeline_input *in, struct report *r, struct pass_state *s)
+static void judge(const struct pipeline_input *in, struct report *r, const struct pass_state *s)
 {
     if (in->shared)
         pthread_mutex_lock(&in->shared->lock);
     checks_run(&s->checks, &r->findings);
-    links_keep(in, r, s);
     if (s->checks.counters)
         report_keep_rates(r, s->checks.counters);
     if (in->shared)
@@ -259,6 +258,7 @@ int pipeline_run(const struct pipeline_input *in, struct report *r)
     tuning_pass(in, r, &s);
     probes_pass(in, r, &s);
     judge(in, r, &s);
+    links_keep(in, r, &s);
     counters_done(&s.own_counters);
     link_memory_done(&s.own_links);
     baselines_done(&s.own_baselines);
