@@ -49,6 +49,11 @@ int rail_routes_arp_announce(const struct rail_routes *rr)
     return rr->sysctls_known ? max_of(rr->all.arp_announce, rr->dev.arp_announce) : -1;
 }
 
+int rail_routes_accept_local(const struct rail_routes *rr)
+{
+    return rr->sysctls_known ? max_of(rr->all.accept_local, rr->dev.accept_local) : -1;
+}
+
 const char *routes_addr_text(uint32_t a, char *buf, size_t len)
 {
     struct in_addr in = { .s_addr = a };

@@ -95,6 +95,8 @@ int rail_routes_rp_filter(const struct rail_routes *rr);
 /* The effective arp_ignore and arp_announce (the maximum, as for rp_filter). */
 int rail_routes_arp_ignore(const struct rail_routes *rr);
 int rail_routes_arp_announce(const struct rail_routes *rr);
+/* The effective accept_local (the kernel ORs all and IF). */
+int rail_routes_accept_local(const struct rail_routes *rr);
 /* Source routing for the rail's address: a rule from it (or a prefix holding it) to a table
  * other than main, local and default, where that table routes the rail's subnet. The
  * table into *TABLE (the last such rule's, when none routes the subnet). */

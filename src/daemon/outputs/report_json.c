@@ -109,9 +109,7 @@ static json_object *routes_to_json(const struct rail_routes *rr)
     json_object_object_add(o, "arp_ignore", int_or_null(rail_routes_arp_ignore(rr)));
     json_object_object_add(o, "arp_announce", int_or_null(rail_routes_arp_announce(rr)));
     json_object_object_add(o, "rp_filter", int_or_null(rail_routes_rp_filter(rr)));
-    json_object_object_add(o, "accept_local", int_or_null(rr->sysctls_known
-                           ? (rr->all.accept_local > rr->dev.accept_local
-                              ? rr->all.accept_local : rr->dev.accept_local) : -1));
+    json_object_object_add(o, "accept_local", int_or_null(rail_routes_accept_local(rr)));
     bool routed = rail_routes_source_routed(rr, &table);
     json_object_object_add(o, "source_routed", json_object_new_boolean(routed));
     json_object_object_add(o, "source_table", routed ? json_object_new_int64(table) : NULL);
