@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: ISC */
+/* lldp_capture(): lldpd's neighbours of one interface, through liblldpctl (lldpctl.h of
+ * lldpd 1.0.16: lldpctl_get_interfaces, lldpctl_get_port, lldpctl_k_port_neighbors), as
+ * the text of lldp_capture.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <lldpctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lldp_capture.h"
+#include "macro.h"
+
+static void put_value(FILE *f, const char *key, const char *v)
+{
+    if (!v || !v[0])
+        return;
+    fprintf(f, "%s ", key);
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+        if (*p <= 0x20 || *p == 0x7f || *p == '%')
+            fprintf(f, "%%%02X", *p);
+        else
+            fputc(*p, f);
+    fputc('\n', f);
+}
+
+static void put_neighbor(FILE *f, lldpctl_atom_t *nb, time_t now)
+{
+    fputs("neighbor\n", f);
+    lldpctl_atom_t *ch = lldpctl_atom_get(nb, lldpctl_k_port_chassis);
+    if (ch) {
+        put_value(f, "chassis.subtype", lldpctl_atom_get_str(ch, lldpctl_k_chassis_id_subtype));
+        put_value(f, "chassis.id", lldpctl_atom_get_str(ch, lldpctl_k_chassis_id));
+        put_value(f, "sysname", lldpctl_atom_get_str(ch, lldpctl_k_chassis_name));
+        put_value(f, "sysdescr", lldpctl_atom_get_str(ch, lldpctl_k_chassis_descr));
+        lldpctl_atom_t *mgmts = lldpctl_atom_get(ch, lldpctl_k_chassis_mgmt), *m;
+        if (mgmts) {
+            lldpctl_atom_foreach(mgmts, m)
+                put_value(f, "mgmt", lldpctl_atom_get_str(m, lldpctl_k_mgmt_ip));
+            lldpctl_atom_dec_ref(mgmts);
+        }
+        lldpctl_atom_dec_ref(ch);
+    }
+    put_value(f, "port.subtype", lldpctl_atom_get_str(nb, lldpctl_k_port_id_subtype));
+    put_value(f, "port.id", lldpctl_atom_get_str(nb, lldpctl_k_port_id));
+    put_value(f, "port.descr", lldpctl_atom_get_str(nb, lldpctl_k_port_descr));
+    lldpctl_atom_t *vlans = lldpctl_atom_get(nb, lldpctl_k_port_vlans), *v;
+    if (vlans) {
+        lldpctl_atom_foreach(vlans, v)
+            fprintf(f, "vlan %ld\n", lldpctl_atom_get_int(v, lldpctl_k_vlan_id));
+        lldpctl_atom_dec_ref(vlans);
+    }
+    long pvid = lldpctl_atom_get_int(nb, lldpctl_k_port_vlan_pvid);
+    if (pvid > 0)
+        fprintf(f, "pvid %ld\n", pvid);
+    long mfs = lldpctl_atom_get_int(nb, lldpctl_k_port_dot3_mfs);
+    if (mfs > 0)
+        fprintf(f, "mfs %ld\n", mfs);
+    long age = lldpctl_atom_get_int(nb, lldpctl_k_port_age);
+    if (age > 0)
+        fprintf(f, "age %lld\n", (long long)(now > age ? now - age : 0));
+}
+
+/* IFNAME's port atom among lldpd's interfaces, or NULL. */
+static lldpctl_atom_t *find_port(lldpctl_atom_t *ifaces, const char *ifname)
+{
+    lldpctl_atom_t *it;
+    lldpctl_atom_foreach(ifaces, it) {
+        const char *name = lldpctl_atom_get_str(it, lldpctl_k_interface_name);
+        if (name && streq(name, ifname)) {
+            lldpctl_atom_t *port = lldpctl_get_port(it);
+            lldpctl_atom_dec_ref(it);   /* the loop's reference, as its break leaves it */
+            return port;
+        }
+    }
+    return NULL;
+}
+
+int lldp_capture(const char *socket, const char *ifname, char **out, size_t *len, char *why,
+                 size_t whylen)
+{
+    const char *path = socket ? socket : LLDPD_DEFAULT_SOCKET;
+    struct stat st;
+    *out = NULL;
+    *len = 0;
+    /* liblldpctl says only "cannot connect": the socket's own errno is the reason. */
+    if (stat(path, &st) < 0) {
+        int e = errno;
+        snprintf(why, whylen, "lldpd's socket %s: %s", path, strerror(e));
+        return -e;
+    }
+    lldpctl_conn_t *conn = lldpctl_new_name(path, NULL, NULL, NULL);
+    if (!conn) {
+        snprintf(why, whylen, "liblldpctl: out of memory");
+        return -ENOMEM;
+    }
+    int ret = 0;
+    lldpctl_atom_t *ifaces = lldpctl_get_interfaces(conn);
+    if (!ifaces) {
+        lldpctl_error_t e = lldpctl_last_error(conn);
+        ret = e == LLDPCTL_ERR_CANNOT_CONNECT ? (access(path, R_OK | W_OK) < 0 ? -EACCES : -ECONNREFUSED)
+                                              : -EIO;
+        snprintf(why, whylen, "lldpd at %s: %s", path, lldpctl_strerror(e));
+        lldpctl_release(conn);
+        return ret;
+    }
+    lldpctl_atom_t *port = find_port(ifaces, ifname);
+    lldpctl_atom_dec_ref(ifaces);
+    if (!port) {
+        snprintf(why, whylen, "lldpd at %s does not watch %s (its -I pattern, or the "
+                 "interface is down or enslaved)", path, ifname);
+        lldpctl_release(conn);
+        return -ENODEV;
+    }
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f) {
+        ret = -errno;
+        snprintf(why, whylen, "open_memstream: %s", strerror(-ret));
+    } else {
+        fputs("fabtune-lldp 1\n", f);
+        time_t now = time(NULL);
+        lldpctl_atom_t *nbs = lldpctl_atom_get(port, lldpctl_k_port_neighbors), *nb;
+        if (nbs) {
+            lldpctl_atom_foreach(nbs, nb)
+                put_neighbor(f, nb, now);
+            lldpctl_atom_dec_ref(nbs);
+        }
+        if (fclose(f) != 0) {
+            ret = -ENOMEM;
+            snprintf(why, whylen, "out of memory");
+            free(buf);
+        } else {
+            *out = buf;
+            *len = n;
+        }
+    }
+    lldpctl_atom_dec_ref(port);
+    lldpctl_release(conn);
+    return ret;
+}
