@@ -3,7 +3,7 @@
  * (fixtures/lldp/real-lldpd.txt) and a leaf's (leaf.txt), its refusals; the fabric.*
  * checks (checks/check_neighbors.c) on inventories built here: a rail-optimized node, two
  * rails on one switch port, two on one switch under distinct_switches, patterns with
- * {index}, a small frame size, a missing VLAN, no neighbour before and after the bound,
+ * {index}, a recabled port's stale neighbour, a small frame size, a missing VLAN, no neighbour before and after the bound,
  * no lldpd (with the mlx5 firmware agent's hint), InfiniBand; the policy keys' round trip. */
 #include "config.h"
 
@@ -255,6 +255,23 @@ START_TEST(test_patterns)
 }
 END_TEST
 
+/* lldpd keeps a recabled port's old neighbour until its TTL runs out: the fresh one counts. */
+START_TEST(test_recabled_stale_neighbor)
+{
+    rail_optimized();
+    pol.rails.topology = TOPOLOGY_DISTINCT_SWITCHES;
+    struct rail_lldp *l = &inv.rails[2].lldp;
+    l->nb[0].age_s = 50;                    /* leaf-r2-a, before the move */
+    struct lldp_neighbor *n = &l->nb[l->n++];
+    *n = inv.rails[1].lldp.nb[0];           /* now on leaf-r1-a, port swp2 */
+    strcpy(n->port_id, "swp2");
+    n->age_s = 1;
+    expect("fabric.neighbor", "mlx5_2/1", SEVERITY_WARNING, "leaf-r1-a port swp2 (seen 1 s ago), and older neighbours");
+    expect("fabric.cabling", "mlx5_2/1", SEVERITY_ERROR, "mlx5_1/1 reaches the same switch, leaf-r1-a");
+    expect("fabric.cabling", "mlx5_1/1", SEVERITY_ERROR, "mlx5_2/1 reaches the same switch, leaf-r1-a");
+}
+END_TEST
+
 START_TEST(test_mtu)
 {
     rail_optimized();
@@ -387,6 +404,7 @@ int main(void)
     tcase_add_test(tc, test_same_switch_port);
     tcase_add_test(tc, test_distinct_switches);
     tcase_add_test(tc, test_patterns);
+    tcase_add_test(tc, test_recabled_stale_neighbor);
     tcase_add_test(tc, test_mtu);
     tcase_add_test(tc, test_vlan);
     tcase_add_test(tc, test_no_neighbor);

@@ -54,14 +54,15 @@ static void check_neighbor(const struct rail *r, const struct counter_state *st,
                      streq(r->link_layer, "InfiniBand") ? NULL : hint, "%s", l->why);
         return;
     }
-    if (l->n > 0) {
-        const struct lldp_neighbor *n = &l->nb[0];
+    const struct lldp_neighbor *n = lldp_current(l);
+    if (n) {
         enum severity sev = l->n + l->n_dropped > 1 ? SEVERITY_WARNING : SEVERITY_OK;
         findings_add(out, "fabric.neighbor", sev, r->name, "one LLDP neighbour", lldp_switch_name(n),
-                     sev == SEVERITY_OK ? NULL : "more than one LLDP agent answers on one "
-                     "port: a hub, a bridge that forwards LLDP, or a second agent on the far side",
+                     sev == SEVERITY_OK ? NULL : "a recabling leaves the old neighbour until "
+                     "its TTL runs out; else more than one LLDP agent answers on the port: a "
+                     "hub, a bridge that forwards LLDP, or a second agent on the far side",
                      "%s port %s (seen %u s ago)%s", lldp_switch_name(n), lldp_port_name(n),
-                     n->age_s, sev == SEVERITY_OK ? "" : ", and other neighbours");
+                     n->age_s, sev == SEVERITY_OK ? "" : ", and older neighbours");
         return;
     }
     if (r->netdev.carrier == 0 || (r->netdev.operstate[0] && !streq(r->netdev.operstate, "up"))) {
@@ -125,19 +126,19 @@ static void check_cabling(const struct inventory *inv, size_t i, const struct po
                           struct findings *out)
 {
     const struct rail *r = &inv->rails[i];
-    const struct lldp_neighbor *n = &r->lldp.nb[0];
+    const struct lldp_neighbor *n = lldp_current(&r->lldp), *on;
     char msg[512] = "", what[256], want[352] = "", pat[160];
     const char *sw = lldp_switch_name(n), *port = lldp_port_name(n);
     for (size_t j = 0; j < inv->n_rails; j++) {
         const struct rail *o = &inv->rails[j];
-        if (j == i || !o->lldp.known || o->lldp.n == 0)
+        if (j == i || !(on = lldp_current(&o->lldp)))
             continue;
-        if (same_port(n, &o->lldp.nb[0])) {
+        if (same_port(n, on)) {
             snprintf(what, sizeof(what), "%s reaches the same switch port, %s port %s",
                      o->name, sw, port);
             say(msg, sizeof(msg), what);
         } else if (p->rails.topology == TOPOLOGY_DISTINCT_SWITCHES &&
-                   same_chassis(n, &o->lldp.nb[0])) {
+                   same_chassis(n, on)) {
             snprintf(what, sizeof(what), "%s reaches the same switch, %s (rails.topology is "
                      "distinct_switches)", o->name, sw);
             say(msg, sizeof(msg), what);
@@ -174,7 +175,7 @@ static void check_cabling(const struct inventory *inv, size_t i, const struct po
 
 static void check_mtu(const struct rail *r, const struct policy *p, struct findings *out)
 {
-    const struct lldp_neighbor *n = &r->lldp.nb[0];
+    const struct lldp_neighbor *n = lldp_current(&r->lldp);
     char want[64], got[32];
     if (!n->mfs) {
         findings_add(out, "fabric.mtu", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
@@ -204,7 +205,7 @@ static void check_mtu(const struct rail *r, const struct policy *p, struct findi
 
 static void check_vlan(const struct rail *r, const struct policy *p, struct findings *out)
 {
-    const struct lldp_neighbor *n = &r->lldp.nb[0];
+    const struct lldp_neighbor *n = lldp_current(&r->lldp);
     uint32_t vid = p->rails.neighbors.vlan;
     char want[32], got[160] = "";
     if (!vid)
@@ -241,7 +242,7 @@ void check_neighbors(const struct inventory *inv, const struct counter_state *st
         if (!streq(r->link_layer, "Ethernet") && !streq(r->link_layer, "InfiniBand"))
             continue;
         check_neighbor(r, st, p, out);
-        if (!r->lldp.known || r->lldp.n == 0)
+        if (!lldp_current(&r->lldp))
             continue;
         check_cabling(inv, i, p, out);
         check_mtu(r, p, out);

@@ -7,6 +7,15 @@
 #include "lldp.h"
 #include "macro.h"
 
+const struct lldp_neighbor *lldp_current(const struct rail_lldp *l)
+{
+    const struct lldp_neighbor *best = NULL;
+    for (size_t i = 0; l->known && i < l->n && i < LLDP_MAX_NEIGHBORS; i++)
+        if (!best || l->nb[i].age_s < best->age_s)
+            best = &l->nb[i];
+    return best;
+}
+
 const char *lldp_switch_name(const struct lldp_neighbor *n)
 {
     return n->sysname[0] ? n->sysname : n->chassis_id;

@@ -40,6 +40,10 @@ struct rail_lldp {
     size_t n_dropped;           /* neighbours past LLDP_MAX_NEIGHBORS */
 };
 
+/* The neighbour L's port reaches now: the one lldpd heard from last (the smallest age).
+ * After a recabling lldpd keeps the old neighbour until its TTL runs out (4 transmit
+ * intervals: 2 minutes by default), beside the new one. NULL without neighbours. */
+const struct lldp_neighbor *lldp_current(const struct rail_lldp *l);
 /* The neighbour's switch: its system name, else its chassis id. */
 const char *lldp_switch_name(const struct lldp_neighbor *n);
 /* The neighbour's port: its description when the port id is a MAC, else the id. */
