@@ -9,6 +9,7 @@
 # so lldpd keeps the real /sys. Asserted on fabtuned's real report:
 #   - cabled as planned (rail i on leaf-ri): fabric.neighbor names each rail's real
 #     neighbour and port, fabric.cabling is ok under distinct_switches and leaf-r{index};
+#   - fabtunectl snapshot keeps them, and fabtuned reads them back offline;
 #   - miscabled: r1 moved to leaf-r0 (its veth's far end in leaf-r0's namespace), so
 #     fabric.cabling is an error on both rails (one switch) and names the pattern r1 breaks,
 #     while lldpd still holds r1's old neighbour (leaf-r1, until its TTL of 4 s);
@@ -110,6 +111,22 @@ expect_match "^fabric.cabling rxe0/1 ok: leaf-r0 port s0 " "$tmp/f"
 expect_match "^fabric.cabling rxe1/1 ok: leaf-r1 port s1 " "$tmp/f"
 [ "$(jq -r '.rails[] | select(.name == "rxe1/1") | .neighbors.list[0].system_name' "$tmp/report.json")" = leaf-r1 ] &&
     pass "the report's rxe1/1 neighbour is leaf-r1" || fail "the report's neighbours: $(jq -c '.rails[].neighbors' "$tmp/report.json")"
+
+# fabtunectl snapshot keeps the neighbours (it asks lldpd's default socket: here a link to
+# the node's, on a /run of its own), and fabtuned judges the snapshot as it judged the node.
+unshare -m --propagation private sh -c 'mount -t tmpfs tmpfs /run && ln -s "$1" /run/lldpd.socket &&
+    exec "$2" snapshot "$3"' sh "$tmp/node.sock" "$top_builddir/src/client/fabtunectl" "$tmp/snap.tar" \
+    > /dev/null 2> "$tmp/snap.err" || { fail "fabtunectl snapshot failed"; cat "$tmp/snap.err"; }
+mkdir "$tmp/snap" && tar -C "$tmp/snap" -xf "$tmp/snap.tar" fabtune 2>/dev/null
+expect_grep "sysname leaf-r1" "$tmp/snap/fabtune/net/r1/lldp"
+cp -a "$fx" "$tmp/offline" && mkdir -p "$tmp/offline-root" && mv "$tmp/offline" "$tmp/offline-root/sys" &&
+    cp -a "$tmp/snap/fabtune" "$tmp/offline-root/fabtune"
+"$fabtuned" --once --json --no-probes -c "$tmp/policy" --sysfs-root "$tmp/offline-root/sys" \
+    > "$tmp/offline.json" 2> "$tmp/err"
+jq -r '.findings[] | select(.check == "fabric.neighbor") | "\(.rail) \(.severity): \(.message)"' \
+    "$tmp/offline.json" > "$tmp/f"
+expect_match "^rxe0/1 ok: leaf-r0 port s0 " "$tmp/f"
+expect_match "^rxe1/1 ok: leaf-r1 port s1 " "$tmp/f"
 
 echo "# r1 moved to leaf-r0"
 cable r1 0 s1
