@@ -51,15 +51,18 @@ static void put_neighbor(FILE *f, lldpctl_atom_t *nb, time_t now)
     put_value(f, "port.descr", lldpctl_atom_get_str(nb, lldpctl_k_port_descr));
     lldpctl_atom_t *vlans = lldpctl_atom_get(nb, lldpctl_k_port_vlans), *v;
     if (vlans) {
-        lldpctl_atom_foreach(vlans, v)
-            fprintf(f, "vlan %ld\n", lldpctl_atom_get_int(v, lldpctl_k_vlan_id));
+        lldpctl_atom_foreach(vlans, v) {
+            long vid = lldpctl_atom_get_int(v, lldpctl_k_vlan_id);
+            if (vid > 0 && vid < 4096)  /* a switch's TLV may say anything: keep VLAN ids */
+                fprintf(f, "vlan %ld\n", vid);
+        }
         lldpctl_atom_dec_ref(vlans);
     }
     long pvid = lldpctl_atom_get_int(nb, lldpctl_k_port_vlan_pvid);
-    if (pvid > 0)
+    if (pvid > 0 && pvid < 4096)
         fprintf(f, "pvid %ld\n", pvid);
     long mfs = lldpctl_atom_get_int(nb, lldpctl_k_port_dot3_mfs);
-    if (mfs > 0)
+    if (mfs > 0 && mfs <= 65535)
         fprintf(f, "mfs %ld\n", mfs);
     long age = lldpctl_atom_get_int(nb, lldpctl_k_port_age);
     if (age > 0)
