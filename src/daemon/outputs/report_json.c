@@ -120,7 +120,7 @@ static json_object *routes_to_json(const struct rail_routes *rr)
     return o;
 }
 
-/* What the rail's netdev is plugged into (model/lldp.h); null for InfiniBand. */
+/* What the rail's netdev is plugged into (model/lldp.h), or why that is unknown. */
 static json_object *neighbors_to_json(const struct rail_lldp *l)
 {
     json_object *o = json_object_new_object(), *a = json_object_new_array();
