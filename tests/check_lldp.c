@@ -4,7 +4,8 @@
  * checks (checks/check_neighbors.c) on inventories built here: a rail-optimized node, two
  * rails on one switch port, two on one switch under distinct_switches, patterns with
  * {index}, a recabled port's stale neighbour, a small frame size, a missing VLAN, no neighbour before and after the bound,
- * no lldpd (with the mlx5 firmware agent's hint), InfiniBand; the policy keys' round trip. */
+ * no lldpd (with the mlx5 firmware agent's hint), InfiniBand; the policy keys' round trip;
+ * the capture against no socket and against a socket that never answers. */
 #include "config.h"
 
 #include <check.h>
@@ -12,11 +13,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "check_findings.h"
 #include "check_run.h"
 #include "checks.h"
 #include "fileio.h"
+#include "lldp_capture.h"
 #include "lldp_parse.h"
 
 static char *fixture(const char *name, size_t *len)
@@ -105,6 +111,36 @@ START_TEST(test_parse_bounds)
     ck_assert_uint_eq(l.n, LLDP_MAX_NEIGHBORS);
     ck_assert_uint_eq(l.n_dropped, 1);
     ck_assert_str_eq(l.nb[1].sysname, "sw");
+}
+END_TEST
+
+/* lldpd's socket absent, or an lldpd that accepts and never answers: the capture says why,
+ * the latter within LLDP_CAPTURE_TIMEOUT (liblldpctl's own transport would block forever). */
+START_TEST(test_capture_unanswered)
+{
+    char dir[512], path[600], why[160], *text;
+    size_t len;
+    ck_assert_int_eq(check_scratch_dir(dir, sizeof(dir), "check_lldp"), 0);
+    snprintf(path, sizeof(path), "%s/mute.sock", dir);
+    unlink(path);
+    ck_assert_int_eq(lldp_capture(path, "eth0", &text, &len, why, sizeof(why)), -ENOENT);
+    ck_assert_ptr_nonnull(strstr(why, "No such file or directory"));
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    ck_assert_uint_lt(strlen(path), sizeof(sa.sun_path));
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    ck_assert_int_eq(listen(fd, 4), 0);     /* connects complete; nothing ever answers */
+    usec_t t0 = now_usec(CLOCK_MONOTONIC);
+    ck_assert_int_eq(lldp_capture(path, "eth0", &text, &len, why, sizeof(why)), -ETIMEDOUT);
+    usec_t took = now_usec(CLOCK_MONOTONIC) - t0;
+    ck_assert_msg(took >= LLDP_CAPTURE_TIMEOUT && took < LLDP_CAPTURE_TIMEOUT + USEC_PER_SEC,
+                  "took %llu us", (unsigned long long)took);
+    ck_assert_msg(strstr(why, "did not answer within 2 s"), "%s", why);
+    ck_assert_ptr_null(text);
+    close(fd);
+    unlink(path);
+    ck_assert_int_eq(lldp_capture(path, "eth0", &text, &len, why, sizeof(why)), -ENOENT);
 }
 END_TEST
 
@@ -397,6 +433,7 @@ int main(void)
     tcase_add_test(tc, test_parse_refusals);
     tcase_add_test(tc, test_parse_bounds);
     tcase_add_test(tc, test_policy_keys);
+    tcase_add_test(tc, test_capture_unanswered);
     suite_add_tcase(s, tc);
     tc = tcase_create("checks");
     tcase_add_checked_fixture(tc, setup, teardown);

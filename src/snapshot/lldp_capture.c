@@ -6,15 +6,84 @@
 
 #include <errno.h>
 #include <lldpctl.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "lldp_capture.h"
 #include "macro.h"
+#include "timeutil.h"
+
+/* liblldpctl's default transport blocks without a bound: an lldpd that accepts and never
+ * answers would hold a check pass forever. These callbacks do what the default ones do
+ * (one blocking send or receive per call), each within what is left of the capture's time. */
+struct transport {
+    int fd;
+    usec_t deadline;            /* CLOCK_MONOTONIC */
+    bool timed_out;
+};
+
+static ssize_t wait_and(struct transport *t, short events, const uint8_t *data, size_t length)
+{
+    for (;;) {
+        usec_t now = now_usec(CLOCK_MONOTONIC);
+        if (now >= t->deadline) {
+            t->timed_out = true;
+            return LLDPCTL_ERR_CALLBACK_FAILURE;
+        }
+        struct pollfd pfd = { .fd = t->fd, .events = events };
+        int n = poll(&pfd, 1, (int)((t->deadline - now + 999) / 1000));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return LLDPCTL_ERR_CALLBACK_FAILURE;
+        if (n == 0)
+            continue;           /* the deadline check above ends it */
+        ssize_t r = events == POLLOUT ? send(t->fd, data, length, MSG_NOSIGNAL)
+                                      : recv(t->fd, (void *)data, length, 0);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (r < 0)
+            return LLDPCTL_ERR_CALLBACK_FAILURE;
+        if (r == 0 && events == POLLIN)
+            return LLDPCTL_ERR_EOF;
+        return r;
+    }
+}
+
+static ssize_t send_cb(lldpctl_conn_t *conn, const uint8_t *data, size_t length, void *user)
+{
+    return wait_and(user, POLLOUT, data, length);
+}
+
+static ssize_t recv_cb(lldpctl_conn_t *conn, const uint8_t *data, size_t length, void *user)
+{
+    return wait_and(user, POLLIN, data, length);
+}
+
+/* A connected, non-blocking socket to PATH, or -errno. */
+static int connect_to(const char *path)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof(sa.sun_path))
+        return -ENAMETOOLONG;
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return -errno;
+    if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 && errno != EINPROGRESS) {
+        int e = -errno;
+        close(fd);
+        return e == -EAGAIN ? -ECONNREFUSED : e;    /* EAGAIN: its backlog is full */
+    }
+    return fd;
+}
 
 static void put_value(FILE *f, const char *key, const char *v)
 {
@@ -88,17 +157,18 @@ int lldp_capture(const char *socket, const char *ifname, char **out, size_t *len
                  size_t whylen)
 {
     const char *path = socket ? socket : LLDPD_DEFAULT_SOCKET;
-    struct stat st;
     *out = NULL;
     *len = 0;
-    /* liblldpctl says only "cannot connect": the socket's own errno is the reason. */
-    if (stat(path, &st) < 0) {
-        int e = errno;
-        snprintf(why, whylen, "lldpd's socket %s: %s", path, strerror(e));
-        return -e;
+    int fd = connect_to(path);
+    if (fd < 0) {
+        snprintf(why, whylen, "lldpd's socket %s: %s", path, strerror(-fd));
+        return fd;
     }
-    lldpctl_conn_t *conn = lldpctl_new_name(path, NULL, NULL, NULL);
+    struct transport t = { .fd = fd,
+                           .deadline = now_usec(CLOCK_MONOTONIC) + LLDP_CAPTURE_TIMEOUT };
+    lldpctl_conn_t *conn = lldpctl_new(send_cb, recv_cb, &t);
     if (!conn) {
+        close(fd);
         snprintf(why, whylen, "liblldpctl: out of memory");
         return -ENOMEM;
     }
@@ -106,10 +176,14 @@ int lldp_capture(const char *socket, const char *ifname, char **out, size_t *len
     lldpctl_atom_t *ifaces = lldpctl_get_interfaces(conn);
     if (!ifaces) {
         lldpctl_error_t e = lldpctl_last_error(conn);
-        ret = e == LLDPCTL_ERR_CANNOT_CONNECT ? (access(path, R_OK | W_OK) < 0 ? -EACCES : -ECONNREFUSED)
-                                              : -EIO;
-        snprintf(why, whylen, "lldpd at %s: %s", path, lldpctl_strerror(e));
+        ret = t.timed_out ? -ETIMEDOUT : -EIO;
+        if (t.timed_out)
+            snprintf(why, whylen, "lldpd at %s did not answer within %u s", path,
+                     (unsigned)(LLDP_CAPTURE_TIMEOUT / USEC_PER_SEC));
+        else
+            snprintf(why, whylen, "lldpd at %s: %s", path, lldpctl_strerror(e));
         lldpctl_release(conn);
+        close(fd);
         return ret;
     }
     lldpctl_atom_t *port = find_port(ifaces, ifname);
@@ -118,6 +192,7 @@ int lldp_capture(const char *socket, const char *ifname, char **out, size_t *len
         snprintf(why, whylen, "lldpd at %s does not watch %s (its -I pattern, or the "
                  "interface is down or enslaved)", path, ifname);
         lldpctl_release(conn);
+        close(fd);
         return -ENODEV;
     }
     char *buf = NULL;
@@ -146,5 +221,6 @@ int lldp_capture(const char *socket, const char *ifname, char **out, size_t *len
     }
     lldpctl_atom_dec_ref(port);
     lldpctl_release(conn);
+    close(fd);
     return ret;
 }

@@ -24,11 +24,15 @@
 
 #include <stddef.h>
 
+#include "timeutil.h"
+
 #define LLDPD_DEFAULT_SOCKET "/run/lldpd.socket"
+/* How long one capture may take: lldpd answers in milliseconds. */
+#define LLDP_CAPTURE_TIMEOUT (2 * USEC_PER_SEC)
 
 /* Asks the lldpd whose control socket is SOCKET (NULL: lldpd's default) for IFNAME's
  * neighbours: 0 with the text in *OUT (malloc'd, NUL-terminated), or -errno with WHY: -ENOENT
  * (no socket: lldpd is not running), -ECONNREFUSED, -EACCES, -ENODEV (lldpd does not watch
- * IFNAME), -EIO (lldpd's error). */
+ * IFNAME), -ETIMEDOUT (no answer within LLDP_CAPTURE_TIMEOUT), -EIO (lldpd's error). */
 int lldp_capture(const char *socket, const char *ifname, char **out, size_t *len, char *why,
                  size_t whylen);
