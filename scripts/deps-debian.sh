@@ -11,6 +11,7 @@ PACKAGES="
   libnl-3-dev libnl-route-3-dev
   libsystemd-dev systemd
   libyaml-dev libjson-c-dev libarchive-dev check
+  liblldpctl-dev lldpd
   iproute2 util-linux procps kmod jq xxd groff-base
   qemu-system-x86 busybox-static cpio xz-utils
   perftest sockperf

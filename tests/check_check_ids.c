@@ -24,9 +24,11 @@
 
 static char fixtures[256];
 
-/* A policy that also has neighbours to probe, for probe.peer and probe.peers. */
+/* A policy that also has neighbours to probe, for probe.peer and probe.peers, and a VLAN
+ * for the rails, for fabric.vlan. */
 static const char *const peers_policy =
-    "version: 1\nprobes:\n  peers:\n    hosts: [peer-a.invalid, peer-b.invalid]\n";
+    "version: 1\nprobes:\n  peers:\n    hosts: [peer-a.invalid, peer-b.invalid]\n"
+    "rails:\n  neighbors: {vlan: 100}\n";
 
 /* Each row's emitted count, by the row's index. */
 static unsigned emitted[256];

@@ -195,6 +195,13 @@ jq -r '.findings[] | select(.check == "qos.pfc" or .check == "qos.global_pause")
 grep -c '^qos.pfc ok ' "$tmp/qos8" > "$tmp/n"; expect_match '^7$' "$tmp/n"
 expect_grep 'qos.pfc error mlx5_2/1' "$tmp/qos8"
 grep -c '^qos.global_pause ok ' "$tmp/qos8" > "$tmp/n"; expect_match '^8$' "$tmp/n"
+# ... and each rail's LLDP neighbour it kept (fabtune/net/IF/lldp: rail N on leaf-rN, port
+# swpN+1, MFS 9216 for MTU 9000): fabric.neighbor, cabling and mtu ok on all 8.
+jq -r '.findings[] | select(.check | startswith("fabric.")) | "\(.check) \(.severity) \(.rail): \(.message)"' \
+    "$LAST_OUT" > "$tmp/fabric8"
+expect_match '^fabric.neighbor ok mlx5_5/1: leaf-r5 port swp6 ' "$tmp/fabric8"
+grep -c '^fabric.cabling ok ' "$tmp/fabric8" > "$tmp/n"; expect_match '^8$' "$tmp/n"
+grep -c '^fabric.mtu ok ' "$tmp/fabric8" > "$tmp/n"; expect_match '^8$' "$tmp/n"
 expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$fx/mlx5_8rail/sys"
 jq -r '.findings[] | select(.check == "qos.pfc") | "\(.severity) \(.message)"' "$LAST_OUT" > "$tmp/qos-bare"
 expect_match '^unknown .*a sysfs snapshot holds no DCB netlink state' "$tmp/qos-bare"
@@ -208,6 +215,7 @@ if unshare -nm sh -c "mount -t sysfs sysfs /sys && ip link add v0 type veth peer
     expect_match '^dcb_ieee$' "$tmp/v0-files"
     expect_match '^ethtool_pause.errno$' "$tmp/v0-files"
     expect_match '^ethtool_stats$' "$tmp/v0-files"
+    expect_match '^lldp' "$tmp/v0-files"    # lldpd's text, or its errno without lldpd
     cp -a "$fx/mlx5_8rail_snapshot" "$tmp/8rail-veth"
     rm -rf "$tmp/8rail-veth/fabtune/net/enp188s0f0np0"
     cp -a "$tmp/veth-snap/fabtune/net/v0" "$tmp/8rail-veth/fabtune/net/enp188s0f0np0"
@@ -216,6 +224,11 @@ if unshare -nm sh -c "mount -t sysfs sysfs /sys && ip link add v0 type veth peer
            | "\(.check) \(.severity) \(.message)"' "$LAST_OUT" > "$tmp/qos-veth"
     expect_match '^qos.pfc unknown .*dcbnl_ops' "$tmp/qos-veth"
     expect_match '^qos.global_pause unknown .*the driver reports no pause parameters' "$tmp/qos-veth"
+    if [ -f "$tmp/veth-snap/fabtune/net/v0/lldp.errno" ]; then    # no lldpd on this host
+        jq -r '.findings[] | select(.check == "fabric.neighbor" and .rail == "mlx5_5/1") | "\(.severity) \(.message)"' \
+            "$LAST_OUT" > "$tmp/lldp-veth"
+        expect_match '^unknown lldpd did not answer when the snapshot was taken .*install and enable it' "$tmp/lldp-veth"
+    fi
 else
     fail "cannot make a veth pair in a new network and mount namespace (unshare -nm)"
 fi

@@ -20,6 +20,7 @@ static const struct {
     [CHECK_FAMILY_HOST] = { "host", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a07" },
     [CHECK_FAMILY_TUNING] = { "tuning", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a08" },
     [CHECK_FAMILY_PROBE] = { "probe", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a09" },
+    [CHECK_FAMILY_FABRIC] = { "fabric", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a0a" },
     [CHECK_FAMILY_DIFF] = { "diff", NULL },
 };
 
@@ -47,6 +48,10 @@ const struct check_id check_ids[] = {
     { "route.rp_filter", CHECK_FAMILY_NETDEV, { "routes.rp_filter" } },
     { "route.subnets", CHECK_FAMILY_NETDEV, { "routes.subnet", "routes.source_routed" } },
     { "route.neighbor", CHECK_FAMILY_NETDEV, { NULL } },
+    { "fabric.neighbor", CHECK_FAMILY_FABRIC, { NULL } },
+    { "fabric.cabling", CHECK_FAMILY_FABRIC, { NULL } },
+    { "fabric.mtu", CHECK_FAMILY_FABRIC, { NULL } },
+    { "fabric.vlan", CHECK_FAMILY_FABRIC, { NULL } },
     { "pcie.link", CHECK_FAMILY_HOST, { "pcie.speed_gts", "pcie.width" } },
     { "pcie.mrrs", CHECK_FAMILY_HOST, { "pcie.max_read_request_bytes" } },
     { "pcie.acs", CHECK_FAMILY_HOST, { NULL } },

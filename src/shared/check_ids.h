@@ -18,6 +18,7 @@ enum check_family {
     CHECK_FAMILY_HOST,          /* pcie.*, gpudirect.*, host.*: the host path */
     CHECK_FAMILY_TUNING,
     CHECK_FAMILY_PROBE,
+    CHECK_FAMILY_FABRIC,        /* fabric.*: what the rails are plugged into (LLDP) */
     CHECK_FAMILY_DIFF,          /* a difference's id only: no check emits it, no alert */
     CHECK_FAMILY_COUNT
 };

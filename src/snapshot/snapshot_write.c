@@ -16,6 +16,7 @@
 #include "kernel_module.h"
 #include "kernel_replies.h"
 #include "kernel_routes.h"
+#include "lldp_capture.h"
 #include "macro.h"
 #include "snapshot_layout.h"
 #include "snapshot_write.h"
@@ -118,6 +119,14 @@ int snapshot_write_replies(const char *top, const char *ifname)
     r = e == 0 ? write_bytes(dir, "routes", c.buf, c.len) : write_errno(dir, "routes", e);
     kept += r > 0;
     kernel_capture_done(&c);
+
+    /* What it is plugged into: lldpd's neighbours (its default socket). */
+    char *text = NULL;
+    size_t tlen;
+    e = lldp_capture(NULL, ifname, &text, &tlen, why, sizeof(why));
+    r = e == 0 ? write_bytes(dir, "lldp", text, tlen) : write_errno(dir, "lldp", e);
+    kept += r > 0;
+    free(text);
     return kept;
 }
 

@@ -45,6 +45,9 @@ void check_link_memory(const struct inventory *inv, const struct link_memory *m,
                        const struct policy *p, struct findings *out);
 /* route.*: where each rail's packets go (model/routes.h). */
 void check_routes(const struct inventory *inv, const struct policy *p, struct findings *out);
+/* fabric.*: each rail's LLDP neighbours (model/lldp.h); ST, where given, dates link-ups. */
+void check_neighbors(const struct inventory *inv, const struct counter_state *st,
+                     const struct policy *p, struct findings *out);
 void check_host(const struct inventory *inv, const struct policy *p, struct findings *out);
 /* host.state_dir: the daemon's state directory, locked and written, or why not. */
 void check_persistence(const struct persistence *s, struct findings *out);

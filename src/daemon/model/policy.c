@@ -26,6 +26,7 @@ void policy_init_defaults(struct policy *p)
             .qos = { .dscp = 26, .pfc_priority = 3, .pfc_exclusive = true,
                      .trust = QOS_TRUST_DSCP, .ecn = REQ_OPTIONAL, .cnp_dscp = 48 },
             .gpudirect = REQ_OPTIONAL,
+            .neighbors = { .lldp = REQ_OPTIONAL, .bound = 90 * USEC_PER_SEC },
             .pcie = { .acs = REQ_OPTIONAL },
         },
         .host = { .iommu = REQ_OPTIONAL, .irq_affinity = REQ_OPTIONAL },
@@ -57,6 +58,7 @@ void policy_init_defaults(struct policy *p)
     p->control.socket = strdup("/run/fabtune/fabtuned.sock");
     p->control.group = strdup("fabtune");
     p->host.cpufreq = strdup("performance");
+    p->rails.neighbors.lldpd_socket = strdup("/run/lldpd.socket");
 }
 
 void policy_done(struct policy *p)
@@ -71,6 +73,9 @@ void policy_done(struct policy *p)
     free(p->control.socket);
     free(p->control.group);
     free(p->host.cpufreq);
+    free(p->rails.neighbors.lldpd_socket);
+    free(p->rails.neighbors.switch_pattern);
+    free(p->rails.neighbors.port_pattern);
     for (size_t i = 0; i < p->probes.peers.n_hosts; i++)
         free(p->probes.peers.hosts[i]);
     free(p->probes.peers.hosts);
@@ -116,6 +121,7 @@ static bool field_equal(const struct policy_field *f, const char *a, const char 
         return EQ(int);
     case FIELD_PATH:
     case FIELD_NAME:
+    case FIELD_PATTERN:
         return str_eq_null(*FIELD_AT_CONST(a, f, char *), *FIELD_AT_CONST(b, f, char *));
     case FIELD_CIDR: {
         const struct cidr *c = FIELD_AT_CONST(a, f, struct cidr);

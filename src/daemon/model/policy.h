@@ -30,6 +30,8 @@ enum addr_family { ADDR_FAMILY_IPV4, ADDR_FAMILY_IPV6 };
 enum qos_trust { QOS_TRUST_DSCP, QOS_TRUST_PCP };
 enum requirement { REQ_REQUIRED, REQ_OPTIONAL, REQ_IGNORE };
 enum tuning_mode { TUNING_ENFORCE, TUNING_VERIFY, TUNING_OFF };
+/* rails.topology: ANY, or each rail on its own switch (rail-optimized). */
+enum rail_topology { TOPOLOGY_ANY, TOPOLOGY_DISTINCT_SWITCHES };
 
 struct rail_ref {
     char device[POLICY_NAME_MAX];
@@ -71,6 +73,15 @@ struct policy {
             enum requirement acs;   /* P2P redirect off between HCA and GPU */
         } pcie;
         enum requirement gpudirect;
+        enum rail_topology topology;
+        struct {
+            enum requirement lldp;  /* required: a rail without a neighbour is an error */
+            char *lldpd_socket;     /* lldpd's control socket (lldpd -u) */
+            usec_t bound;           /* after link up, how long a neighbour may take */
+            char *switch_pattern;   /* glob on the switch's name, {index}: the rail's */
+            char *port_pattern;     /* glob on the switch's port; NULL: any */
+            uint32_t vlan;          /* the rails' VLAN; 0: none (fabric.vlan skipped) */
+        } neighbors;
     } rails;
     struct {
         usec_t interval;

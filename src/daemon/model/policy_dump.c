@@ -104,6 +104,10 @@ static int dump_value(yaml_document_t *doc, const struct policy_field *f, const 
     }
     case FIELD_NAME:
         return add_scalar(doc, *FIELD_AT_CONST(base, f, char *), false);
+    case FIELD_PATTERN: {   /* quoted: a glob may start with '*' or '{' */
+        const char *s = *FIELD_AT_CONST(base, f, char *);
+        return add_scalar(doc, s ? s : "null", !s);
+    }
     case FIELD_CIDR: {
         const struct cidr *c = FIELD_AT_CONST(base, f, struct cidr);
         return c->set ? add_scalar(doc, cidr_format(c, buf, sizeof(buf)), true)

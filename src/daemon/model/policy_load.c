@@ -412,6 +412,38 @@ static void load_name(struct loader *l, const struct policy_field *f, const yaml
     *FIELD_AT(base, f, char *) = copy;
 }
 
+/* A glob on a switch's name or port: printable ASCII, no space, where {index} stands for
+ * the rail's index; null clears it. */
+static void load_pattern(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
+                         const char *path, char *base)
+{
+    char **dst = FIELD_AT(base, f, char *);
+    if (is_null(n)) {
+        free(*dst);
+        *dst = NULL;
+        return;
+    }
+    const char *s = scalar_of(l, n, path, "a pattern");
+    if (!s)
+        return;
+    size_t len = strlen(s);
+    bool ok = len > 0 && len <= 128;
+    for (size_t i = 0; ok && i < len; i++)
+        ok = s[i] > 0x20 && s[i] < 0x7f;
+    if (!ok) {
+        error_at(l, n, "invalid pattern '%.40s' for %s (1 to 128 printable ASCII characters, "
+                 "no spaces; {index} is the rail's index)", s, path);
+        return;
+    }
+    char *copy = strdup(s);
+    if (!copy) {
+        error_at(l, n, "out of memory");
+        return;
+    }
+    free(*dst);
+    *dst = copy;
+}
+
 static void load_cidr(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
                       const char *path, char *base)
 {
@@ -664,6 +696,7 @@ static void load_value(struct loader *l, const struct policy_field *f, const yam
     case FIELD_ENUM:        load_enum(l, f, n, path, base); break;
     case FIELD_PATH:        load_path(l, f, n, path, base); break;
     case FIELD_NAME:        load_name(l, f, n, path, base); break;
+    case FIELD_PATTERN:     load_pattern(l, f, n, path, base); break;
     case FIELD_CIDR:        load_cidr(l, f, n, path, base); break;
     case FIELD_GID_INDEX:   load_gid_index(l, f, n, path, base); break;
     case FIELD_RAIL_SELECT: load_rail_select(l, f, n, path, base); break;

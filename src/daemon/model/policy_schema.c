@@ -13,6 +13,7 @@ const char *const tuning_mode_names[] = { "enforce", "verify", "off", NULL };
 static const char *const rail_select_names[] = { "all", NULL };
 static const char *const family_names[] = { "ipv4", "ipv6", NULL };
 static const char *const trust_names[] = { "dscp", "pcp", NULL };
+static const char *const topology_names[] = { "any", "distinct_switches", NULL };
 
 #define AT(member) .offset = offsetof(struct policy, member)
 #define UINT(n, member, lo, hi) { n, FIELD_UINT, AT(member), .min = (lo), .max = (hi) }
@@ -60,6 +61,16 @@ static const struct policy_field pcie_fields[] = {
     END,
 };
 
+static const struct policy_field neighbors_fields[] = {
+    ENUM("lldp", rails.neighbors.lldp, requirement_names),
+    { "lldpd_socket", FIELD_PATH, AT(rails.neighbors.lldpd_socket), .max = 107 },
+    DUR("bound", rails.neighbors.bound, 1 * S, 1 * HOUR),
+    { "switch", FIELD_PATTERN, AT(rails.neighbors.switch_pattern), .nullable = 1 },
+    { "port", FIELD_PATTERN, AT(rails.neighbors.port_pattern), .nullable = 1 },
+    UINT("vlan", rails.neighbors.vlan, 0, 4094),
+    END,
+};
+
 static const struct policy_field rails_fields[] = {
     { "select", FIELD_RAIL_SELECT, AT(rails), .names = rail_select_names },
     ENUM("link_layer", rails.link_layer, link_layer_names),
@@ -71,6 +82,8 @@ static const struct policy_field rails_fields[] = {
     MAP("qos", qos_fields),
     MAP("pcie", pcie_fields),
     ENUM("gpudirect", rails.gpudirect, requirement_names),
+    ENUM("topology", rails.topology, topology_names),
+    MAP("neighbors", neighbors_fields),
     END,
 };
 

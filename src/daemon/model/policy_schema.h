@@ -21,6 +21,7 @@ enum field_kind {
     FIELD_RAIL_SELECT,  /* "all" or a list of {device, port} */
     FIELD_SYSCTL_MAP,   /* key: value pairs under the allowlist */
     FIELD_HOST_LIST,    /* probes.peers.hosts: host names or addresses */
+    FIELD_PATTERN,      /* char *, a glob (printable ASCII, {index}); nullable */
 };
 
 struct policy_field {

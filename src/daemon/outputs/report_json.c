@@ -118,6 +118,37 @@ static json_object *routes_to_json(const struct rail_routes *rr)
     return o;
 }
 
+/* What the rail's netdev is plugged into (model/lldp.h), or why that is unknown. */
+static json_object *neighbors_to_json(const struct rail_lldp *l)
+{
+    json_object *o = json_object_new_object(), *a = json_object_new_array();
+    add_string(o, "unknown_reason", l->known ? NULL : l->why);
+    for (size_t i = 0; l->known && i < l->n; i++) {
+        const struct lldp_neighbor *n = &l->nb[i];
+        json_object *e = json_object_new_object(), *m = json_object_new_array(),
+                    *v = json_object_new_array();
+        add_string(e, "chassis_id", n->chassis_id[0] ? n->chassis_id : NULL);
+        add_string(e, "chassis_id_subtype", n->chassis_subtype[0] ? n->chassis_subtype : NULL);
+        add_string(e, "system_name", n->sysname[0] ? n->sysname : NULL);
+        add_string(e, "system_description", n->sysdescr[0] ? n->sysdescr : NULL);
+        add_string(e, "port_id", n->port_id[0] ? n->port_id : NULL);
+        add_string(e, "port_id_subtype", n->port_subtype[0] ? n->port_subtype : NULL);
+        add_string(e, "port_description", n->port_descr[0] ? n->port_descr : NULL);
+        for (size_t k = 0; k < n->n_mgmt; k++)
+            json_object_array_add(m, json_object_new_string(n->mgmt[k]));
+        json_object_object_add(e, "management_addresses", m);
+        for (size_t k = 0; k < n->n_vlans; k++)
+            json_object_array_add(v, json_object_new_int(n->vlans[k]));
+        json_object_object_add(e, "vlans", v);
+        json_object_object_add(e, "pvid", n->pvid ? json_object_new_int(n->pvid) : NULL);
+        json_object_object_add(e, "max_frame_size", n->mfs ? json_object_new_int((int)n->mfs) : NULL);
+        json_object_object_add(e, "age_seconds", json_object_new_int64(n->age_s));
+        json_object_array_add(a, e);
+    }
+    json_object_object_add(o, "list", a);
+    return o;
+}
+
 static json_object *rail_to_json(const struct report *r, size_t i)
 {
     const struct rail *rail = &r->inventory.rails[i];
@@ -158,6 +189,7 @@ static json_object *rail_to_json(const struct report *r, size_t i)
         json_object_object_add(o, "qos", qos_to_json(&rail->qos));
     if (streq(rail->link_layer, "Ethernet") && rail->netdev.name[0])
         json_object_object_add(o, "routes", routes_to_json(&rail->routes));
+    json_object_object_add(o, "neighbors", neighbors_to_json(&rail->lldp));
     add_string(o, "verdict", verdict_to_string(report_rail_verdict(r, i)));
     return o;
 }

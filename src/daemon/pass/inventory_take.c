@@ -10,6 +10,7 @@
 #include "source_counters.h"
 #include "source_host_path.h"
 #include "source_limits.h"
+#include "source_lldp.h"
 #include "source_module.h"
 #include "source_pci.h"
 #include "source_rdmanl.h"
@@ -49,6 +50,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
         source_counters_read(sysroot, false, inv);
         resolve_gid_indexes(inv, p);
         source_routes_fill(sysroot, procroot, false, p, inv);
+        source_lldp_fill(sysroot, false, p, inv);
         return 0;
     }
     if (inv->n_rails == 0)
@@ -61,5 +63,6 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
     source_counters_read(sysroot, true, inv);
     resolve_gid_indexes(inv, p);
     source_routes_fill(sysroot, procroot, true, p, inv);
+    source_lldp_fill(sysroot, true, p, inv);
     return 0;
 }
