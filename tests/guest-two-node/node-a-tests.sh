@@ -10,6 +10,7 @@
 #   peer_refused     B, without A in its probes.peers, refuses A: a per-peer finding on A,
 #                    counted on B;
 #   peer_killed      B's daemon killed during A's RDMA ping-pong: a clean failure, no QP left;
+#                    with B's daemon gone, A's RDMA probe says nothing listens there;
 #   cm_*             tests/guest-two-node/cm_attack against B's RDMA CM side, with a 3 s
 #                    session_limit: bad hellos refused (cm_hello), connects never completed
 #                    (cm_no_rtu), a flood past max_sessions (cm_flood), a session that stalls
@@ -94,6 +95,7 @@ test_peer_tcp() {
         fail "no stream: $(jq -c '.probes.peers[0].tcp_bandwidth' "$LAST_OUT")"
     peer_finding > "$state/f"
     expect_match "^ok rxe0/1 $b ($b): TCP p50" "$state/f"
+    grep -q "^ok " "$state/f" || { ask log > "$state/ans"; echo "    B's log: $(cat "$state/ans")"; }
     ask listening > "$state/ans"
     [ "$(cat "$state/ans")" = "$b:$port" ] && pass "B's responder listens on its rail's address only ($b:$port)" ||
         fail "B's responder listens on: '$(cat "$state/ans")'"
@@ -209,6 +211,12 @@ test_peer_killed() {
         { fail "$qps QPs of A's daemon left"; rdma resource show qp; }
     kill -0 "$adpid" && pass "A's daemon is still running" || fail "A's daemon died"
     kill "$adpid"; wait "$adpid"
+    # B's daemon is gone: its connection manager, not a responder, rejects A's request (no
+    # listener, "invalid service id"), and A says so rather than blame B's allowlist.
+    write_policy 10 10ms 1.5 10
+    once "$state/s4b"
+    jq -r '.probes.peers[0].rdma_latency.error // "none"' "$LAST_OUT" > "$state/f"
+    expect_match "^nothing listens on its port (is fabtuned running there, with probes.peers?)" "$state/f"
     ask start > /dev/null
 }
 

@@ -78,6 +78,7 @@ EOP
             res) sleep 0.5  # sessions that just ended, reaped by the responder
                  text=$(resources) ;;
             stats) text=$("$ctl" -s "$sock" --json probes | jq -c .responder) ;;
+            log) text=$(tail -n 12 "$out/fabtuned-b.log" | tr '\n' '|') ;;
             listening) text=$(ss -Hltn "sport = :$port" | awk '{ print $4 }' | sort | tr '\n' ' ') ;;
             qps) sleep 0.5   # the session's end, reaped by the responder
                  text=$(held qp) ;;

@@ -19,12 +19,23 @@
 #include "tcp_io.h"
 
 #define RESOLVE_MS 2000
+/* The REJ reasons that the connection manager reports in a REJECTED event's status
+ * (IBTA vol. 1, 12.6.7.2 table 112; the kernel's enum ib_cm_rej_reason): the responder's
+ * own rdma_reject() sends "consumer defined"; a port nobody listens on, "invalid service
+ * id". */
+#define CM_REJ_INVALID_SERVICE_ID 8
+#define CM_REJ_CONSUMER_DEFINED 28
+/* After the connection manager, not a responder, refused: one more try after this long
+ * (a responder restarting on its node's reload or address change listens again within
+ * milliseconds). */
+#define NO_LISTENER_RETRY_MS 250
 
 struct conn {
     struct rdma_event_channel *ch;
     struct rdma_cm_id *id;
     struct rdma_side side;
     bool connected;
+    bool cm_refused;    /* rejected by the connection manager: nothing took the request */
 };
 
 /* The next event of the channel, by the deadline; the caller acks it. */
@@ -56,7 +67,12 @@ static int expect_event(struct conn *c, enum rdma_cm_event_type want, double dea
     }
     if (ev->event != want) {
         r = ev->event == RDMA_CM_EVENT_REJECTED ? -ECONNREFUSED : -EHOSTUNREACH;
-        if (ev->event == RDMA_CM_EVENT_REJECTED)
+        if (ev->event == RDMA_CM_EVENT_REJECTED && ev->status != CM_REJ_CONSUMER_DEFINED) {
+            c->cm_refused = true;
+            *why = ev->status == CM_REJ_INVALID_SERVICE_ID
+                   ? "nothing listens on its port (is fabtuned running there, with probes.peers?)"
+                   : "its connection manager rejected the connection";
+        } else if (ev->event == RDMA_CM_EVENT_REJECTED)
             *why = ev->param.conn.private_data_len >= 1 && ev->param.conn.private_data &&
                    *(const uint8_t *)ev->param.conn.private_data == PEER_ACK_BUSY
                    ? "its responder serves its maximum of sessions"
@@ -185,6 +201,13 @@ void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], 
         return;
     }
     int r = conn_open(&c, family, src, dst, port, p, half, deadline, &acc, &why);
+    if (r == -ECONNREFUSED && c.cm_refused &&
+        deadline - probe_now() > 2.0 * RESOLVE_MS / 1000 + NO_LISTENER_RETRY_MS / 1000.0) {
+        conn_close(&c, deadline);
+        memset(&c, 0, sizeof(c));
+        poll(NULL, 0, NO_LISTENER_RETRY_MS);
+        r = conn_open(&c, family, src, dst, port, p, half, deadline, &acc, &why);
+    }
     if (r < 0) {
         probe_fail(lat, r, "%s: %s", why, errno_text(-r));
         probe_fail(bw, r, "not run: the connection failed");
