@@ -20,7 +20,8 @@
 static json_object *get(json_object *o, const char *key)
 {
     json_object *v = NULL;
-    return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+    return json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v)
+           ? v : NULL;
 }
 
 static bool present(json_object *o, const char *key)
@@ -186,37 +187,32 @@ static void render_events(json_object *rails)
         printf("  no flap, link down or error burst kept\n");
 }
 
-int ctl_links(const struct ctl *c)
+json_object *links_json(json_object *data)
 {
-    json_object *reply, *data, *rails, *out;
-    int r = ctl_call(c, "status", NULL, &reply, &data);
-    if (r)
-        return r;
-    rails = get(data, "rails");
-    if (!rails || !json_object_is_type(rails, json_type_array)) {
-        fprintf(stderr, "fabtunectl: links: the status reply has no rails\n");
-        json_object_put(reply);
-        return EXIT_DAEMON_ERROR;
-    }
-    if (c->json) {
-        out = json_object_new_array();
-        for (size_t i = 0; i < json_object_array_length(rails); i++) {
-            json_object *rail = json_object_array_get_idx(rails, i), *o = json_object_new_object();
-            json_object_object_add(o, "rail", json_object_get(get(rail, "name")));
-            json_object_object_add(o, "netdev", json_object_get(get(get(rail, "netdev"), "name")));
-            json_object_object_foreach(get(rail, "link"), key, v)
+    json_object *rails = get(data, "rails"), *out = json_object_new_array();
+    size_t n = json_object_is_type(rails, json_type_array) ? json_object_array_length(rails) : 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *rail = json_object_array_get_idx(rails, i), *o = json_object_new_object();
+        json_object *link = get(rail, "link");
+        json_object_object_add(o, "rail", json_object_get(get(rail, "name")));
+        json_object_object_add(o, "netdev", json_object_get(get(get(rail, "netdev"), "name")));
+        if (json_object_is_type(link, json_type_object)) {
+            json_object_object_foreach(link, key, v)
                 json_object_object_add(o, key, json_object_get(v));
-            json_object_array_add(out, o);
         }
-        (void)clean_json_write(out, JSON_C_TO_STRING_PLAIN, stdout);
-        json_object_put(out);
-    } else if (json_object_array_length(rails) == 0) {
-        printf("rails: 0 (%s)\n", json_text(data, "why_no_rails"));
-    } else {
-        render_table(rails);
-        render_reasons(rails);
-        render_events(rails);
+        json_object_array_add(out, o);
     }
-    json_object_put(reply);
-    return 0;
+    return out;
+}
+
+void render_links(json_object *data)
+{
+    json_object *rails = get(data, "rails");
+    if (!json_object_is_type(rails, json_type_array) || json_object_array_length(rails) == 0) {
+        printf("rails: 0 (%s)\n", json_text(data, "why_no_rails"));
+        return;
+    }
+    render_table(rails);
+    render_reasons(rails);
+    render_events(rails);
 }
