@@ -187,6 +187,49 @@ START_TEST(test_flap_and_burst)
 }
 END_TEST
 
+/* What fabtunectl links shows: a day's link downs (summed), carrier changes and bursts, the
+ * latest events newest first, kept as history once older than the day; and the symbol
+ * errors' rate between the last two samples, unknown across a reset. */
+START_TEST(test_summary)
+{
+    struct world w;
+    struct link_summary sum;
+    world_init(&w);
+    pass(&w, 0, 4, 0, 0);
+    pass(&w, 10, 6, 0, 0);                  /* a flap: 2 carrier changes */
+    pass(&w, 20, 6, 2, 0);                  /* link_downed +2 */
+    pass(&w, 30, 6, 2, 100);                /* 10 symbol errors/s: a burst */
+    const struct symbol_rate *y = &counters_find(&w.st, RAIL)->symbols;
+    ck_assert(y->present && y->known);
+    ck_assert_uint_eq(y->total, 100);
+    ck_assert_uint_eq(y->over, 10 * USEC_PER_SEC);
+    ck_assert_double_eq_tol(y->per_second, 10.0, 1e-9);
+    link_memory_summary(&w.m, RAIL, 24 * 3600 * USEC_PER_SEC, &sum);
+    ck_assert_uint_eq(sum.downs, 2);
+    ck_assert_uint_eq(sum.carrier_changes, 2);
+    ck_assert_uint_eq(sum.bursts, 1);
+    ck_assert_uint_eq(sum.n_last, 3);
+    ck_assert_int_eq(sum.last[0].kind, LINK_EVENT_BURST);
+    ck_assert_int_eq(sum.last[1].kind, LINK_EVENT_DOWN);
+    ck_assert_uint_eq(sum.last[1].count, 2);
+    ck_assert_int_eq(sum.last[2].kind, LINK_EVENT_FLAP);
+    ck_assert_uint_eq(sum.last[2].wall, (WALL0 + 10) * USEC_PER_SEC);
+    /* A day and a bit later: nothing within the day, the events still the latest. */
+    pass(&w, 24 * 3600 + 40, 6, 2, 100);
+    link_memory_summary(&w.m, RAIL, 24 * 3600 * USEC_PER_SEC, &sum);
+    ck_assert_uint_eq(sum.downs + sum.carrier_changes + sum.bursts, 0);
+    ck_assert_uint_eq(sum.n_last, 3);
+    /* perfquery -R: a total, no rate. */
+    pass(&w, 24 * 3600 + 50, 6, 2, 7);
+    ck_assert(!y->known);
+    ck_assert_uint_eq(y->total, 7);
+    /* A rail with no memory: nothing. */
+    link_memory_summary(&w.m, "mlx5_9/1", 24 * 3600 * USEC_PER_SEC, &sum);
+    ck_assert_uint_eq(sum.n_last + sum.downs, 0);
+    world_done(&w);
+}
+END_TEST
+
 /* Counters going backwards (perfquery -R) are a new baseline, not an event; the next rise is. */
 START_TEST(test_reset_is_no_event)
 {
@@ -432,6 +475,7 @@ int main(void)
     tcase_add_test(tc, test_first_reading_is_no_event);
     tcase_add_test(tc, test_window_expiry);
     tcase_add_test(tc, test_flap_and_burst);
+    tcase_add_test(tc, test_summary);
     tcase_add_test(tc, test_reset_is_no_event);
     tcase_add_test(tc, test_escalation);
     tcase_add_test(tc, test_boot_id_change);

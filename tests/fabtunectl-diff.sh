@@ -55,6 +55,27 @@ expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/qos.tar" "$tmp/mlx5_8rail_
 rows
 expect_match '^qos.pfc mlx5_2/1 qos.pfc_priorities \[3\] \[\]$' "$tmp/rows"
 expect_match '^qos.trust mlx5_2/1 qos.trust "dscp" "pcp"$' "$tmp/rows"
+# Modules (the MODULE_EEPROM_GET answers a snapshot keeps, tests/module_replies from the
+# spec-built fixtures): rail 0 an SR4 optic on one node, a DAC on the other, and link.module
+# names the type, media, vendor and part that differ; readings and serials are not compared.
+cp -a "$fx/mlx5_8rail_snapshot" "$own/sr4"; cp -a "$fx/mlx5_8rail_snapshot" "$own/dac"
+"$top_builddir/tests/module_replies" "$top_srcdir/tests/fixtures/module/qsfp28-sr4.pages" \
+    enp26s0f0np0 "$own/sr4/fabtune/net/enp26s0f0np0"
+"$top_builddir/tests/module_replies" "$top_srcdir/tests/fixtures/module/qsfp28-dac.pages" \
+    enp26s0f0np0 "$own/dac/fabtune/net/enp26s0f0np0"
+snap sr4 "$own"; snap dac "$own"
+expect_rc 0 "$ctl" -c "$rails_only" diff "$tmp/sr4.tar" "$tmp/sr4.tar"
+expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/sr4.tar" "$tmp/dac.tar"
+rows
+expect_match '^link.module mlx5_0/1 link.module.media "optical" "DAC"$' "$tmp/rows"
+expect_match '^link.module mlx5_0/1 link.module.vendor "FABTUNE OPTICS" "FABTUNE CABLES"$' "$tmp/rows"
+expect_match '^link.module mlx5_0/1 link.module.part "QSFP28-SR4-100G" "QSFP28-DAC-1M"$' "$tmp/rows"
+grep -c '^link.module ' "$tmp/rows" > "$tmp/n"; expect_match '^3$' "$tmp/n"
+# A snapshot's report has no link memory: the link object says so.
+"$FABTUNED" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/sr4.tar" > "$tmp/sr4.json"
+jq -r '.rails[0].link | "\(.link_downs_24h) \(.events) \(.memory_unknown_reason) \(.module.type)"' \
+    "$tmp/sr4.json" > "$tmp/link"
+expect_match '^null null a snapshot is one moment: it has no link memory QSFP28$' "$tmp/link"
 # A rail only one node has.
 rm -rf "$own/qos/sys/class/infiniband/mlx5_7"
 snap qos "$own"

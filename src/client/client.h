@@ -41,6 +41,11 @@ void render_findings(json_object *findings, bool details);
 /* fabtunectl checks [--failed] [--rail RAIL] [CHECK]: CHECK is an id ("port.state") or a
  * family of ids ("gid"); an unknown one is a usage error. */
 int ctl_checks(const struct ctl *c, const char *check);
+/* fabtunectl links, from the status reply's data: its rails[].link as a row per rail and
+ * the latest events; for --json, an array (a new one) of each rail's name and netdev with
+ * its link's fields. */
+void render_links(json_object *data);
+json_object *links_json(json_object *data);
 void render_probes(json_object *data);
 void render_tuning(json_object *data);
 void render_reload(json_object *data);

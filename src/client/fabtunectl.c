@@ -226,6 +226,24 @@ static int run_checks(const struct ctl *c, const struct command *k, char **args)
     return ctl_checks(c, args[0]);
 }
 
+/* The status reply's rails[].link: no request of its own. */
+static int run_links(const struct ctl *c, const struct command *k, char **args)
+{
+    json_object *reply, *data;
+    int r = call(c, "status", NULL, TIMEOUT_MS, &reply, &data);
+    if (r)
+        return r;
+    if (c->json) {
+        json_object *out = links_json(data);
+        (void)clean_json_write(out, JSON_C_TO_STRING_PLAIN, stdout);
+        json_object_put(out);
+    } else {
+        render_links(data);
+    }
+    json_object_put(reply);
+    return 0;
+}
+
 static int run_nccl_env(const struct ctl *c, const struct command *k, char **args)
 {
     return text_field(c, k->name, c->conf ? "conf" : "env");
@@ -268,6 +286,10 @@ static const struct command commands[] = {
     { "checks", "[--failed] [--rail RAIL]", "[CHECK]", 0, 1,
       "every finding (or the failing ones; of one check id or family, on one rail or "
       "device) with its expected and actual values and hint", run_checks, NULL },
+    { "links", "", "", 0, 0,
+      "each rail's link: FEC and BER, symbol errors per hour, link downs in 24 h, the "
+      "module, its temperature and weakest Rx lane; the latest flaps, downs and bursts",
+      run_links, NULL },
     { "probes", "", "", 0, 0, "the last probe run and the baselines", ask, render_probes },
     { "tuning", "", "", 0, 0, "the sysctl profile: wanted, live, original, state", ask,
       render_tuning },

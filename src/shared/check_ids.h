@@ -23,7 +23,7 @@ enum check_family {
     CHECK_FAMILY_COUNT
 };
 
-#define CHECK_ID_DIFF_FIELDS 2
+#define CHECK_ID_DIFF_FIELDS 4
 
 struct check_id {
     const char *id;             /* as findings, alerts, metrics and diffs name it */

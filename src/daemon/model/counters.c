@@ -86,6 +86,33 @@ static void compute_rates(struct rail_counters *rc, const struct counter_sample 
     }
 }
 
+#define SYMBOL_ERRORS "symbol_error"
+
+static const struct counter_value *symbol_errors(const struct counter_sample *s)
+{
+    const struct counter_value *v = find_value(s, SYMBOL_ERRORS);
+    return v && v->pma ? v : NULL;
+}
+
+/* Before the sample becomes the last: the rate against the previous one, where both have
+ * the counter and it did not go back (a reset, a wrap). */
+static void symbol_rate(struct rail_counters *rc, const struct counter_sample *s)
+{
+    const struct counter_value *now = symbol_errors(s),
+                               *old = rc->have_last ? symbol_errors(&rc->last) : NULL;
+    struct symbol_rate *y = &rc->symbols;
+    memset(y, 0, sizeof(*y));
+    if (!now)
+        return;
+    y->present = true;
+    y->total = now->value;
+    if (!old || s->taken <= rc->last.taken || now->value < old->value)
+        return;
+    y->known = true;
+    y->over = s->taken - rc->last.taken;
+    y->per_second = (double)(now->value - old->value) / ((double)y->over / (double)USEC_PER_SEC);
+}
+
 static void add_carrier_mark(struct rail_counters *rc, usec_t at, uint64_t changes, usec_t spacing)
 {
     if (rc->n_carrier && (changes < rc->carrier[rc->n_carrier - 1].changes ||
@@ -140,6 +167,7 @@ int counters_fold(struct counter_state *st, const char *boot_id, const char *rai
         rc->rates[c].present = true;
         rc->rates[c].total += s->values[i].value;
     }
+    symbol_rate(rc, s);
     if (rc->have_last && s->taken > rc->last.taken) {
         compute_rates(rc, s, st->peak_hold);
         rc->note[0] = '\0';

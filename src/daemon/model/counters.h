@@ -26,6 +26,16 @@ struct class_rate {
                                  * their last reset (a saturated one adds no more) */
 };
 
+/* The port's symbol errors (the IB PMA's symbol_error, which mlx5 keeps for RoCE ports
+ * too): the count since its last reset, and its rate between the last two samples. */
+struct symbol_rate {
+    bool present;               /* the port has the counter */
+    bool known;                 /* a rate could be computed (two samples, no reset) */
+    uint64_t total;
+    double per_second;
+    usec_t over;                /* the interval the rate is measured over */
+};
+
 struct carrier_mark {
     usec_t at;                  /* CLOCK_BOOTTIME */
     uint64_t changes;
@@ -37,6 +47,7 @@ struct rail_counters {
     struct counter_sample last;
     bool have_last;
     struct class_rate rates[COUNTER_CLASSES];
+    struct symbol_rate symbols;
     unsigned resets;            /* counters seen going backwards since the last reading */
     char note[160];             /* why no rates: first sample, a reboot */
     struct carrier_mark carrier[CARRIER_HISTORY];

@@ -287,6 +287,39 @@ const struct link_event *link_memory_sticky(const struct link_memory *m, const c
     return best;
 }
 
+/* Newest first; a burst's time moves on in place, so the order of the array is not it. */
+static int by_wall_desc(const void *a, const void *b)
+{
+    const struct link_event *x = a, *y = b;
+    return x->wall < y->wall ? 1 : x->wall > y->wall ? -1 : 0;
+}
+
+void link_memory_summary(const struct link_memory *m, const char *rail, usec_t window,
+                         struct link_summary *ret)
+{
+    const struct rail_memory *rm = link_memory_find_const(m, rail);
+    struct link_event all[LINK_MEMORY_EVENTS];
+    size_t n = 0;
+    memset(ret, 0, sizeof(*ret));
+    for (size_t i = 0; rm && i < rm->n_events && n < ARRAY_SIZE(all); i++) {
+        const struct link_event *ev = &rm->events[i];
+        if (ev->kind == LINK_EVENT_WARNING)
+            continue;
+        all[n++] = *ev;
+        if (!within(m, ev, window))
+            continue;
+        if (ev->kind == LINK_EVENT_DOWN)
+            ret->downs += ev->count;
+        else if (ev->kind == LINK_EVENT_FLAP)
+            ret->carrier_changes += ev->count;
+        else
+            ret->bursts++;
+    }
+    qsort(all, n, sizeof(all[0]), by_wall_desc);
+    ret->n_last = n < LINK_SUMMARY_EVENTS ? n : LINK_SUMMARY_EVENTS;
+    memcpy(ret->last, all, ret->n_last * sizeof(all[0]));
+}
+
 unsigned link_memory_warnings(const struct link_memory *m, const char *rail, const char *check,
                               usec_t window, bool failing_now)
 {

@@ -104,4 +104,18 @@ const struct link_event *link_memory_sticky(const struct link_memory *m, const c
  * (FAILING_NOW) and did not at the last pass. */
 unsigned link_memory_warnings(const struct link_memory *m, const char *rail, const char *check,
                               usec_t window, bool failing_now);
+
+/* What fabtunectl links shows of a rail's memory: within a window (a day), the link
+ * downs (link_downed's rises, summed), the carrier changes of its flaps and its error
+ * bursts; and its latest flaps, downs and bursts, newest first (warnings are not events
+ * of the link). An event without an age (another boot's, in the future) is not counted. */
+#define LINK_SUMMARY_EVENTS 5
+struct link_summary {
+    uint64_t downs, carrier_changes;
+    unsigned bursts;
+    struct link_event last[LINK_SUMMARY_EVENTS];
+    size_t n_last;
+};
+void link_memory_summary(const struct link_memory *m, const char *rail, usec_t window,
+                         struct link_summary *ret);
 void link_memory_done(struct link_memory *m);

@@ -35,8 +35,16 @@ void report_done(struct report *r)
     probes_done(&r->probes);
     findings_done(&r->findings);
     free(r->rail_rates);
+    free(r->rail_links);
     free(r->rail_verdicts);
     free(r->regressions);
+}
+
+static bool links_alloc(struct report *r)
+{
+    if (!r->rail_links && r->inventory.n_rails)
+        r->rail_links = calloc(r->inventory.n_rails, sizeof(*r->rail_links));
+    return r->rail_links != NULL;
 }
 
 void report_keep_rates(struct report *r, const struct counter_state *st)
@@ -49,6 +57,24 @@ void report_keep_rates(struct report *r, const struct counter_state *st)
         const struct rail_counters *rc = counters_find_const(st, r->inventory.rails[i].name);
         if (rc)
             memcpy(r->rail_rates[i], rc->rates, sizeof(rc->rates));
+    }
+    if (!links_alloc(r))
+        return;
+    for (size_t i = 0; i < r->inventory.n_rails; i++) {
+        const struct rail_counters *rc = counters_find_const(st, r->inventory.rails[i].name);
+        if (rc)
+            r->rail_links[i].symbols = rc->symbols;
+    }
+}
+
+void report_keep_links(struct report *r, const struct link_memory *m)
+{
+    if (!links_alloc(r))
+        return;
+    for (size_t i = 0; i < r->inventory.n_rails; i++) {
+        r->rail_links[i].has_memory = true;
+        link_memory_summary(m, r->inventory.rails[i].name, REPORT_LINK_WINDOW,
+                            &r->rail_links[i].memory);
     }
 }
 

@@ -6,6 +6,7 @@
 #include "counters.h"
 #include "findings.h"
 #include "inventory.h"
+#include "link_memory.h"
 #include "nccl.h"
 #include "persistence.h"
 #include "policy.h"
@@ -24,6 +25,15 @@ struct report_regression {
     bool degraded;              /* the state machine's: regressed or recovering */
     enum baseline_state state;
     double last_ratio;          /* baseline_last_ratio(); NAN while learning */
+};
+
+/* A rail's link beside what the inventory holds of it (its module, its netdev): its
+ * symbol errors, from the counter state, and its link memory's day (fabtunectl links). */
+#define REPORT_LINK_WINDOW (24 * 3600 * USEC_PER_SEC)
+struct report_link {
+    struct symbol_rate symbols;
+    bool has_memory;            /* a daemon's or --once's state dir; none for a snapshot */
+    struct link_summary memory; /* within REPORT_LINK_WINDOW */
 };
 
 struct report {
@@ -49,6 +59,8 @@ struct report {
     /* Per inventory rail (same index), the counter-class rates of this pass; NULL when
      * the pass folded no counters. */
     struct class_rate (*rail_rates)[COUNTER_CLASSES];
+    /* Per inventory rail (same index), its link; NULL when the pass kept no counters. */
+    struct report_link *rail_links;
     /* Per inventory rail (same index), its verdict, worked out once by report_finish();
      * NULL before it, or when that had no memory (report_rail_verdict() then works it out
      * on each call). */
@@ -67,8 +79,11 @@ void report_done(struct report *r);
  * report_finish(): health, status, metrics and the service status ask it for every rail,
  * and walking every finding once per rail took ~1 ms a health query on 72 rails. */
 enum verdict report_rail_verdict(const struct report *r, size_t i);
-/* Copies each rail's class rates from ST (the rails it has no entry for stay unknown). */
+/* Copies each rail's class rates and symbol errors from ST (the rails it has no entry for
+ * stay unknown). */
 void report_keep_rates(struct report *r, const struct counter_state *st);
+/* Copies each rail's link memory summary from M (the rails it has none of: none). */
+void report_keep_links(struct report *r, const struct link_memory *m);
 /* Copies each baseline's state ("TARGET PROBE SIZE" keys). */
 void report_keep_regressions(struct report *r, const struct baselines *all);
 /* Sets the verdict from the findings; call once every section is in. */

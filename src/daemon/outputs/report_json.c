@@ -4,8 +4,10 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "dcb_parse.h"
 #include "macro.h"
@@ -149,6 +151,122 @@ static json_object *neighbors_to_json(const struct rail_lldp *l)
     return o;
 }
 
+static json_object *double_or_null(bool known, double v)
+{
+    return known && isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static double dbm(double watts)
+{
+    return watts > 0 ? 10 * log10(watts * 1e3) : NAN;
+}
+
+/* The lane whose Rx power is lowest, against the module's low thresholds for Rx power. */
+static json_object *weakest_rx_to_json(const struct module_info *info)
+{
+    int weakest = -1;
+    for (unsigned l = 0; l < info->lanes && l < MODULE_LANES_MAX; l++)
+        if (info->rx_power[l].valid &&
+            (weakest < 0 || info->rx_power[l].raw < info->rx_power[weakest].raw))
+            weakest = (int)l;
+    if (weakest < 0)
+        return NULL;
+    const struct module_thresholds *t = &info->thresholds[MODULE_Q_RX_POWER];
+    double w = module_value(info, MODULE_Q_RX_POWER, info->rx_power[weakest].raw);
+    double warn = t->valid ? module_value(info, MODULE_Q_RX_POWER, t->low_warn) : NAN;
+    double alarm = t->valid ? module_value(info, MODULE_Q_RX_POWER, t->low_alarm) : NAN;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "lane", json_object_new_int(weakest + 1));
+    json_object_object_add(o, "watts", json_object_new_double(w));
+    json_object_object_add(o, "dbm", double_or_null(true, dbm(w)));
+    json_object_object_add(o, "low_warning_watts", double_or_null(t->valid, warn));
+    json_object_object_add(o, "low_warning_dbm", double_or_null(t->valid, dbm(warn)));
+    json_object_object_add(o, "low_alarm_watts", double_or_null(t->valid, alarm));
+    /* Above the warning (> 0) or under it (< 0), in dB. */
+    json_object_object_add(o, "margin_db", double_or_null(t->valid, dbm(w) - dbm(warn)));
+    return o;
+}
+
+/* The rail's module as its source read it (model/module_eeprom.h); NULL where no source
+ * asks (InfiniBand rails, rails without a netdev, a snapshot that kept no answers). */
+static json_object *module_to_json(const struct module_state *m)
+{
+    const struct module_info *info = &m->info;
+    char id[8];
+    if (!m->read)
+        return NULL;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "known", json_object_new_boolean(m->known));
+    add_string(o, "unknown_reason", m->known ? NULL : m->why);
+    if (!m->known)
+        return o;
+    add_string(o, "type", module_identifier_name(info->identifier, id));
+    add_string(o, "media", module_media_name(info->media));
+    add_string(o, "vendor", info->vendor[0] ? info->vendor : NULL);
+    add_string(o, "part", info->part[0] ? info->part : NULL);
+    add_string(o, "serial", info->serial[0] ? info->serial : NULL);
+    json_object_object_add(o, "monitored", json_object_new_boolean(info->monitored));
+    const struct module_thresholds *t = &info->thresholds[MODULE_Q_TEMPERATURE];
+    bool temp = info->monitored && info->temperature.valid;
+    json_object_object_add(o, "temperature_celsius", double_or_null(temp,
+                           module_value(info, MODULE_Q_TEMPERATURE, info->temperature.raw)));
+    json_object_object_add(o, "temperature_high_warning_celsius", double_or_null(
+                           info->monitored && t->valid,
+                           module_value(info, MODULE_Q_TEMPERATURE, t->high_warn)));
+    json_object_object_add(o, "rx_power_weakest", info->monitored ? weakest_rx_to_json(info) : NULL);
+    return o;
+}
+
+static json_object *event_to_json(const struct link_event *ev)
+{
+    json_object *o = json_object_new_object();
+    char at[32] = "";
+    time_t t = (time_t)(ev->wall / USEC_PER_SEC);
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    add_string(o, "kind", link_event_kind_name(ev->kind));
+    add_string(o, "at", at[0] ? at : NULL);
+    json_object_object_add(o, "at_usec", json_object_new_int64((int64_t)ev->wall));
+    json_object_object_add(o, "count", json_object_new_int64((int64_t)ev->count));
+    add_string(o, "what", ev->what);
+    add_string(o, "boot_id", ev->boot_id);
+    return o;
+}
+
+/* What fabtunectl links shows of a rail: FEC and BER (not read: null), its symbol errors,
+ * its link memory's day and latest events, its module. */
+static json_object *link_to_json(const struct report *r, size_t i)
+{
+    const struct report_link *l = r->rail_links ? &r->rail_links[i] : NULL;
+    const struct symbol_rate *y = l ? &l->symbols : NULL;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "fec_mode", NULL);
+    json_object_object_add(o, "pre_fec_ber", NULL);
+    json_object_object_add(o, "post_fec_ber", NULL);
+    add_string(o, "fec_unknown_reason", "fabtune does not read FEC and BER yet");
+    json_object_object_add(o, "symbol_errors_total", y && y->present
+                           ? json_object_new_int64((int64_t)y->total) : NULL);
+    json_object_object_add(o, "symbol_errors_per_hour",
+                           double_or_null(y && y->known, y ? y->per_second * 3600 : 0));
+    json_object_object_add(o, "symbol_errors_interval_seconds", double_or_null(
+                           y && y->known, y ? (double)y->over / (double)USEC_PER_SEC : 0));
+    bool mem = l && l->has_memory;
+    json_object_object_add(o, "link_downs_24h", mem ? json_object_new_int64((int64_t)l->memory.downs) : NULL);
+    json_object_object_add(o, "carrier_changes_24h",
+                           mem ? json_object_new_int64((int64_t)l->memory.carrier_changes) : NULL);
+    json_object_object_add(o, "error_bursts_24h", mem ? json_object_new_int((int)l->memory.bursts) : NULL);
+    add_string(o, "memory_unknown_reason", mem ? NULL
+               : r->inventory.source == INVENTORY_LIVE ? "no link memory: the pass kept no counters"
+               : "a snapshot is one moment: it has no link memory");
+    json_object *events = mem ? json_object_new_array() : NULL;
+    for (size_t k = 0; mem && k < l->memory.n_last; k++)
+        json_object_array_add(events, event_to_json(&l->memory.last[k]));
+    json_object_object_add(o, "events", events);
+    json_object_object_add(o, "module", module_to_json(&r->inventory.rails[i].module));
+    return o;
+}
+
 static json_object *rail_to_json(const struct report *r, size_t i)
 {
     const struct rail *rail = &r->inventory.rails[i];
@@ -190,6 +308,7 @@ static json_object *rail_to_json(const struct report *r, size_t i)
     if (streq(rail->link_layer, "Ethernet") && rail->netdev.name[0])
         json_object_object_add(o, "routes", routes_to_json(&rail->routes));
     json_object_object_add(o, "neighbors", neighbors_to_json(&rail->lldp));
+    json_object_object_add(o, "link", link_to_json(r, i));
     add_string(o, "verdict", verdict_to_string(report_rail_verdict(r, i)));
     return o;
 }

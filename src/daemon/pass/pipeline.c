@@ -126,6 +126,7 @@ static void links_keep(const struct pipeline_input *in, struct report *r, struct
     if ((err = link_memory_note_findings(s->links, &r->findings)) < 0)
         log_warning_errno(err, "Cannot keep the link memory: %m");
     saved(in, r, link_store_save(in->state_dir, s->links), LINKS_SAVE);
+    report_keep_links(r, s->links);
 }
 
 static void tuning_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
