@@ -41,10 +41,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     render_reload(d);
     render_probe_now(d);
     render_gids(d);
+    render_neighbors(d);
     /* The renderers take any object too: the reply itself. */
     render_status(reply);
     render_probes(reply);
     render_gids(reply);
+    render_neighbors(reply);
     render_findings(reply, true);
     json_object_put(reply);
     return 0;
