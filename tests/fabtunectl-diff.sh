@@ -76,6 +76,20 @@ grep -c '^link.module ' "$tmp/rows" > "$tmp/n"; expect_match '^3$' "$tmp/n"
 jq -r '.rails[0].link | "\(.link_downs_24h) \(.events) \(.memory_unknown_reason) \(.module.type)"' \
     "$tmp/sr4.json" > "$tmp/link"
 expect_match '^null null a snapshot is one moment: it has no link memory QSFP28$' "$tmp/link"
+# The neighbours a snapshot keeps (fabtune/net/IF/lldp): rail 2 on leaf-r7, whose port
+# advertises a 1518-byte frame and VLAN 200, against the tree as built (leaf-r2, 9216,
+# VLAN 100). The ports (swpN+1) and ages are not compared: they differ on any two nodes.
+cp -a "$fx/mlx5_8rail_snapshot" "$own/lldp"
+sed -i 's/^sysname leaf-r2$/sysname leaf-r7/; s/^mfs 9216$/mfs 1518/; s/^vlan 100$/vlan 200/; s/^pvid 100$/pvid 200/; s/^age .*/age 5/' \
+    "$own/lldp/fabtune/net/enp77s0f0np0/lldp"
+snap lldp "$own"
+expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/mlx5_8rail_snapshot.tar" "$tmp/lldp.tar"
+rows
+expect_match '^fabric.cabling mlx5_2/1 neighbors.list.0.system_name "leaf-r2" "leaf-r7"$' "$tmp/rows"
+expect_match '^fabric.mtu mlx5_2/1 neighbors.list.0.max_frame_size 9216 1518$' "$tmp/rows"
+expect_match '^fabric.vlan mlx5_2/1 neighbors.list.0.vlans \[100\] \[200\]$' "$tmp/rows"
+expect_match '^fabric.vlan mlx5_2/1 neighbors.list.0.pvid 100 200$' "$tmp/rows"
+grep -c '^fabric\.' "$tmp/rows" > "$tmp/n"; expect_match '^4$' "$tmp/n"
 # A rail only one node has.
 rm -rf "$own/qos/sys/class/infiniband/mlx5_7"
 snap qos "$own"

@@ -9,6 +9,8 @@
 # so lldpd keeps the real /sys. Asserted on fabtuned's real report:
 #   - cabled as planned (rail i on leaf-ri): fabric.neighbor names each rail's real
 #     neighbour and port, fabric.cabling is ok under distinct_switches and leaf-r{index};
+#   - the daemon: fabtunectl neighbors' table names each rail's leaf and port, its --json
+#     equals the report's rails[].neighbors, fabtune_rail_neighbor_info is promtool clean;
 #   - fabtunectl snapshot keeps them, and fabtuned reads them back offline;
 #   - miscabled: r1 moved to leaf-r0 (its veth's far end in leaf-r0's namespace), so
 #     fabric.cabling is an error on both rails (one switch) and names the pattern r1 breaks,
@@ -111,6 +113,46 @@ expect_match "^fabric.cabling rxe0/1 ok: leaf-r0 port s0 " "$tmp/f"
 expect_match "^fabric.cabling rxe1/1 ok: leaf-r1 port s1 " "$tmp/f"
 [ "$(jq -r '.rails[] | select(.name == "rxe1/1") | .neighbors.list[0].system_name' "$tmp/report.json")" = leaf-r1 ] &&
     pass "the report's rxe1/1 neighbour is leaf-r1" || fail "the report's neighbours: $(jq -c '.rails[].neighbors' "$tmp/report.json")"
+
+# The daemon on the same /sys: fabtunectl neighbors shows each rail's leaf and port, its
+# --json equals the daemon's report's rails[].neighbors, and fabtune_rail_neighbor_info
+# names the same switch and port, promtool clean.
+sed 's/^tuning: {mode: off}$/tuning: {mode: off}\nchecks: {interval: 1h}\nprobes: {enabled: false}/' \
+    "$tmp/policy" > "$tmp/daemon.policy"
+unshare -m --propagation private sh -c 'mount --bind "$1" /sys && shift && exec "$@"' sh "$fx" \
+    "$fabtuned" -c "$tmp/daemon.policy" --state-dir "$tmp/dstate" --runtime-dir "$tmp/drun" \
+    --log-target stderr 2> "$tmp/daemon.log" &
+dpid=$!
+pids="$pids $dpid"
+ctl="$top_builddir/src/client/fabtunectl"
+for t in $(seq 100); do "$ctl" -s "$tmp/drun/fabtuned.sock" --json neighbors > "$tmp/nb.json" 2>/dev/null && break; sleep 0.1; done
+expect_rc 0 "$ctl" -s "$tmp/drun/fabtuned.sock" neighbors
+cp "$LAST_OUT" "$tmp/nb.txt"
+sed "s/^/    /" "$tmp/nb.txt"
+expect_match '^RAIL  *NETDEV  *SWITCH  *SWITCH PORT  *PORT DESCRIPTION  *MGMT ADDRESS  *VLANS  *MFS  *AGE$' "$tmp/nb.txt"
+expect_match '^rxe0/1  *r0  *leaf-r0  *s0  *s0  *[^ ]*  *-  *[0-9-]*  *[0-9]* s$' "$tmp/nb.txt"
+expect_match '^rxe1/1  *r1  *leaf-r1  *s1  *s1  *[^ ]*  *-  *[0-9-]*  *[0-9]* s$' "$tmp/nb.txt"
+expect_rc 0 "$ctl" -s "$tmp/drun/fabtuned.sock" --json status
+jq -S '[.rails[].neighbors]' "$LAST_OUT" > "$tmp/status-nb"
+expect_rc 0 "$ctl" -s "$tmp/drun/fabtuned.sock" --json neighbors
+jq -S '[.[].neighbors]' "$LAST_OUT" > "$tmp/ctl-nb"
+jq -r '.[] | "\(.name) \(.netdev) \(.neighbors.list[0].system_name)"' "$LAST_OUT" > "$tmp/ctl-rails"
+expect_match '^rxe1/1 r1 leaf-r1$' "$tmp/ctl-rails"
+if [ "$(jq length "$tmp/status-nb")" = 2 ] && grep -q leaf-r0 "$tmp/ctl-nb" && cmp -s "$tmp/status-nb" "$tmp/ctl-nb"; then
+    pass "neighbors --json equals the report's rails[].neighbors"
+else
+    fail "neighbors --json differs from the report's:"; diff "$tmp/status-nb" "$tmp/ctl-nb"
+fi
+expect_rc 0 "$ctl" -s "$tmp/drun/fabtuned.sock" metrics
+cp "$LAST_OUT" "$tmp/metrics"
+expect_match '^fabtune_rail_neighbor_info{device="rxe0",port="1",netdev="r0",switch="leaf-r0",switch_port="s0"} 1$' "$tmp/metrics"
+expect_match '^fabtune_rail_neighbor_info{device="rxe1",port="1",netdev="r1",switch="leaf-r1",switch_port="s1"} 1$' "$tmp/metrics"
+if command -v promtool > /dev/null; then
+    promtool check metrics < "$tmp/metrics" > "$tmp/promtool.out" 2>&1 && [ ! -s "$tmp/promtool.out" ] &&
+        pass "promtool check metrics: clean with fabtune_rail_neighbor_info" ||
+        { fail "promtool check metrics"; cat "$tmp/promtool.out"; }
+fi
+kill "$dpid"
 
 # fabtunectl snapshot keeps the neighbours (it asks lldpd's default socket: here a link to
 # the node's, on a /run of its own), and fabtuned judges the snapshot as it judged the node.

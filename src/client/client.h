@@ -35,6 +35,8 @@ int client_parse_reply(const char *line, json_object **ret);
 
 void render_status(json_object *data);
 void render_gids(json_object *data);
+/* fabtunectl neighbors: a row per rail's LLDP neighbour (src/client/neighbors.c). */
+void render_neighbors(json_object *rails);
 /* Findings (the checks reply's form), a line each; with DETAILS, their expected and
  * actual values and hint beneath. */
 void render_findings(json_object *findings, bool details);

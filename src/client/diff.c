@@ -3,8 +3,9 @@
  * "golden node" comparison. Each side is fabtuned's own report (fabtuned --once --json
  * --no-probes, on the snapshot read in place, or on this node live), so both are judged by
  * one code and one policy; the reports' rails, GID indexes, MTUs, rates, firmware, QoS,
- * PCIe links, sysctls and NCCL contract are compared field by field, each difference under
- * the check id that judges it. What differs between any two healthy nodes (addresses,
+ * PCIe links, each rail's first LLDP neighbour's switch, frame size and VLANs (not its
+ * port: that differs between any two nodes), sysctls and NCCL contract are compared
+ * field by field, each difference under the check id that judges it. What differs between any two healthy nodes (addresses,
  * GUIDs, PCI addresses, counters, host names) is not compared. */
 #include "config.h"
 
@@ -104,8 +105,13 @@ static json_object *get(json_object *o, const char *path)
     while (o && *path) {
         size_t k = strcspn(path, ".");
         snprintf(key, sizeof(key), "%.*s", (int)k, path);
-        if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &o))
+        /* A number indexes an array: "neighbors.list.0.system_name". */
+        if (json_object_is_type(o, json_type_array) && k > 0 && strspn(key, "0123456789") == k) {
+            size_t idx = strtoul(key, NULL, 10);
+            o = idx < json_object_array_length(o) ? json_object_array_get_idx(o, idx) : NULL;
+        } else if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &o)) {
             return NULL;
+        }
         path += k + (path[k] == '.');
     }
     return o;

@@ -298,6 +298,9 @@ static const struct command commands[] = {
     { "metrics", "", "", 0, 0, "the Prometheus text exposition", run_metrics, NULL },
     { "gids", "", "", 0, 0, "the GID table, NCCL's pick and why it skips the rest", run_gids,
       render_gids },
+    { "neighbors", "", "", 0, 0,
+      "what each rail is plugged into: its LLDP neighbour's switch, port, description, "
+      "management address, VLANs, frame size and age", ask, render_neighbors },
     { "health", "[--format npd|nagios|nhc|slurm]", "", 0, 0,
       "the cached verdict as exit code and line", run_health, NULL },
     { "wait-ready", "[--timeout SEC]", "", 0, 0,

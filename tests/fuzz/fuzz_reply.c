@@ -43,11 +43,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     render_gids(d);
     render_links(d);
     json_object_put(links_json(d));
+    render_neighbors(d);
     /* The renderers take any object too: the reply itself. */
     render_status(reply);
     render_probes(reply);
     render_gids(reply);
     render_links(reply);
+    render_neighbors(reply);
     render_findings(reply, true);
     json_object_put(reply);
     return 0;

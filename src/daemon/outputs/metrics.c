@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lldp.h"
 #include "macro.h"
 #include "metrics.h"
 #include "rail_subnet.h"
@@ -158,6 +159,19 @@ static void rail_metrics(FILE *f, const struct report *r)
         rail_labels(r, inv->rails[i].name, &l);
         sample(f, "fabtune_rail_info", 1, RAIL_LABELS(l), "subnet",
                cidr_format(&c, subnet, sizeof(subnet)), NULL);
+    }
+    /* The fleet compares what rails reach across nodes (fabtune-rules.yml's cabling group):
+     * the neighbour the port reaches now (lldp_current), by lldp_switch_name and
+     * lldp_port_name, as fabric.cabling names them. */
+    family(f, "fabtune_rail_neighbor_info", "gauge",
+           "1 for each rail with an LLDP neighbour, labelled with the neighbour's switch and port.");
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct lldp_neighbor *n = inv->rails[i].lldp.known ? lldp_current(&inv->rails[i].lldp) : NULL;
+        if (!n)
+            continue;
+        rail_labels(r, inv->rails[i].name, &l);
+        sample(f, "fabtune_rail_neighbor_info", 1, RAIL_LABELS(l), "switch", lldp_switch_name(n),
+               "switch_port", lldp_port_name(n), NULL);
     }
     family(f, "fabtune_rail_carrier_changes_total", "counter", "Carrier changes of the rail's netdev since it appeared.");
     for (size_t i = 0; i < inv->n_rails; i++) {

@@ -313,6 +313,22 @@ static json_object *rail_to_json(const struct report *r, size_t i)
     return o;
 }
 
+json_object *report_neighbors_json(const struct report *r)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < r->inventory.n_rails; i++) {
+        const struct rail *rail = &r->inventory.rails[i];
+        json_object *o = json_object_new_object();
+        add_string(o, "name", rail->name);
+        add_string(o, "device", rail->device);
+        json_object_object_add(o, "port", json_object_new_int((int)rail->port));
+        add_string(o, "netdev", rail->netdev.name[0] ? rail->netdev.name : NULL);
+        json_object_object_add(o, "neighbors", neighbors_to_json(&rail->lldp));
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
 json_object *tuning_to_json(const struct tuning *t)
 {
     json_object *a = json_object_new_array();

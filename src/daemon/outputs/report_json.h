@@ -14,3 +14,6 @@ json_object *report_tuning_json(const struct report *r);
 /* One tuning transaction's keys, as report_tuning_json() renders a report's. */
 json_object *tuning_to_json(const struct tuning *t);
 json_object *report_probes_json(const struct report *r);
+/* Each rail's name, device, port, netdev and "neighbors": the same object as the rail's
+ * in report_to_json() (fabtunectl neighbors). */
+json_object *report_neighbors_json(const struct report *r);

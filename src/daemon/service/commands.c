@@ -202,6 +202,17 @@ static json_object *cmd_gids(struct manager *m, const struct manager_view *view,
     return gid_table_json(view->report);
 }
 
+static json_object *cmd_neighbors(struct manager *m, const struct manager_view *view, json_object *args,
+                                  const char **code, char *msg, size_t len)
+{
+    if (!view->report) {
+        *code = "EAGAIN";
+        snprintf(msg, len, "no full check has finished yet");
+        return NULL;
+    }
+    return report_neighbors_json(view->report);
+}
+
 static json_object *cmd_health(struct manager *m, const struct manager_view *view, json_object *args,
                                const char **code, char *msg, size_t len)
 {
@@ -316,6 +327,7 @@ static const struct {
     { "nccl-env", false, cmd_nccl_env },
     { "metrics", false, cmd_metrics },
     { "gids", false, cmd_gids },
+    { "neighbors", false, cmd_neighbors },
     { "health", false, cmd_health },
     { "reload", true, cmd_reload },
     { "probe-now", true, cmd_probe_now },
