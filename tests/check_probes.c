@@ -24,6 +24,7 @@
 #include "peer_wire.h"
 #include "probes_runner.h"
 #include "probe_tcp.h"
+#include "stream_meter.h"
 #include "check_run.h"
 #include "checks.h"
 #include "metrics.h"
@@ -773,6 +774,40 @@ START_TEST(test_peer_list_bounded)
 }
 END_TEST
 
+/* A stream ends early only at a steady rate, past a quarter of its duration: a constant
+ * rate ends at 50 ms of 200; a rate that keeps rising, or swings by 10 %, runs it all. */
+static double meter_end(double (*rate)(double t))
+{
+    struct stream_meter m;
+    uint64_t bytes = 0;
+    stream_meter_start(&m, 100.0, 0.2);
+    for (double t = 0.0005; t <= 0.2; t += 0.0005) {
+        bytes += (uint64_t)(rate(t) * 0.0005);
+        if (stream_meter_steady(&m, 100.0 + t, bytes))
+            return t;
+    }
+    return 0.2;
+}
+static double rate_constant(double t) { (void)t; return 1e9; }
+static double rate_rising(double t) { return 1e9 * exp(8 * t); }   /* +8 % per 10 ms */
+static double rate_swinging(double t) { return (int)(t / 0.015) % 2 ? 0.9e9 : 1.1e9; }
+
+START_TEST(test_stream_meter)
+{
+    double e = meter_end(rate_constant);
+    ck_assert_msg(e >= 0.05 && e < 0.06, "constant rate ended at %.4f s", e);
+    ck_assert_double_eq(meter_end(rate_rising), 0.2);
+    ck_assert_double_eq(meter_end(rate_swinging), 0.2);
+    /* A zero duration measures no window; bytes that go backwards are no rate. */
+    struct stream_meter m;
+    stream_meter_start(&m, 0, 0);
+    ck_assert(!stream_meter_steady(&m, 1, 1000));
+    stream_meter_start(&m, 0, 0.2);
+    ck_assert(!stream_meter_steady(&m, 0.02, 1000));
+    ck_assert(!stream_meter_steady(&m, 0.04, 10));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("probes");
@@ -780,6 +815,7 @@ int main(void)
     tcase_add_test(tc, test_stats_exact);
     tcase_add_test(tc, test_stats_percentiles_1000);
     tcase_add_test(tc, test_stats_edges);
+    tcase_add_test(tc, test_stream_meter);
     tcase_add_test(tc, test_step_change);
     tcase_add_test(tc, test_single_spike);
     tcase_add_test(tc, test_slow_drift);

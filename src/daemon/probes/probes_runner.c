@@ -222,6 +222,13 @@ static void pin_to_node(int node, const cpu_set_t *all)
         log_debug("probe", "probing on NUMA node %d", node);
 }
 
+/* The CPU time of one transport's latency and bandwidth probes. */
+static double transport_cpu(const struct probe_result *results, enum probe_transport k)
+{
+    return results[probe_kind_of(k, PROBE_LATENCY)].cpu_seconds +
+           results[probe_kind_of(k, PROBE_BANDWIDTH)].cpu_seconds;
+}
+
 void probes_execute(struct probe_run *run)
 {
     cpu_set_t all;
@@ -237,12 +244,12 @@ void probes_execute(struct probe_run *run)
         if (t->rdma) {
             probe_rdma_run(&t->ep, &t->ep, &run->rdma, &t->result[PROBE_RDMA_LATENCY],
                            &t->result[PROBE_RDMA_BANDWIDTH]);
-            cpu += t->result[PROBE_RDMA_LATENCY].cpu_seconds;
+            cpu += transport_cpu(t->result, PROBE_RDMA);
         }
         if (t->has_addr) {
             probe_tcp_run(t->family, t->addr, &run->tcp, &t->result[PROBE_TCP_LATENCY],
                           &t->result[PROBE_TCP_BANDWIDTH]);
-            cpu += t->result[PROBE_TCP_LATENCY].cpu_seconds;
+            cpu += transport_cpu(t->result, PROBE_TCP);
         } else {
             probe_fail(&t->result[PROBE_TCP_LATENCY], -EADDRNOTAVAIL,
                        "the rail has no address of the policy's family");
@@ -253,7 +260,7 @@ void probes_execute(struct probe_run *run)
     for (size_t i = 0; i < run->n_cross; i++) {
         struct probe_cross *c = &run->cross[i];
         probe_rdma_run(&c->a, &c->b, &run->rdma, &c->lat, &c->bw);
-        cpu += c->lat.cpu_seconds;
+        cpu += c->lat.cpu_seconds + c->bw.cpu_seconds;
     }
     if (have_mask)
         sched_setaffinity(0, sizeof(all), &all);
@@ -272,11 +279,11 @@ void probes_execute(struct probe_run *run)
         if (e->rdma) {
             probe_rdma_peer_run(e->family, e->src, dst, e->port, &run->rdma,
                                 &e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH]);
-            cpu += e->result[PROBE_RDMA_LATENCY].cpu_seconds;
+            cpu += transport_cpu(e->result, PROBE_RDMA);
         }
         probe_tcp_peer_run(e->family, e->has_src ? e->src : NULL, dst, e->port, &run->tcp,
                            &e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH]);
-        cpu += e->result[PROBE_TCP_LATENCY].cpu_seconds;
+        cpu += transport_cpu(e->result, PROBE_TCP);
     }
     run->wall_seconds = probe_now() - t0;
     run->cpu_seconds = cpu;
