@@ -144,15 +144,15 @@ for n in node-a node-b node-c; do
 done
 
 # serve NAME URL-PATH FUNCTION: FUNCTION execs a server on 127.0.0.1:$port; serve picks a
-# random port and waits until the server answers URL-PATH there (a port taken already:
-# another one, 5 tries). $port is the server's.
+# random port and waits, at most 30 s, until the server answers URL-PATH there (a port
+# taken already: another one, 5 tries). $port is the server's.
 serve() {
     for _ in 1 2 3 4 5; do
         port=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 20000))
         "$3" > "$tmp/$1.out" 2>&1 &
         spid=$!
         i=0
-        while [ "$i" -lt 150 ]; do
+        while [ "$i" -lt 300 ]; do
             if curl -sf "http://127.0.0.1:$port$2" > /dev/null 2>&1; then
                 pids="$pids $spid"; return 0
             fi
