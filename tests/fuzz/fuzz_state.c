@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 struct stats s = { .p50 = 1, .p99 = 2 };
                 if (all.e[i].n_learned > BASELINE_MAX_RUNS)
                     abort();
-                baseline_update(&all.e[i], &s, 10, 1.5, 3);
+                baseline_update(&all.e[i], &s, &rule);
             }
         }
         baselines_done(&all);
