@@ -314,7 +314,11 @@ START_TEST(test_regression_state_and_ratio)
     f = regression_of(&all, &fs);
     ck_assert_int_eq(f->severity, SEVERITY_WARNING);
     ck_assert_msg(strstr(f->message, "lo tcp 64 regressed: last run 16.0x baseline") &&
-                  strstr(f->message, "3 bad runs in a row"), "%s", f->message);
+                  strstr(f->message, "3 bad runs in a row") &&
+                  strstr(f->message, "(over x1.5: p50 160000000.00 us over 15000000.00; p99 "
+                                     "320000000.00 us, the last 3 runs' median 320000000.00 us, "
+                                     "over 90000000.00)"),
+                  "%s", f->message);
 
     /* The exposition with both families' samples passes promtool, where it is installed
      * (fleet-prometheus.sh and peers-netns.sh run it on a daemon's, without samples). */

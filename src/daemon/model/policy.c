@@ -48,7 +48,7 @@ void policy_init_defaults(struct policy *p)
             .tcp = { .iterations = 1000, .size = 64,
                      .bandwidth = { .duration = 200 * USEC_PER_MSEC } },
             .regression = { .baseline_runs = 10, .ratio = 1.5, .consecutive = 3,
-                            .rdma_min_excess_us = 5, .tcp_min_excess_us = 50 },
+                            .rdma_min_excess_us = 5, .tcp_min_excess_us = 100 },
             .peers = { .k = 2, .port = 18516, .max_sessions = 4,
                        .session_limit = 30 * USEC_PER_SEC, .unreachable_degraded = 2 },
         },
