@@ -15,6 +15,9 @@
 #   - miscabled: r1 moved to leaf-r0 (its veth's far end in leaf-r0's namespace), so
 #     fabric.cabling is an error on both rails (one switch) and names the pattern r1 breaks,
 #     while lldpd still holds r1's old neighbour (leaf-r1, until its TTL of 4 s);
+#   - the two cables swapped (r0 on leaf-r1, r1 on leaf-r0): each rail breaks the pattern,
+#     named with its switch and port; the timeline from the swap to the finding is printed;
+#   - no frame size: the real lldpd sends no 802.3 MFS TLV from a veth, fabric.mtu unknown;
 #   - two rails on the same switch port (leaf-r0 announcing port id swp1 on both its ports,
 #     lldpcli's portidsubtype local): fabric.cabling names both rails and the port;
 #   - the node's lldpd stopped: fabric.neighbor unknown, with the fix.
@@ -76,6 +79,14 @@ wait_for() {
         sleep 0.1
     done
     fail "$1: no '$2' in 15 s"; cat "$tmp/cap"
+}
+# wait_gone RAIL TEXT: TEXT no longer among RAIL's neighbours (an old one's TTL), within 15 s.
+wait_gone() {
+    for t in $(seq 150); do
+        "$capture" "$tmp/node.sock" "$1" > "$tmp/cap" 2>&1 && ! grep -q -- "$2" "$tmp/cap" && return
+        sleep 0.1
+    done
+    fail "$1: '$2' still there after 15 s"
 }
 
 fx="$tmp/sys"
@@ -176,6 +187,29 @@ wait_for r1 "sysname leaf-r0"
 judge
 expect_match "^fabric.cabling rxe1/1 error: leaf-r0 port s1: rxe0/1 reaches the same switch, leaf-r0 (rails.topology is distinct_switches); switch leaf-r0 does not match leaf-r1 " "$tmp/f"
 expect_match "^fabric.cabling rxe0/1 error: leaf-r0 port s0: rxe1/1 reaches the same switch, leaf-r0 " "$tmp/f"
+
+echo "# the two cables swapped: r0 on leaf-r1, r1 on leaf-r0 (timeline in seconds from the swap)"
+t0=$(date +%s.%N)
+cable r0 1 s0
+wait_for r0 "sysname leaf-r1"
+wait_gone r0 "sysname leaf-r0"
+t_lldp=$(date +%s.%N)
+judge
+t_found=$(date +%s.%N)
+expect_match "^fabric.cabling rxe0/1 error: leaf-r1 port s0: .*switch leaf-r1 does not match leaf-r0" "$tmp/f"
+expect_match "^fabric.cabling rxe1/1 error: leaf-r0 port s1: .*switch leaf-r0 does not match leaf-r1" "$tmp/f"
+echo "    timeline: swapped at 0; the node's lldpd holds only the new neighbours at" \
+     "$(awk -v a="$t_lldp" -v b="$t0" 'BEGIN { printf "%.1f", a - b }') s; fabtuned's findings" \
+     "name both rails at $(awk -v a="$t_found" -v b="$t0" 'BEGIN { printf "%.1f", a - b }') s"
+cable r0 0 s0
+wait_for r0 "sysname leaf-r0"
+wait_gone r0 "sysname leaf-r1"
+
+echo "# the frame size: Debian's lldpd 1.0.16 sends no 802.3 MFS TLV from a veth port (tried at"
+echo "# MTU 1280 and 4000 here), so fabric.mtu is unknown and says why; the judgement of a"
+echo "# frame size is tested on captured data (check_lldp, fabtunectl-diff.sh)"
+judge
+expect_match "^fabric.mtu rxe0/1 unknown: leaf-r0 does not advertise its maximum frame size (802.3 TLV)" "$tmp/f"
 
 echo "# two rails on one switch port"
 leafcli 0 configure ports s0 lldp portidsubtype local swp1
