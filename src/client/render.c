@@ -193,6 +193,21 @@ void render_status(json_object *d)
     }
 }
 
+/* After a row's bandwidth: a deferred stream's reason, and its figure's age when it keeps
+ * an earlier run's (stale). */
+static void deferred_note(json_object *bw)
+{
+    const char *why = json_text(bw, "deferred");
+    if (!why || !*why || streq(why, "-"))
+        return;
+    if (json_object_get_boolean(get(bw, "stale"))) {
+        double age = (double)time(NULL) - json_num(bw, "measured_at");
+        printf("  stale, %.0f s old; deferred: %s", age > 0 ? age : 0.0, why);
+    } else {
+        printf("  deferred: %s", why);
+    }
+}
+
 /* The TARGET rows of a probe run: min, p50, p99 latency and bandwidth per transport. */
 static void probe_target_rows(json_object *targets)
 {
@@ -212,9 +227,11 @@ static void probe_target_rows(json_object *targets)
                 printf("%-22s %-5s failed: %s\n", json_text(t, "target"), kinds[k], json_text(lat, "error"));
                 continue;
             }
-            printf("%-22s %-5s %10.2f %10.2f %10.2f %12.3f\n", json_text(t, "target"), kinds[k],
+            printf("%-22s %-5s %10.2f %10.2f %10.2f %12.3f", json_text(t, "target"), kinds[k],
                    json_num(ls, "min") * 1e6, json_num(ls, "p50") * 1e6, json_num(ls, "p99") * 1e6,
                    json_num(get(t, bk), "bandwidth_bytes_per_second") * 8 / 1e9);
+            deferred_note(get(t, bk));
+            putchar('\n');
         }
     }
 }
@@ -242,9 +259,11 @@ void render_probes(json_object *d)
                        kinds[k], json_text(lat, "error"));
                 continue;
             }
-            printf("%-30s %-16s %-5s %10.2f %10.2f %10.2f %12.3f\n", json_text(e, "peer"),
+            printf("%-30s %-16s %-5s %10.2f %10.2f %10.2f %12.3f", json_text(e, "peer"),
                    json_text(e, "rail"), kinds[k], json_num(ls, "min") * 1e6, json_num(ls, "p50") * 1e6,
                    json_num(ls, "p99") * 1e6, json_num(get(e, bk), "bandwidth_bytes_per_second") * 8 / 1e9);
+            deferred_note(get(e, bk));
+            putchar('\n');
         }
     }
     json_object *rs = get(d, "responder");

@@ -231,7 +231,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
         close(fd);
     }
     /* The server moves on to the sink once the echo connection closes. */
-    fd = lat->error ? -1 : connect_to(family, addr, addr, port, deadline);
+    fd = lat->error || !p->bw_duration ? -1 : connect_to(family, addr, addr, port, deadline);
     if (fd >= 0) {
         int r = stream(fd, p, deadline, buf);
         close(fd);
@@ -246,7 +246,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
     if (!lat->error && !bw->error && s.sunk_bytes && s.sink_last > s.sink_first) {
         bw->ran = true;
         bw->bandwidth = (double)s.sunk_bytes / (s.sink_last - s.sink_first);
-    } else if (!bw->error) {
+    } else if (!bw->error && p->bw_duration) {
         probe_fail(bw, s.error ? s.error : -EIO, "TCP stream: %s",
                    lat->error ? "not run" : "the server received nothing");
     }
@@ -299,6 +299,10 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
     close(fd);
     if (lat->error) {
         probe_fail(bw, lat->error, "not run: the latency session failed");
+        return;
+    }
+    if (!p->bw_duration) {      /* no stream (deferred) */
+        lat->cpu_seconds = probe_thread_cpu() - cpu0;
         return;
     }
     fd = peer_session(family, src, dst, port, PEER_SESSION_SINK, 0, deadline, &why);
