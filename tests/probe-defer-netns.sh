@@ -81,6 +81,14 @@ wait_tcp '^rail busy [0-9.]* Gbit/s stale=true bw=true lat=100' 40 &&
     pass "the forced figure, stale: $(cat "$tmp/tcp")" || fail "no stale figure: $(cat "$tmp/tcp")"
 "$ctl" -s "$sock" probes > "$tmp/text"
 expect_match '^rxe0/1 *tcp .* [0-9][0-9.]*  stale, [0-9]* s old; deferred: rail busy ' "$tmp/text"
+# The metrics say so too: deferred, and the bandwidth figure's age.
+"$ctl" -s "$sock" metrics > "$tmp/prom"
+expect_match '^fabtune_probe_deferred{.*netdev="v0",probe="tcp"} 1$' "$tmp/prom"
+expect_match '^fabtune_probe_age_seconds{.*netdev="v0",probe="tcp",test="bandwidth"} [0-9]' "$tmp/prom"
+if command -v promtool > /dev/null; then
+    promtool check metrics < "$tmp/prom" > "$tmp/promtool.out" 2>&1 && [ ! -s "$tmp/promtool.out" ] &&
+        pass "promtool check metrics: clean" || { fail "promtool"; sed 's/^/    /' "$tmp/promtool.out"; }
+fi
 
 # 3. Quiet again: the stream resumes after the hold time (3 s), not before.
 t0=$(date +%s%3N)

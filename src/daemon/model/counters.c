@@ -145,8 +145,10 @@ static void traffic_rate(const struct counter_state *st, struct rail_counters *r
     rc->traffic_bps = (double)(rx > tx ? rx : tx) * 8 / ((double)(s->taken - o->taken) / USEC_PER_SEC);
     if (o->taken <= st->own_traffic_until)
         return;                         /* the daemon's own probes ran within: not judged */
-    if (rc->traffic_bps >= st->busy_bps)
+    if (rc->traffic_bps >= st->busy_bps) {
         rc->quiet_since = 0;
+        rc->busy_bps = rc->traffic_bps;
+    }
     else if (!rc->quiet_since)
         rc->quiet_since = o->taken;
 }

@@ -57,6 +57,7 @@ struct rail_counters {
     bool traffic_known;
     double traffic_bps;         /* bits per second */
     usec_t quiet_since;         /* CLOCK_BOOTTIME; 0: busy, or not measured yet */
+    double busy_bps;            /* the traffic last judged busy */
 };
 
 /* Rails kept in the state and its file (2 KiB each): one per inventory rail, no more. */

@@ -19,7 +19,7 @@ bool probe_defer_why(const struct policy *p, bool rail, const struct rail_counte
     else if (!rc || !rc->traffic_known)
         snprintf(why, len, "rail traffic not measured yet");
     else if (!rc->quiet_since)
-        snprintf(why, len, "rail busy %.1f Gbit/s", rc->traffic_bps / 1e9);
+        snprintf(why, len, "rail busy %.3g Gbit/s", rc->busy_bps / 1e9);
     else if (now < rc->quiet_since || now - rc->quiet_since < p->probes.defer.hold)
         snprintf(why, len, "rail quiet for %.0f s of %.0f s", now < rc->quiet_since ? 0.0 :
                  (double)(now - rc->quiet_since) / USEC_PER_SEC,

@@ -12,7 +12,7 @@
 #include "timeutil.h"
 
 /* Why the stream on a rail waits now (NOW: CLOCK_BOOTTIME), in WHY ("job 1234 running",
- * "rail busy 37.0 Gbit/s", "rail quiet for 4 s of 30 s", "rail traffic not measured
+ * "rail busy 37.2 Gbit/s", "rail quiet for 4 s of 30 s", "rail traffic not measured
  * yet"); false and "" when it may run. RAIL: a rail's stream, whose traffic (RC, NULL
  * before its first sample) counts; false for the loopback or the host's path. JOB: the
  * id of a job that holds the node, "" or NULL for none. */

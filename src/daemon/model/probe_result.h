@@ -21,7 +21,7 @@ struct probe_result {
     double bandwidth;           /* bytes per second */
     double cpu_seconds;         /* CPU time the probe's threads used */
     usec_t at;                  /* CLOCK_REALTIME when it ran; 0: never */
-    /* Why this (intensive) probe waits: "rail busy 37.0 Gbit/s", "job 1234 running";
+    /* Why this (intensive) probe waits: "rail busy 37.2 Gbit/s", "job 1234 running";
      * "" when it ran. A deferred result keeps the last run's figure (ran, at), if there
      * was one: stale, never fresh. */
     char deferred[PROBE_DEFERRED_MAX];
