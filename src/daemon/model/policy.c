@@ -50,6 +50,7 @@ void policy_init_defaults(struct policy *p)
             .regression = { .baseline_runs = 10, .ratio = 1.5, .consecutive = 3 },
             .peers = { .k = 2, .port = 18516, .max_sessions = 4,
                        .session_limit = 30 * USEC_PER_SEC, .unreachable_degraded = 2 },
+            .defer = { .busy_gbps = 1, .hold = 60 * USEC_PER_SEC, .jobs = true },
         },
     };
     /* On allocation failure these stay NULL, which every user treats as "not set". */
