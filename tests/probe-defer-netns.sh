@@ -7,8 +7,9 @@
 #  3. the load stops: the stream runs again once the rail has been quiet for the hold time;
 #  4. a Slurm job in the cgroup tree defers it ("job 1234 running"), and its end lets it run.
 #     The tree is a fixture under the rail's sysfs root, laid out as Slurm's cgroup/v2
-#     plugin makes it: fs/cgroup/system.slice/slurmstepd.scope/job_<id>/step_<id>. (The
-#     real-Slurm test, tests/fleet-slurm.sh, runs slurmd with proctrack/pgid: no cgroups.)
+#     plugin makes it: fs/cgroup/system.slice/slurmstepd.scope/job_<id>/step_<id>. Then a
+#     fixture slurmstepd process under --procfs-root ("slurmstepd: [5678.batch]"), as
+#     without Slurm's cgroups; tests/fleet-slurm.sh does it with a real srun.
 #  5. probes.defer.jobs: false ignores the job.
 . "${top_srcdir:-.}/tests/lib.sh"
 if [ -z "${FABTUNE_IN_NS:-}" ]; then
@@ -109,6 +110,20 @@ wait_tcp '^job 1234 running stale=true bw=true lat=100 age=[0-2]$' 40 &&
 rm -rf "$root/fs/cgroup/system.slice/slurmstepd.scope/job_1234"
 wait_tcp '^null stale=false bw=true lat=100' 40 && pass "the job ended: $(cat "$tmp/tcp")" ||
     fail "not resumed after the job: $(cat "$tmp/tcp")"
+
+# Without Slurm's cgroups (cgroup v1, proctrack/pgid): a slurmstepd among the processes
+# (--procfs-root), its step in its title as slurmstepd sets it.
+mkdir -p "$tmp/proc/4242"
+echo slurmstepd > "$tmp/proc/4242/comm"
+printf 'slurmstepd: [5678.batch]\0\0\0' > "$tmp/proc/4242/cmdline"
+mkdir -p "$tmp/proc/4243"
+echo sh > "$tmp/proc/4243/comm"
+printf 'slurmstepd: [9999.0]\0' > "$tmp/proc/4243/cmdline"      # not a slurmstepd
+wait_tcp '^job 5678 running stale=true bw=true lat=100 age=[0-2]$' 40 &&
+    pass "a slurmstepd runs: $(cat "$tmp/tcp")" || fail "no deferral for the slurmstepd: $(cat "$tmp/tcp")"
+rm -rf "$tmp/proc/4242"
+wait_tcp '^null stale=false bw=true lat=100' 40 && pass "the slurmstepd ended: $(cat "$tmp/tcp")" ||
+    fail "not resumed after the slurmstepd: $(cat "$tmp/tcp")"
 
 # 5. probes.defer.jobs: false: a job defers nothing.
 policy false

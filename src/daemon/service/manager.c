@@ -518,7 +518,7 @@ int manager_probe_now(struct manager *m, bool force)
          * run, probe-now, never waits). */
         char job[32] = "";
         if (m->policy->probes.defer.jobs)
-            (void)source_jobs_slurm(m->opts->sysfs_root, job, sizeof(job));
+            (void)source_jobs_slurm(m->opts->sysfs_root, m->opts->procfs_root, job, sizeof(job));
         pthread_mutex_lock(&m->shared.lock);
         streams = probes_defer(run, &m->counters, m->policy, job, true, now_usec(CLOCK_BOOTTIME));
         pthread_mutex_unlock(&m->shared.lock);
