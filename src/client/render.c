@@ -47,6 +47,33 @@ void render_findings(json_object *a, bool details)
 }
 
 static void probe_target_rows(json_object *targets);
+static void deferred_note(json_object *bw);
+
+/* "streams deferred:" and a line per target's deferred stream: why it waits, and the
+ * last figure's age when it keeps one (stale). */
+static void deferred_streams(json_object *targets)
+{
+    static const char *const kinds[] = { "rdma", "tcp" };
+    bool header = false;
+    for (size_t i = 0; i < count(targets); i++) {
+        json_object *t = json_object_array_get_idx(targets, i);
+        for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+            char bk[32];
+            snprintf(bk, sizeof(bk), "%s_bandwidth", kinds[k]);
+            json_object *bw = get(t, bk);
+            if (!get(bw, "deferred"))
+                continue;
+            if (!header)
+                printf("streams deferred:\n");
+            header = true;
+            printf("  %s %s", json_text(t, "target"), kinds[k]);
+            if (json_num(bw, "bandwidth_bytes_per_second") > 0)
+                printf(" %.3f Gb/s", json_num(bw, "bandwidth_bytes_per_second") * 8 / 1e9);
+            deferred_note(bw);
+            putchar('\n');
+        }
+    }
+}
 
 static int wider(int w, const char *s)
 {
@@ -178,6 +205,7 @@ void render_status(json_object *d)
                    "pci_address"), json_text(json_object_array_get_idx(gpus, i), "numa_node"));
         printf("%s\n", count(gpus) ? ")" : "");
     }
+    deferred_streams(probes);
     json_object *peers = get(get(d, "probes"), "peers");
     if (count(peers)) {
         size_t failed = 0;
