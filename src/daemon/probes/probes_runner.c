@@ -209,7 +209,9 @@ size_t probes_defer(struct probe_run *run, const struct counter_state *cs, const
     size_t streams = 0;
     for (size_t i = 0; i < run->n; i++) {
         struct probe_target *t = &run->targets[i];
-        probe_defer_why(p, rails, counters_find_const(cs, t->name), job, now, why, sizeof(why));
+        /* a rail's target; the loopback address (no rails) has no rail traffic */
+        probe_defer_why(p, rails && t->rdma, counters_find_const(cs, t->name), job, now, why,
+                        sizeof(why));
         strscpy(t->result[PROBE_RDMA_BANDWIDTH].deferred, why, sizeof(why));
         strscpy(t->result[PROBE_TCP_BANDWIDTH].deferred, why, sizeof(why));
         streams += !why[0];
