@@ -14,7 +14,7 @@ PACKAGES="
   liblldpctl-dev lldpd
   iproute2 util-linux procps kmod jq xxd groff-base
   qemu-system-x86 busybox-static cpio xz-utils
-  perftest sockperf
+  perftest sockperf time
   debhelper dpkg-dev lintian
   prometheus prometheus-node-exporter curl
   slurmctld slurmd slurm-client munge

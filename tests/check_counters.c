@@ -454,6 +454,31 @@ END_TEST
 
 /* Each port error counter raised between two samples 10 s apart is found in its class,
  * on its rail, at its rate; link_downed's one rise is an error. */
+/* A port counter and a driver counter of one name (counters/link_downed and
+ * hw_counters/link_downed, as a fixture of a driver that has both may) are two counters:
+ * neither's previous value is the other's. Once, two unchanged ones read 15 link downs a
+ * second. */
+START_TEST(test_same_name_two_dirs)
+{
+    struct counter_state st = { 0 };
+    struct run a, b;
+    set_port_counter("mlx5_0", "link_downed", 3);
+    set_counter("mlx5_0", "link_downed", 153);
+    scan_at(&a, 100);
+    ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC), 0);
+    scan_at(&b, 110);
+    ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC), 0);
+    check_counters(&b.inv, &st, &b.policy, &b.findings);
+    const struct finding *f = one_finding(&b.findings, "counters.link_down", "mlx5_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_str_eq(f->actual, "0/s");
+    ck_assert_uint_eq(counters_find_const(&st, "mlx5_0/1")->resets, 0);
+    run_done(&a);
+    run_done(&b);
+    counters_done(&st);
+}
+END_TEST
+
 START_TEST(test_port_errors_raised)
 {
     struct counter_state st = { 0 };
@@ -714,6 +739,7 @@ int main(void)
     tcase_add_test(tc, test_state_bounds);
     tcase_add_test(tc, test_pma_widths);
     tcase_add_test(tc, test_port_errors_raised);
+    tcase_add_test(tc, test_same_name_two_dirs);
     tcase_add_test(tc, test_saturated_and_reset);
     tcase_add_test(tc, test_offline_totals);
     /* Each test copies a fixture tree and scans it up to four times: seconds on a loaded

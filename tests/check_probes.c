@@ -24,6 +24,7 @@
 #include "peer_wire.h"
 #include "probes_runner.h"
 #include "probe_tcp.h"
+#include "stream_meter.h"
 #include "check_run.h"
 #include "checks.h"
 #include "metrics.h"
@@ -76,11 +77,14 @@ START_TEST(test_stats_edges)
 }
 END_TEST
 
+/* 5 learning runs, ratio 1.5, 3 in a row, no minimum excess. */
+static const struct baseline_rule rule5 = { .runs = 5, .ratio = 1.5, .consecutive = 3 };
+
 /* Feeds a run with p50 = x and p99 = 2x; returns the degraded state. */
 static bool feed(struct baseline *b, double x)
 {
     struct stats s = { .n = 1000, .p50 = x, .p99 = 2 * x };
-    return baseline_update(b, &s, 5, 1.5, 3);
+    return baseline_update(b, &s, &rule5);
 }
 
 static void learn(struct baseline *b)
@@ -147,11 +151,54 @@ START_TEST(test_recovery)
     ck_assert(feed(&b, 10));
     ck_assert(feed(&b, 10));
     ck_assert(!feed(&b, 10));   /* 3 good in a row: cleared */
-    /* p99 alone can regress: p50 fine, p99 3x. */
-    struct stats s = { .n = 1, .p50 = 10, .p99 = 60 };
+    /* p99 alone can regress, past its own noise: the learning's noisy run (p99 60) makes
+     * the bound 90, so a p99 of 80 is within; one of 100 is over, and bad once the
+     * median of the last 3 p99s is over too: from the 2nd such run, degraded at the 4th. */
+    struct stats s = { .n = 1, .p50 = 10, .p99 = 80 };
+    for (int i = 0; i < 5; i++)
+        ck_assert(!baseline_update(&b, &s, &rule5));
+    ck_assert_double_eq(b.bound_p99, 120);  /* the 80s are good runs now: 80 x 1.5 */
+    s.p99 = 121;
+    ck_assert(!baseline_update(&b, &s, &rule5));
+    ck_assert(!b.last_bad);                 /* its own p99 over, the pool's median not */
+    ck_assert_double_eq(b.pooled_p99, 80);
+    ck_assert(!baseline_update(&b, &s, &rule5));
+    ck_assert(b.last_bad);
+    ck_assert(!baseline_update(&b, &s, &rule5));
+    ck_assert(baseline_update(&b, &s, &rule5));
+    /* Back to 80: good at once (its own p99 within), whatever the pool holds. */
+    s.p99 = 80;
+    baseline_update(&b, &s, &rule5);
+    ck_assert(!b.last_bad);
+}
+END_TEST
+
+/* The minimum excess: a fast path's ratio alone would call 2 us more a regression. */
+START_TEST(test_min_excess)
+{
+    struct baseline b = { .key = "x" };
+    const struct baseline_rule rule = { .runs = 3, .ratio = 1.5, .consecutive = 1,
+                                        .min_excess = 5e-6 };
+    struct stats s = { .n = 1000, .p50 = 4e-6, .p99 = 8e-6 };
     for (int i = 0; i < 3; i++)
-        baseline_update(&b, &s, 5, 1.5, 3);
-    ck_assert(b.degraded);
+        baseline_update(&b, &s, &rule);
+    ck_assert(b.ready);
+    s.p50 = 8.9e-6;                         /* 2.2x, but 4.9 us over: good */
+    s.p99 = 12.9e-6;
+    ck_assert(!baseline_update(&b, &s, &rule));
+    ck_assert_double_eq_tol(b.bound_p50, 9e-6, 1e-12);
+    ck_assert_double_eq_tol(b.bound_p99, 13e-6, 1e-12);
+    s.p50 = 9.1e-6;                         /* 5.1 us over: bad, K = 1 degrades */
+    ck_assert(baseline_update(&b, &s, &rule));
+    /* A slow path's ratio is the larger bound: 1.5 x 100 us, not 100 + 5. */
+    struct baseline c = { .key = "y" };
+    s.p50 = 100e-6;
+    s.p99 = 200e-6;
+    for (int i = 0; i < 3; i++)
+        baseline_update(&c, &s, &rule);
+    s.p50 = 140e-6;
+    ck_assert(!baseline_update(&c, &s, &rule));
+    ck_assert_double_eq_tol(c.bound_p50, 150e-6, 1e-12);
 }
 END_TEST
 
@@ -267,7 +314,11 @@ START_TEST(test_regression_state_and_ratio)
     f = regression_of(&all, &fs);
     ck_assert_int_eq(f->severity, SEVERITY_WARNING);
     ck_assert_msg(strstr(f->message, "lo tcp 64 regressed: last run 16.0x baseline") &&
-                  strstr(f->message, "3 bad runs in a row"), "%s", f->message);
+                  strstr(f->message, "3 bad runs in a row") &&
+                  strstr(f->message, "(over x1.5: p50 160000000.00 us over 15000000.00; p99 "
+                                     "320000000.00 us, the last 3 runs' median 320000000.00 us, "
+                                     "over 90000000.00)"),
+                  "%s", f->message);
 
     /* The exposition with both families' samples passes promtool, where it is installed
      * (fleet-prometheus.sh and peers-netns.sh run it on a daemon's, without samples). */
@@ -307,6 +358,12 @@ START_TEST(test_regression_state_and_ratio)
     ck_assert_int_eq(baseline_state(b2), BASELINE_RECOVERING);
     ck_assert_uint_eq(b2->good_streak, 1);
     ck_assert_double_eq_tol(baseline_last_ratio(b2), 1, 1e-9);
+    /* And the judgement's memory: the window of good tails, the pool, the bounds. */
+    ck_assert_uint_eq(b2->n_recent, b->n_recent);
+    ck_assert_uint_eq(b2->n_pool, b->n_pool);
+    ck_assert_double_eq_tol(b2->recent_p99[b2->n_recent - 1], b->recent_p99[b->n_recent - 1], 1e-9);
+    ck_assert_double_eq_tol(b2->bound_p99, b->bound_p99, 1e-9);
+    ck_assert_double_eq_tol(b2->pooled_p99, b->pooled_p99, 1e-9);
     baselines_done(&again);
     sh("rm -rf %s", dir);
 
@@ -347,7 +404,8 @@ START_TEST(test_hostile_baselines_file)
     struct baseline *b = baselines_get(&all, "rxe0/1 rdma 8");
     ck_assert_uint_eq(b->n_learned, BASELINE_MAX_RUNS);
     struct stats s = { .p50 = 2, .p99 = 3 };
-    baseline_update(b, &s, 10, 1.5, 3);           /* learning completes, no overflow */
+    const struct baseline_rule rule10 = { .runs = 10, .ratio = 1.5, .consecutive = 3 };
+    baseline_update(b, &s, &rule10);              /* learning completes, no overflow */
     ck_assert(b->ready);
     ck_assert_uint_eq(b->n_learned, BASELINE_MAX_RUNS);
     struct baseline *l = baselines_get(&all, "lo tcp 64");
@@ -773,6 +831,40 @@ START_TEST(test_peer_list_bounded)
 }
 END_TEST
 
+/* A stream ends early only at a steady rate, past a quarter of its duration: a constant
+ * rate ends at 50 ms of 200; a rate that keeps rising, or swings by 10 %, runs it all. */
+static double meter_end(double (*rate)(double t))
+{
+    struct stream_meter m;
+    uint64_t bytes = 0;
+    stream_meter_start(&m, 100.0, 0.2);
+    for (double t = 0.0005; t <= 0.2; t += 0.0005) {
+        bytes += (uint64_t)(rate(t) * 0.0005);
+        if (stream_meter_steady(&m, 100.0 + t, bytes))
+            return t;
+    }
+    return 0.2;
+}
+static double rate_constant(double t) { (void)t; return 1e9; }
+static double rate_rising(double t) { return 1e9 * exp(8 * t); }   /* +8 % per 10 ms */
+static double rate_swinging(double t) { return (int)(t / 0.015) % 2 ? 0.9e9 : 1.1e9; }
+
+START_TEST(test_stream_meter)
+{
+    double e = meter_end(rate_constant);
+    ck_assert_msg(e >= 0.05 && e < 0.06, "constant rate ended at %.4f s", e);
+    ck_assert_double_eq(meter_end(rate_rising), 0.2);
+    ck_assert_double_eq(meter_end(rate_swinging), 0.2);
+    /* A zero duration measures no window; bytes that go backwards are no rate. */
+    struct stream_meter m;
+    stream_meter_start(&m, 0, 0);
+    ck_assert(!stream_meter_steady(&m, 1, 1000));
+    stream_meter_start(&m, 0, 0.2);
+    ck_assert(!stream_meter_steady(&m, 0.02, 1000));
+    ck_assert(!stream_meter_steady(&m, 0.04, 10));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("probes");
@@ -780,10 +872,12 @@ int main(void)
     tcase_add_test(tc, test_stats_exact);
     tcase_add_test(tc, test_stats_percentiles_1000);
     tcase_add_test(tc, test_stats_edges);
+    tcase_add_test(tc, test_stream_meter);
     tcase_add_test(tc, test_step_change);
     tcase_add_test(tc, test_single_spike);
     tcase_add_test(tc, test_slow_drift);
     tcase_add_test(tc, test_recovery);
+    tcase_add_test(tc, test_min_excess);
     tcase_add_test(tc, test_persistence_and_findings);
     tcase_add_test(tc, test_regression_state_and_ratio);
     tcase_add_test(tc, test_hostile_baselines_file);

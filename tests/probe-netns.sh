@@ -41,4 +41,15 @@ expect_grep '{"target":"rxe0/1","tcp":1000,"bw":true}' "$tmp/t"
 jq -r '.last_run.targets[0].rdma_latency.error' "$tmp/p" > "$tmp/e"
 expect_grep 'cannot open rxe0: verbs ' "$tmp/e"
 
+# What each probe cost: the ping-pong's payload is 2 x (100 warm-up + 1000) x 64 bytes,
+# the stream's what the server received; CPU and wall time each its own, both above 0.
+jq -r '.last_run.targets[0] | [.tcp_latency.cost, .tcp_bandwidth.cost]
+       | map("\(.bytes) \(.cpu_seconds > 0) \(.wall_seconds > 0)") | join(" ")' "$tmp/p" > "$tmp/c"
+cat "$tmp/c"
+expect_match '^140800 true true [1-9][0-9]* true true$' "$tmp/c"
+# The run's CPU time is its probes' (the failed RDMA one's setup too).
+jq -r '.last_run | (.cpu_seconds - ([.targets[0][] | objects | .cost.cpu_seconds // 0] | add)
+       | fabs < 1e-9)' "$tmp/p" > "$tmp/sum"
+expect_match '^true$' "$tmp/sum"
+
 finish

@@ -95,9 +95,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (baselines_load(dir, &all) == 0) {
             for (size_t i = 0; i < all.n; i++) {
                 struct stats s = { .p50 = 1, .p99 = 2 };
+                const struct baseline_rule rule = { .runs = 10, .ratio = 1.5, .consecutive = 3,
+                                                    .min_excess = 5e-6 };
                 if (all.e[i].n_learned > BASELINE_MAX_RUNS)
                     abort();
-                baseline_update(&all.e[i], &s, 10, 1.5, 3);
+                baseline_update(&all.e[i], &s, &rule);
             }
         }
         baselines_done(&all);

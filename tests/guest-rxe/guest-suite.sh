@@ -74,10 +74,17 @@ for run in 1 2 3 4 5; do
         awk '$1 == 8 && NF >= 9 { print $5, $8 }' >> "$out/bench.perftest"
     wait
 done
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "none" }'; }
-echo "BENCH rdma_latency_8B runs=5 fabtune_p50_us=$(median "$out/bench.fabtune")" \
-     "ib_write_lat_t_typical_us=$(median "$out/bench.perftest")" \
-     "clock_read_ns=$(awk '{ print $3 }' "$out/bench.fabtune" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')" \
+# median FILE COLUMN
+median() { awk -v c="${2:-1}" '{ print $c }' "$1" | sort -n |
+           awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "none" }'; }
+echo "BENCH rdma_latency_8B runs=5 fabtune_p50_us=$(median "$out/bench.fabtune" 1)" \
+     "fabtune_p99_us=$(median "$out/bench.fabtune" 2)" \
+     "ib_write_lat_t_typical_us=$(median "$out/bench.perftest" 1)" \
+     "ib_write_lat_p99_us=$(median "$out/bench.perftest" 2)" \
+     "clock_read_ns=$(median "$out/bench.fabtune" 3)" \
+     "latency_cpu_s=$(median "$out/bench.fabtune" 4) latency_wall_s=$(median "$out/bench.fabtune" 5)" \
+     "latency_bytes=$(median "$out/bench.fabtune" 6) bandwidth_cpu_s=$(median "$out/bench.fabtune" 7)" \
+     "bandwidth_wall_s=$(median "$out/bench.fabtune" 8) bandwidth_bytes=$(median "$out/bench.fabtune" 9)" \
      "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" | tee -a "$results"
 echo "suite done"
 exit $failed

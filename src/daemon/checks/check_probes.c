@@ -169,6 +169,18 @@ void check_probe_results(const struct probe_run *run, const struct policy *p,
     peer_results(run, p, out);
 }
 
+/* Which of the last run's figures went over its bound: ": p50 X us over Y" and/or ": p99
+ * X us, the last K runs' median Z us, over Y". */
+static void regression_over(const struct baseline *b, uint32_t k, char *buf, size_t len)
+{
+    int n = 0;
+    if (b->last_p50 > b->bound_p50)
+        n = snprintf(buf, len, ": p50 %.2f us over %.2f", b->last_p50 * 1e6, b->bound_p50 * 1e6);
+    if (n >= 0 && (size_t)n < len && b->last_p99 > b->bound_p99 && b->pooled_p99 > b->bound_p99)
+        snprintf(buf + n, len - (size_t)n,
+                 "%s p99 %.2f us, the last %u runs' median %.2f us, over %.2f", n ? ";" : ":", b->last_p99 * 1e6, k, b->pooled_p99 * 1e6, b->bound_p99 * 1e6);
+}
+
 /* probe.regression says the state machine's state and the last run's ratio, each for
  * itself: a run 16x the baseline is "suspect" (1 of K bad runs) before K make it
  * "regressed", and a regressed probe whose runs are back within is "recovering" (good runs
@@ -196,16 +208,23 @@ void check_regressions(const struct baselines *all, const struct policy *p,
             continue;
         }
         double last = baseline_last_ratio(b);
-        snprintf(want, sizeof(want), "<= %.2f/%.2f us (x%g)", b->p50 * ratio * 1e6,
-                 b->p99 * ratio * 1e6, ratio);
+        /* The last run's bounds (ratio or minimum excess, and the path's own tail noise);
+         * a state file of before them: the ratio's. */
+        bool judged = b->bound_p50 > 0 && b->bound_p99 > 0;
+        snprintf(want, sizeof(want), "<= %.2f/%.2f us (x%g)",
+                 (judged ? b->bound_p50 : b->p50 * ratio) * 1e6,
+                 (judged ? b->bound_p99 : b->p99 * ratio) * 1e6, ratio);
+        char over[128] = "";
+        if (judged && b->last_bad)
+            regression_over(b, k, over, sizeof(over));
         switch (st) {
         case BASELINE_REGRESSED:
             findings_add(out, "probe.regression", SEVERITY_WARNING, rail, want, got,
                          "this node is slower than it was: check counters, PFC storms, link "
                          "flaps and competing load",
                          "%s regressed: last run %.1fx baseline p50 %.2f us / p99 %.2f us "
-                         "(over x%g), %u bad run%s in a row; %u good in a row clear it",
-                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, b->bad_streak,
+                         "(over x%g%s), %u bad run%s in a row; %u good in a row clear it",
+                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, over, b->bad_streak,
                          PLURAL_S(b->bad_streak), k);
             break;
         case BASELINE_RECOVERING:
@@ -219,8 +238,8 @@ void check_regressions(const struct baselines *all, const struct policy *p,
         case BASELINE_SUSPECT:
             findings_add(out, "probe.regression", SEVERITY_OK, rail, want, got, NULL,
                          "%s suspect: last run %.1fx baseline p50 %.2f us / p99 %.2f us "
-                         "(over x%g), %u of %u bad runs in a row to regress",
-                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, b->bad_streak, k);
+                         "(over x%g%s), %u of %u bad runs in a row to regress",
+                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, over, b->bad_streak, k);
             break;
         default:
             findings_add(out, "probe.regression", SEVERITY_OK, rail, want, got, NULL,

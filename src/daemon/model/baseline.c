@@ -26,11 +26,44 @@ static double median(const double *v, size_t n)
     return s.p50;
 }
 
-bool baseline_update(struct baseline *b, const struct stats *s, uint32_t runs, double ratio,
-                     uint32_t consecutive)
+/* Appends x to the series v of *n values, at most max: the oldest goes first. */
+static void push(double *v, uint32_t *n, uint32_t max, double x)
 {
-    if (runs > BASELINE_MAX_RUNS)
-        runs = BASELINE_MAX_RUNS;
+    if (*n >= max) {
+        memmove(v, v + 1, (max - 1) * sizeof(*v));
+        *n = max - 1;
+    }
+    v[(*n)++] = x;
+}
+
+static double largest(const double *v, uint32_t n)
+{
+    double m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        m = fmax(m, v[i]);
+    return m;
+}
+
+/* The run's judgement (baseline.h): sets the bounds and the pooled p99, returns bad. */
+static bool judge(struct baseline *b, const struct stats *s, const struct baseline_rule *rule)
+{
+    uint32_t k = rule->consecutive < 1 ? 1 : rule->consecutive;
+    if (k > BASELINE_POOL)
+        k = BASELINE_POOL;
+    if (b->n_recent == 0)       /* a state file of before the window: its one figure */
+        push(b->recent_p99, &b->n_recent, BASELINE_RECENT, b->p99);
+    push(b->pool_p99, &b->n_pool, BASELINE_POOL, s->p99);
+    uint32_t n = b->n_pool < k ? b->n_pool : k;
+    b->pooled_p99 = median(b->pool_p99 + b->n_pool - n, n);
+    b->bound_p50 = fmax(b->p50 * rule->ratio, b->p50 + rule->min_excess);
+    b->bound_p99 = fmax(largest(b->recent_p99, b->n_recent) * rule->ratio,
+                        b->p99 + rule->min_excess);
+    return s->p50 > b->bound_p50 || (s->p99 > b->bound_p99 && b->pooled_p99 > b->bound_p99);
+}
+
+bool baseline_update(struct baseline *b, const struct stats *s, const struct baseline_rule *rule)
+{
+    uint32_t runs = rule->runs > BASELINE_MAX_RUNS ? BASELINE_MAX_RUNS : rule->runs;
     b->last_p50 = s->p50;
     b->last_p99 = s->p99;
     if (!b->ready) {
@@ -40,6 +73,8 @@ bool baseline_update(struct baseline *b, const struct stats *s, uint32_t runs, d
             b->learned_p99[b->n_learned] = s->p99;
             b->n_learned++;
         }
+        push(b->recent_p99, &b->n_recent, BASELINE_RECENT, s->p99);
+        push(b->pool_p99, &b->n_pool, BASELINE_POOL, s->p99);
         if (b->n_learned >= runs) {
             /* Medians: one noisy learning run cannot skew the baseline. */
             b->p50 = median(b->learned_p50, b->n_learned);
@@ -49,14 +84,18 @@ bool baseline_update(struct baseline *b, const struct stats *s, uint32_t runs, d
         b->last_bad = false;
         return b->degraded;
     }
-    b->last_bad = s->p50 > b->p50 * ratio || s->p99 > b->p99 * ratio;
+    b->last_bad = judge(b, s, rule);
     if (b->last_bad) {
         b->good_streak = 0;
-        if (++b->bad_streak >= consecutive)
+        if (++b->bad_streak >= rule->consecutive)
             b->degraded = true;
     } else {
+        /* Only a tail within its bound is the path's noise: a spike that the pool
+         * forgave must not raise the bound that the next runs meet. */
+        if (s->p99 <= b->bound_p99)
+            push(b->recent_p99, &b->n_recent, BASELINE_RECENT, s->p99);
         b->bad_streak = 0;
-        if (++b->good_streak >= consecutive)
+        if (++b->good_streak >= rule->consecutive)
             b->degraded = false;
     }
     return b->degraded;
@@ -92,16 +131,21 @@ static uint32_t ping_pong_size(const struct policy *p, enum probe_transport t)
     return t == PROBE_RDMA ? p->probes.rdma.size : p->probes.tcp.size;
 }
 
-/* A successful latency result into the baseline of KEY. */
+/* A successful latency result into the baseline of KEY, judged by the transport's rule. */
 static void fold_latency(struct baselines *all, const char *key, const struct probe_result *res,
-                         const struct policy *p)
+                         const struct policy *p, enum probe_transport t)
 {
     if (!res->ran || res->error)
         return;
     struct baseline *b = baselines_get(all, key);
+    const struct baseline_rule rule = {
+        .runs = p->probes.regression.baseline_runs, .ratio = p->probes.regression.ratio,
+        .consecutive = p->probes.regression.consecutive,
+        .min_excess = (t == PROBE_RDMA ? p->probes.regression.rdma_min_excess_us
+                                       : p->probes.regression.tcp_min_excess_us) / 1e6,
+    };
     if (b)
-        baseline_update(b, &res->latency, p->probes.regression.baseline_runs,
-                        p->probes.regression.ratio, p->probes.regression.consecutive);
+        baseline_update(b, &res->latency, &rule);
 }
 
 void baselines_fold(struct baselines *all, const struct probe_run *run, const struct policy *p)
@@ -112,7 +156,7 @@ void baselines_fold(struct baselines *all, const struct probe_run *run, const st
             char key[352];
             snprintf(key, sizeof(key), "%s %s %u", t->name, probe_transport_name(k),
                      ping_pong_size(p, k));
-            fold_latency(all, key, &t->result[probe_kind_of(k, PROBE_LATENCY)], p);
+            fold_latency(all, key, &t->result[probe_kind_of(k, PROBE_LATENCY)], p, k);
         }
     }
     /* Peers: "RAIL PROBE SIZE @PEER", a baseline for each path to each neighbour. */
@@ -122,7 +166,7 @@ void baselines_fold(struct baselines *all, const struct probe_run *run, const st
             char key[352];
             snprintf(key, sizeof(key), "%s %s %u @%s", e->rail, probe_transport_name(k),
                      ping_pong_size(p, k), e->peer);
-            fold_latency(all, key, &e->result[probe_kind_of(k, PROBE_LATENCY)], p);
+            fold_latency(all, key, &e->result[probe_kind_of(k, PROBE_LATENCY)], p, k);
         }
     }
 }

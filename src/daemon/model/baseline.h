@@ -12,6 +12,11 @@
 
 #define BASELINE_FILE "probe-baselines.json"
 #define BASELINE_MAX_RUNS 1000
+/* The good runs whose largest p99 (times the ratio) bounds the next run's: the path's own
+ * tail noise, as it has lately been. */
+#define BASELINE_RECENT 50
+/* The last runs' p99s pooled with a run's own: probes.regression.consecutive's maximum. */
+#define BASELINE_POOL 100
 
 struct baseline {
     char key[352];              /* "rxe0/1 rdma 8": target, probe, message size; a peer's
@@ -24,6 +29,13 @@ struct baseline {
     bool degraded;              /* the state machine's state: regressed (or recovering) */
     double last_p50, last_p99;
     bool last_bad;
+    double recent_p99[BASELINE_RECENT]; /* the latest good runs' p99s, oldest first */
+    uint32_t n_recent;
+    double pool_p99[BASELINE_POOL];     /* the latest runs' p99s, oldest first */
+    uint32_t n_pool;
+    /* The last run's judgement: its p50 against bound_p50; its p99 and pooled_p99 (the
+     * median p99 of the last consecutive runs) both against bound_p99. */
+    double bound_p50, bound_p99, pooled_p99;
 };
 
 /* The state machine's state, with the last run's place in it. Its names (baseline_state_name)
@@ -45,7 +57,7 @@ const char *baseline_state_name(enum baseline_state s);
 double baseline_last_ratio(const struct baseline *b);
 
 /* The paths kept: a node's are rails x probes x sizes x (1 + peers), a few hundred at most;
- * a state file with more is refused (each baseline is 16 KiB). */
+ * a state file with more is refused (each baseline is 17 KiB). */
 #define BASELINE_MAX_KEYS 1024
 
 struct baselines {
@@ -53,11 +65,23 @@ struct baselines {
     size_t n, cap;
 };
 
+/* How a run is judged: probes.regression's keys, min_excess in seconds (the transport's). */
+struct baseline_rule {
+    uint32_t runs;              /* baseline_runs */
+    double ratio;
+    uint32_t consecutive;
+    double min_excess;
+};
+
 /* Folds one run's statistics in: learning first, then the state machine. A run is bad
- * when its p50 or p99 exceeds the baseline's times ratio; consecutive bad runs degrade
- * the probe, as many good runs in a row clear it. Returns the entry's degraded state. */
-bool baseline_update(struct baseline *b, const struct stats *s, uint32_t baseline_runs,
-                     double ratio, uint32_t consecutive);
+ * when its p50 exceeds max(baseline p50 x ratio, baseline p50 + min_excess), or when both
+ * its p99 and the median p99 of the last consecutive runs (its own among them) exceed
+ * max(the largest p99 of the last BASELINE_RECENT runs that were within it x ratio,
+ * baseline p99 + min_excess): one noisy run's tail is no regression, and a node whose
+ * tails are noisy is judged against its own noise (the learning runs', then the good
+ * runs' whose p99 was within). Consecutive bad runs degrade the probe, as many good
+ * runs in a row clear it. Returns the entry's degraded state. */
+bool baseline_update(struct baseline *b, const struct stats *s, const struct baseline_rule *rule);
 
 /* Folds a probe run's successful latency results in, one baseline per "TARGET PROBE SIZE"
  * (a failed run is no sample of the fabric's speed). */

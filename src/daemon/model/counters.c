@@ -39,10 +39,13 @@ static int rail_add(struct counter_state *st, const char *rail, struct rail_coun
     return 0;
 }
 
-static const struct counter_value *find_value(const struct counter_sample *s, const char *name)
+/* The counter of that name from that directory: a port counter (counters/) and a driver
+ * counter (hw_counters/) may share a name, and are two counters. */
+static const struct counter_value *find_value(const struct counter_sample *s, const char *name,
+                                              bool pma)
 {
     for (size_t i = 0; i < s->n; i++)
-        if (streq(s->values[i].name, name))
+        if (s->values[i].pma == pma && streq(s->values[i].name, name))
             return &s->values[i];
     return NULL;
 }
@@ -55,7 +58,7 @@ static void compute_rates(struct rail_counters *rc, const struct counter_sample 
     double sum[COUNTER_CLASSES] = { 0 };
     for (size_t i = 0; i < s->n; i++) {
         enum counter_class c = counter_value_class(&s->values[i], s);
-        const struct counter_value *old = find_value(prev, s->values[i].name);
+        const struct counter_value *old = find_value(prev, s->values[i].name, s->values[i].pma);
         if (c == COUNTER_UNCLASSIFIED || !old)
             continue;
         if (s->values[i].value < old->value) {
@@ -90,7 +93,7 @@ static void compute_rates(struct rail_counters *rc, const struct counter_sample 
 
 static const struct counter_value *symbol_errors(const struct counter_sample *s)
 {
-    const struct counter_value *v = find_value(s, SYMBOL_ERRORS);
+    const struct counter_value *v = find_value(s, SYMBOL_ERRORS, true);
     return v && v->pma ? v : NULL;
 }
 

@@ -115,7 +115,11 @@ struct policy {
             uint32_t iterations, size;
             struct { usec_t duration; } bandwidth;
         } tcp;
-        struct { uint32_t baseline_runs, consecutive; double ratio; } regression;
+        struct {
+            uint32_t baseline_runs, consecutive;
+            double ratio;
+            double rdma_min_excess_us, tcp_min_excess_us;   /* over the baseline, to be bad */
+        } regression;
         struct { double rdma_p99_us, tcp_p99_us, rdma_min_bw_fraction; } limits;
         struct {
             char **hosts;               /* names or addresses, sorted, no duplicates */

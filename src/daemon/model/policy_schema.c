@@ -158,6 +158,8 @@ static const struct policy_field regression_fields[] = {
     UINT("baseline_runs", probes.regression.baseline_runs, 1, 1000),
     DBL("ratio", probes.regression.ratio, 1.0, 100.0),
     UINT("consecutive", probes.regression.consecutive, 1, 100),
+    DBL("rdma_min_excess_us", probes.regression.rdma_min_excess_us, 0, 1e6),
+    DBL("tcp_min_excess_us", probes.regression.tcp_min_excess_us, 0, 1e6),
     END,
 };
 

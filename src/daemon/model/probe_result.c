@@ -59,3 +59,18 @@ double probe_thread_cpu(void)
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+void probe_mark(struct probe_mark *m)
+{
+    m->t = probe_now();
+    m->cpu = probe_thread_cpu();
+}
+
+void probe_cost_charge(struct probe_result *r, struct probe_mark *m)
+{
+    struct probe_mark now;
+    probe_mark(&now);
+    r->cpu_seconds += now.cpu - m->cpu;
+    r->wall_seconds += now.t - m->t;
+    *m = now;
+}

@@ -19,11 +19,16 @@ struct probe_result {
     char error_text[160];
     struct stats latency;       /* one-way, in seconds (half the round trip) */
     double bandwidth;           /* bytes per second */
-    double cpu_seconds;         /* CPU time the probe's threads used */
+    /* The probe's cost, its part of the run alone (the latency's ping-pong and setup, the
+     * bandwidth's stream): CPU time of this node's threads, wall time, and the payload
+     * bytes it put on the wire, both ways. */
+    double cpu_seconds;
+    double wall_seconds;
+    uint64_t bytes;
     usec_t at;                  /* CLOCK_REALTIME when it ran; 0: never */
     /* Why this (intensive) probe waits: "rail busy 37.2 Gbit/s", "job 1234 running";
-     * "" when it ran. A deferred result keeps the last run's figure (ran, at), if there
-     * was one: stale, never fresh. */
+     * "" when it ran. A deferred result keeps the last run's figure (ran, at; its cost
+     * is this run's, none), if there was one: stale, never fresh. */
     char deferred[PROBE_DEFERRED_MAX];
 };
 
@@ -65,3 +70,11 @@ void probe_clock_start(struct probe_clock *c);
 /* Seconds per tick over the run started with probe_clock_start; 0 if it cannot tell. */
 double probe_clock_seconds_per_tick(const struct probe_clock *c);
 double probe_thread_cpu(void); /* this thread's CPU seconds */
+
+/* A point in a probe's time, to charge what follows to a result: probe_cost_charge adds the
+ * CPU and wall time since the mark to r and marks anew. */
+struct probe_mark {
+    double t, cpu;
+};
+void probe_mark(struct probe_mark *m);
+void probe_cost_charge(struct probe_result *r, struct probe_mark *m);

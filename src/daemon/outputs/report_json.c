@@ -380,6 +380,12 @@ static json_object *result_to_json(const struct probe_result *r)
     }
     if (!r->error && r->bandwidth > 0)
         json_object_object_add(o, "bandwidth_bytes_per_second", json_object_new_double(r->bandwidth));
+    /* What the probe cost this node (probe_result.h), failed or not. */
+    json_object *c = json_object_new_object();
+    json_object_object_add(c, "cpu_seconds", json_object_new_double(r->cpu_seconds));
+    json_object_object_add(c, "wall_seconds", json_object_new_double(r->wall_seconds));
+    json_object_object_add(c, "bytes", json_object_new_int64((int64_t)r->bytes));
+    json_object_object_add(o, "cost", c);
     return o;
 }
 

@@ -195,6 +195,7 @@ static void ping_pong(struct rdma_side *a, struct rdma_side *b, const struct pro
     } else if ((err = exchange(a, b, p->iterations, deadline, lat, posted, samples, &done)) == 0) {
         stats_compute(samples, p->iterations, &lat->latency);
         lat->ran = true;
+        lat->bytes = 2ull * (rdma_warmup(p->iterations) + p->iterations) * p->size;
     } else if (!lat->error) {
         probe_fail(lat, err, "RDMA WRITE ping-pong %s after %u round trips",
                    err == -ETIMEDOUT ? "timed out" : errno_text(-err), done);
@@ -208,11 +209,13 @@ void probe_rdma_run(const struct rdma_endpoint *ea, const struct rdma_endpoint *
                     struct probe_result *bw)
 {
     struct rdma_side a, b;
-    double deadline = probe_now() + (double)p->timeout / 1e6, cpu0 = probe_thread_cpu();
+    double deadline = probe_now() + (double)p->timeout / 1e6;
     size_t size = p->size > p->bw_size ? p->size : p->bw_size;
+    struct probe_mark mark;
 
     memset(lat, 0, sizeof(*lat));
     memset(bw, 0, sizeof(*bw));
+    probe_mark(&mark);
     memset(&b, 0, sizeof(b));
     if (side_open(&a, ea, size, lat) < 0 || side_open(&b, eb, size, lat) < 0)
         goto out;
@@ -231,6 +234,7 @@ void probe_rdma_run(const struct rdma_endpoint *ea, const struct rdma_endpoint *
     /* The ping-pong uses the first p->size bytes of each buffer. */
     a.size = b.size = p->size;
     ping_pong(&a, &b, p, deadline, lat);
+    probe_cost_charge(lat, &mark);
     a.size = b.size = size;
     if (!lat->error && p->bw_duration)     /* 0: no stream (deferred) */
         rdma_stream(&a, p->bw_duration, p->bw_size, deadline, bw);
@@ -239,5 +243,6 @@ out:
         probe_fail(bw, lat->error, "not run: %s", lat->error_text);
     side_close(&a);
     side_close(&b);
-    lat->cpu_seconds += probe_thread_cpu() - cpu0;
+    /* The stream's, and the teardown's (the setup's, when the ping-pong never ran). */
+    probe_cost_charge(lat->ran && !lat->error ? bw : lat, &mark);
 }

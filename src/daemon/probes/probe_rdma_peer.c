@@ -180,8 +180,9 @@ void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], 
                          const struct probe_params *p, struct probe_result *lat,
                          struct probe_result *bw)
 {
-    double deadline = probe_now() + (double)p->timeout / 1e6, cpu0 = probe_thread_cpu();
+    double deadline = probe_now() + (double)p->timeout / 1e6;
     struct conn c = { 0 };
+    struct probe_mark mark;
     struct peer_rdma_accept acc;
     const char *why = "";
     uint32_t n = p->iterations, done = 0;
@@ -195,6 +196,7 @@ void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], 
 
     memset(lat, 0, sizeof(*lat));
     memset(bw, 0, sizeof(*bw));
+    probe_mark(&mark);
     if (!posted || !samples) {
         probe_fail(lat, -ENOMEM, "out of memory");
         probe_fail(bw, -ENOMEM, "not run: out of memory");
@@ -221,6 +223,8 @@ void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], 
         if (r == 0) {
             stats_compute(samples, n, &lat->latency);
             lat->ran = true;
+            lat->bytes = 2ull * (rdma_warmup(n) + n) * p->size;
+            probe_cost_charge(lat, &mark);
             size_t size = p->bw_size < acc.len ? p->bw_size : acc.len;
             c.side.size = size;
             if (p->bw_duration)     /* 0: no stream (deferred) */
@@ -235,5 +239,5 @@ void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], 
         }
     }
     conn_close(&c, deadline);
-    lat->cpu_seconds = probe_thread_cpu() - cpu0;
+    probe_cost_charge(lat->ran && !lat->error ? bw : lat, &mark);
 }

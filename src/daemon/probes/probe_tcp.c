@@ -19,6 +19,7 @@
 #include "strutil.h"
 #include "tcp_io.h"
 #include "peer_wire.h"
+#include "stream_meter.h"
 
 #define STREAM_CHUNK (64 * 1024)
 
@@ -27,7 +28,7 @@ struct server {
     uint32_t size;
     double deadline;
     int error;
-    double cpu;
+    double cpu_echo, cpu_sink;  /* the thread's CPU time in each */
     uint64_t sunk_bytes;
     double sink_first, sink_last;
 };
@@ -96,10 +97,11 @@ static void *server_main(void *arg)
         return NULL;
     }
     serve_echo(s, buf);
+    s->cpu_echo = probe_thread_cpu() - cpu0;
     if (s->error == 0)
         serve_sink(s, buf);
     free(buf);
-    s->cpu = probe_thread_cpu() - cpu0;
+    s->cpu_sink = probe_thread_cpu() - cpu0 - s->cpu_echo;
     return NULL;
 }
 
@@ -168,18 +170,24 @@ static void ping_pong(int fd, const struct probe_params *p, double deadline, cha
     }
     stats_compute(samples, p->iterations, &lat->latency);
     lat->ran = true;
+    lat->bytes = 2ull * (warmup + p->iterations) * p->size;
     free(samples);
 }
 
 static int stream(int fd, const struct probe_params *p, double deadline, char *buf)
 {
-    double end = probe_now() + (double)p->bw_duration / 1e6;
+    struct stream_meter meter;
+    uint64_t sent = 0;
+    double now = probe_now(), end = now + (double)p->bw_duration / 1e6;
     if (end > deadline)
         end = deadline;
-    while (probe_now() < end) {
+    stream_meter_start(&meter, now, (double)p->bw_duration / 1e6);
+    while (now < end && !stream_meter_steady(&meter, now, sent)) {
         int r = tcp_full_io(fd, buf, STREAM_CHUNK, true);
         if (r < 0)
             return r;
+        sent += STREAM_CHUNK;
+        now = probe_now();
     }
     shutdown(fd, SHUT_WR);
     return 0;
@@ -204,14 +212,16 @@ static char *start_probe(const struct probe_params *p, struct probe_result *lat,
 void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params *p,
                    struct probe_result *lat, struct probe_result *bw)
 {
-    double deadline = probe_now() + (double)p->timeout / 1e6, cpu0 = probe_thread_cpu();
+    double deadline = probe_now() + (double)p->timeout / 1e6;
     struct server s = { .size = p->size, .deadline = deadline };
+    struct probe_mark mark;
     pthread_t th;
     uint16_t port = 0;
     _cleanup_free_ char *buf = start_probe(p, lat, bw);
 
     if (!buf)
         return;
+    probe_mark(&mark);
     s.listen_fd = open_listener(family, addr, &port);
     if (s.listen_fd < 0) {
         probe_fail(lat, s.listen_fd, "cannot listen on the address: %s", errno_text(-s.listen_fd));
@@ -230,6 +240,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
         ping_pong(fd, p, deadline, buf, lat);
         close(fd);
     }
+    probe_cost_charge(lat, &mark);
     /* The server moves on to the sink once the echo connection closes. */
     fd = lat->error || !p->bw_duration ? -1 : connect_to(family, addr, addr, port, deadline);
     if (fd >= 0) {
@@ -242,6 +253,10 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
     shutdown(s.listen_fd, SHUT_RDWR);
     pthread_join(th, NULL);
     close(s.listen_fd);
+    probe_cost_charge(bw, &mark);
+    lat->cpu_seconds += s.cpu_echo;
+    bw->cpu_seconds += s.cpu_sink;
+    bw->bytes = s.sunk_bytes;
 
     if (!lat->error && !bw->error && s.sunk_bytes && s.sink_last > s.sink_first) {
         bw->ran = true;
@@ -250,7 +265,6 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
         probe_fail(bw, s.error ? s.error : -EIO, "TCP stream: %s",
                    lat->error ? "not run" : "the server received nothing");
     }
-    lat->cpu_seconds = probe_thread_cpu() - cpu0 + s.cpu;
 }
 
 /* Opens a session of kind with the peer's responder: the hello, then its one-byte answer. */
@@ -282,13 +296,15 @@ static int peer_session(int family, const uint8_t *src, const uint8_t dst[16], u
 void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
                         const struct probe_params *p, struct probe_result *lat, struct probe_result *bw)
 {
-    double deadline = probe_now() + (double)p->timeout / 1e6, cpu0 = probe_thread_cpu();
+    double deadline = probe_now() + (double)p->timeout / 1e6;
     _cleanup_free_ char *buf = start_probe(p, lat, bw);
+    struct probe_mark mark;
     const char *why;
     int fd, r;
 
     if (!buf)
         return;
+    probe_mark(&mark);
     fd = peer_session(family, src, dst, port, PEER_SESSION_ECHO, p->size, deadline, &why);
     if (fd < 0) {
         probe_fail(lat, fd, "%s: %s", why, errno_text(-fd));
@@ -297,14 +313,13 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
     }
     ping_pong(fd, p, deadline, buf, lat);
     close(fd);
+    probe_cost_charge(lat, &mark);
     if (lat->error) {
         probe_fail(bw, lat->error, "not run: the latency session failed");
         return;
     }
-    if (!p->bw_duration) {      /* no stream (deferred) */
-        lat->cpu_seconds = probe_thread_cpu() - cpu0;
+    if (!p->bw_duration)        /* no stream (deferred) */
         return;
-    }
     fd = peer_session(family, src, dst, port, PEER_SESSION_SINK, 0, deadline, &why);
     if (fd < 0) {
         probe_fail(bw, fd, "%s: %s", why, errno_text(-fd));
@@ -314,11 +329,15 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
      * setup alone can outlast the window, which then sent nothing and "measured" 0. At
      * least one chunk goes, unless the probe's time bound is past. */
     uint64_t sent = 0, got = 0;
-    double t0 = probe_now(), end = t0 + (double)p->bw_duration / 1e6;
-    for (r = 0; r == 0 && (sent == 0 || probe_now() < end) && probe_now() < deadline;) {
+    double t0 = probe_now(), end = t0 + (double)p->bw_duration / 1e6, now = t0;
+    struct stream_meter meter;
+    stream_meter_start(&meter, t0, (double)p->bw_duration / 1e6);
+    for (r = 0; r == 0 && (sent == 0 || (now < end && !stream_meter_steady(&meter, now, sent))) &&
+                now < deadline;) {
         r = tcp_full_io(fd, buf, STREAM_CHUNK, true);
         if (r == 0)
             sent += STREAM_CHUNK;
+        now = probe_now();
     }
     if (r == 0 && sent == 0)
         r = -ETIMEDOUT;         /* the bound passed before the first chunk */
@@ -328,6 +347,8 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
     }
     double t1 = probe_now();
     close(fd);
+    probe_cost_charge(bw, &mark);
+    bw->bytes = sent;
     if (r < 0) {
         probe_fail(bw, r, "TCP stream to the peer: %s",
                    !sent && r == -ETIMEDOUT ? "its time bound passed before it began"
@@ -339,5 +360,4 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
         bw->ran = true;
         bw->bandwidth = (double)sent / (t1 - t0);
     }
-    lat->cpu_seconds = probe_thread_cpu() - cpu0;
 }

@@ -260,6 +260,9 @@ static void carry(struct probe_result *r, const struct probe_result *old)
     strscpy(why, r->deferred, sizeof(why));
     *r = *old;
     strscpy(r->deferred, why, sizeof(why));
+    /* ...but not its cost: this run streamed nothing */
+    r->cpu_seconds = r->wall_seconds = 0;
+    r->bytes = 0;
 }
 
 void probes_carry(struct probe_run *run, const struct probe_run *prev)
@@ -324,6 +327,13 @@ static void pin_to_node(int node, const cpu_set_t *all)
         log_debug("probe", "probing on NUMA node %d", node);
 }
 
+/* The CPU time of one transport's latency and bandwidth probes. */
+static double transport_cpu(const struct probe_result *results, enum probe_transport k)
+{
+    return results[probe_kind_of(k, PROBE_LATENCY)].cpu_seconds +
+           results[probe_kind_of(k, PROBE_BANDWIDTH)].cpu_seconds;
+}
+
 void probes_execute(struct probe_run *run)
 {
     cpu_set_t all;
@@ -344,13 +354,13 @@ void probes_execute(struct probe_run *run)
             probe_rdma_run(&t->ep, &t->ep, params_for(&run->rdma, rdma_why, &tmp),
                            &t->result[PROBE_RDMA_LATENCY], &t->result[PROBE_RDMA_BANDWIDTH]);
             ran_at(&t->result[PROBE_RDMA_LATENCY], &t->result[PROBE_RDMA_BANDWIDTH], rdma_why);
-            cpu += t->result[PROBE_RDMA_LATENCY].cpu_seconds;
+            cpu += transport_cpu(t->result, PROBE_RDMA);
         }
         if (t->has_addr) {
             probe_tcp_run(t->family, t->addr, params_for(&run->tcp, tcp_why, &tmp),
                           &t->result[PROBE_TCP_LATENCY], &t->result[PROBE_TCP_BANDWIDTH]);
             ran_at(&t->result[PROBE_TCP_LATENCY], &t->result[PROBE_TCP_BANDWIDTH], tcp_why);
-            cpu += t->result[PROBE_TCP_LATENCY].cpu_seconds;
+            cpu += transport_cpu(t->result, PROBE_TCP);
         } else {
             probe_fail(&t->result[PROBE_TCP_LATENCY], -EADDRNOTAVAIL,
                        "the rail has no address of the policy's family");
@@ -365,7 +375,7 @@ void probes_execute(struct probe_run *run)
         strscpy(why, c->bw.deferred, sizeof(why));
         probe_rdma_run(&c->a, &c->b, params_for(&run->rdma, why, &tmp), &c->lat, &c->bw);
         ran_at(&c->lat, &c->bw, why);
-        cpu += c->lat.cpu_seconds;
+        cpu += c->lat.cpu_seconds + c->bw.cpu_seconds;
     }
     if (have_mask)
         sched_setaffinity(0, sizeof(all), &all);
@@ -389,13 +399,13 @@ void probes_execute(struct probe_run *run)
             probe_rdma_peer_run(e->family, e->src, dst, e->port, params_for(&run->rdma, rdma_why, &tmp),
                                 &e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH]);
             ran_at(&e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH], rdma_why);
-            cpu += e->result[PROBE_RDMA_LATENCY].cpu_seconds;
+            cpu += transport_cpu(e->result, PROBE_RDMA);
         }
         probe_tcp_peer_run(e->family, e->has_src ? e->src : NULL, dst, e->port,
                            params_for(&run->tcp, tcp_why, &tmp),
                            &e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH]);
         ran_at(&e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH], tcp_why);
-        cpu += e->result[PROBE_TCP_LATENCY].cpu_seconds;
+        cpu += transport_cpu(e->result, PROBE_TCP);
     }
     run->wall_seconds = probe_now() - t0;
     run->cpu_seconds = cpu;

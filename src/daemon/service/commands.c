@@ -116,6 +116,11 @@ static json_object *cmd_probes(struct manager *m, const struct manager_view *vie
         json_object_object_add(j, "last_p50_seconds", json_object_new_double(x->last_p50));
         json_object_object_add(j, "last_p99_seconds", json_object_new_double(x->last_p99));
         json_object_object_add(j, "last_ratio", isnan(ratio) ? NULL : json_object_new_double(ratio));
+        /* The last run's bounds and pooled p99 (baseline.h); null until a run was judged. */
+        bool judged = x->ready && x->bound_p50 > 0;
+        json_object_object_add(j, "bound_p50_seconds", judged ? json_object_new_double(x->bound_p50) : NULL);
+        json_object_object_add(j, "bound_p99_seconds", judged ? json_object_new_double(x->bound_p99) : NULL);
+        json_object_object_add(j, "pooled_p99_seconds", judged ? json_object_new_double(x->pooled_p99) : NULL);
         /* The state machine's state (baseline.h) and its counts, apart from the ratio. */
         json_object_object_add(j, "state", json_object_new_string(baseline_state_name(baseline_state(x))));
         json_object_object_add(j, "regressed", json_object_new_boolean(x->ready && x->degraded));

@@ -21,6 +21,21 @@ static double get_d(json_object *o, const char *k, double max)
     return isfinite(d) && d >= 0 && d <= max ? d : 0;
 }
 
+/* The last max values of the array KEY, each a positive finite latency; others skipped. */
+static void load_series(json_object *o, const char *key, double *v, uint32_t *n, uint32_t max)
+{
+    json_object *a;
+    *n = 0;
+    if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
+        return;
+    size_t len = json_object_array_length(a);
+    for (size_t i = len > max ? len - max : 0; i < len; i++) {
+        double x = json_object_get_double(json_object_array_get_idx(a, i));
+        if (isfinite(x) && x > 0 && x <= 1e12)
+            v[(*n)++] = x;
+    }
+}
+
 static int load_entry(struct baselines *all, const char *key, json_object *o)
 {
     struct baseline *b = baselines_get(all, key);
@@ -35,6 +50,11 @@ static int load_entry(struct baselines *all, const char *key, json_object *o)
     b->good_streak = (uint32_t)get_d(o, "good_streak", UINT32_MAX);
     b->last_p50 = get_d(o, "last_p50", 1e12);
     b->last_p99 = get_d(o, "last_p99", 1e12);
+    b->bound_p50 = get_d(o, "bound_p50", 1e12);
+    b->bound_p99 = get_d(o, "bound_p99", 1e12);
+    b->pooled_p99 = get_d(o, "pooled_p99", 1e12);
+    load_series(o, "recent_p99", b->recent_p99, &b->n_recent, BASELINE_RECENT);
+    load_series(o, "pool_p99", b->pool_p99, &b->n_pool, BASELINE_POOL);
     if (b->ready && (b->p50 <= 0 || b->p99 <= 0))
         b->ready = false;       /* no usable baseline: learn it again */
     if (json_object_object_get_ex(o, "learned_p50", &l50) &&
@@ -89,6 +109,11 @@ int baselines_save(const char *state_dir, const struct baselines *all)
         json_object_object_add(o, "good_streak", json_object_new_int((int)b->good_streak));
         json_object_object_add(o, "last_p50", json_object_new_double(b->last_p50));
         json_object_object_add(o, "last_p99", json_object_new_double(b->last_p99));
+        json_object_object_add(o, "bound_p50", json_object_new_double(b->bound_p50));
+        json_object_object_add(o, "bound_p99", json_object_new_double(b->bound_p99));
+        json_object_object_add(o, "pooled_p99", json_object_new_double(b->pooled_p99));
+        json_object_object_add(o, "recent_p99", series(b->recent_p99, b->n_recent));
+        json_object_object_add(o, "pool_p99", series(b->pool_p99, b->n_pool));
         if (!b->ready) {
             json_object_object_add(o, "learned_p50", series(b->learned_p50, b->n_learned));
             json_object_object_add(o, "learned_p99", series(b->learned_p99, b->n_learned));

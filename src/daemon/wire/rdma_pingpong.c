@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rdma_pingpong.h"
+#include "stream_meter.h"
 #include "strutil.h"
 
 #define STREAM_DEPTH 64
@@ -165,10 +166,14 @@ void rdma_stream(struct rdma_side *a, usec_t duration, size_t size, double deadl
     int outstanding = 0;
     uint64_t done_bytes = 0;
     double t0 = probe_now(), end = t0 + (double)duration / 1e6;
+    struct stream_meter meter;
     if (end > deadline)
         end = deadline;
+    stream_meter_start(&meter, t0, (double)duration / 1e6);
     for (;;) {
         double now = probe_now();
+        if (end > now && stream_meter_steady(&meter, now, done_bytes))
+            end = now;          /* a steady rate: the rest would only repeat it */
         bool posting = now < end;
         if (!posting && outstanding == 0)
             break;
@@ -195,4 +200,5 @@ void rdma_stream(struct rdma_side *a, usec_t duration, size_t size, double deadl
     }
     bw->ran = true;
     bw->bandwidth = (double)done_bytes / (probe_now() - t0);
+    bw->bytes = done_bytes;
 }
