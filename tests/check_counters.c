@@ -19,6 +19,7 @@
 #include "counters_store.h"
 #include "macro.h"
 #include "inventory_take.h"
+#include "probe_defer.h"
 
 static char fixtures[256], scratch[256], tree[320];
 
@@ -644,6 +645,79 @@ START_TEST(test_offline_totals)
 }
 END_TEST
 
+/* A rail's traffic (probes.defer): the larger of rx and tx between two samples with byte
+ * counts; quiet from the start of the first interval under busy_bps, busy again at once;
+ * an interval in which the daemon's own streams ran is not judged. */
+static void fold_bytes(struct counter_state *st, double at, uint64_t rx, uint64_t tx)
+{
+    struct counter_sample s = { .taken = (usec_t)(at * USEC_PER_SEC), .has_bytes = true,
+                                .rx_bytes = rx, .tx_bytes = tx };
+    ck_assert_int_eq(counters_fold(st, "boot", "mlx5_0/1", &s, false, 0, 0), 0);
+}
+
+START_TEST(test_traffic_quiet)
+{
+    struct counter_state st = { .busy_bps = 1e9 };
+    struct policy p;
+    char why[96];
+    policy_init_defaults(&p);
+    p.probes.defer.busy_gbps = 1;
+    p.probes.defer.hold = 30 * USEC_PER_SEC;
+    ck_assert(probe_defer_why(&p, true, NULL, NULL, 0, why, sizeof(why)));
+    ck_assert_str_eq(why, "rail traffic not measured yet");
+
+    fold_bytes(&st, 100, 0, 0);
+    const struct rail_counters *rc = counters_find_const(&st, "mlx5_0/1");
+    ck_assert(!rc->traffic_known);
+    ck_assert(probe_defer_why(&p, true, rc, "", 100 * USEC_PER_SEC, why, sizeof(why)));
+    ck_assert_str_eq(why, "rail traffic not measured yet");
+    /* 4.65 GB sent in 1 s: 37.2 Gbit/s, busy (tx counts though rx is 0) */
+    fold_bytes(&st, 101, 1000, 4650000000ULL);
+    ck_assert(rc->traffic_known);
+    ck_assert_double_eq_tol(rc->traffic_bps, 37.2e9, 1e6);
+    ck_assert_uint_eq(rc->quiet_since, 0);
+    ck_assert(probe_defer_why(&p, true, rc, "", 101 * USEC_PER_SEC, why, sizeof(why)));
+    ck_assert_str_eq(why, "rail busy 37.2 Gbit/s");
+    /* 10 MB/s: quiet from 101 s, not yet for the hold */
+    fold_bytes(&st, 111, 100001000ULL, 4650000000ULL);
+    ck_assert_uint_eq(rc->quiet_since, 101 * USEC_PER_SEC);
+    ck_assert(probe_defer_why(&p, true, rc, "", 111 * USEC_PER_SEC, why, sizeof(why)));
+    ck_assert_str_eq(why, "rail quiet for 10 s of 30 s");
+    fold_bytes(&st, 131, 100001000ULL, 4650000000ULL);
+    ck_assert(!probe_defer_why(&p, true, rc, "", 131 * USEC_PER_SEC, why, sizeof(why)));
+    ck_assert_str_eq(why, "");
+    /* a job defers whatever the rail; jobs: false, or the host's path, ignore the rail */
+    ck_assert(probe_defer_why(&p, true, rc, "1234", 131 * USEC_PER_SEC, why, sizeof(why)));
+    ck_assert_str_eq(why, "job 1234 running");
+    p.probes.defer.jobs = false;
+    ck_assert(!probe_defer_why(&p, true, rc, "1234", 131 * USEC_PER_SEC, why, sizeof(why)));
+    ck_assert(!probe_defer_why(&p, false, NULL, NULL, 0, why, sizeof(why)));
+
+    /* The daemon's own stream ended at 131.5 s: the interval it ran in is not judged... */
+    st.own_traffic_until = 131 * USEC_PER_SEC + 500000;
+    fold_bytes(&st, 132, 100001000ULL, 9650000000ULL);
+    ck_assert_uint_eq(rc->quiet_since, 101 * USEC_PER_SEC);
+    /* ...a later one is: busy again at once, the hold starts anew. */
+    fold_bytes(&st, 133, 100001000ULL, 14650000000ULL);
+    ck_assert_uint_eq(rc->quiet_since, 0);
+    ck_assert(probe_defer_why(&p, true, rc, "", 133 * USEC_PER_SEC, why, sizeof(why)));
+    ck_assert_str_eq(why, "rail busy 40 Gbit/s");
+    /* a counter going back (a reset): not measured until the next interval */
+    fold_bytes(&st, 134, 0, 0);
+    ck_assert(!rc->traffic_known);
+    /* busy_gbps 0: traffic never defers */
+    p.probes.defer.busy_gbps = 0;
+    ck_assert(!probe_defer_why(&p, true, rc, "", 134 * USEC_PER_SEC, why, sizeof(why)));
+    /* a rail without byte counters is never deferred for its traffic */
+    struct counter_sample none = { .taken = 135 * USEC_PER_SEC };
+    ck_assert_int_eq(counters_fold(&st, "boot", "mlx5_0/1", &none, false, 0, 0), 0);
+    p.probes.defer.busy_gbps = 1;
+    ck_assert(!probe_defer_why(&p, true, rc, "", 135 * USEC_PER_SEC, why, sizeof(why)));
+    policy_done(&p);
+    counters_done(&st);
+}
+END_TEST
+
 int main(void)
 {
     if (check_shared_fixtures(fixtures, sizeof(fixtures)) < 0 ||
@@ -660,6 +734,7 @@ int main(void)
     tcase_add_test(tc, test_state_file_bounded);
     tcase_add_test(tc, test_flaps_window);
     tcase_add_test(tc, test_late_sample_dropped);
+    tcase_add_test(tc, test_traffic_quiet);
     tcase_add_test(tc, test_sample_copies_are_deep);
     tcase_add_test(tc, test_state_bounds);
     tcase_add_test(tc, test_pma_widths);

@@ -125,6 +125,9 @@ START_TEST(test_defaults)
     ck_assert_uint_eq(p.probes.rdma.size, 8);
     ck_assert_uint_eq(p.probes.tcp.bandwidth.duration, 200 * USEC_PER_MSEC);
     ck_assert_double_eq(p.probes.regression.ratio, 1.5);
+    ck_assert_double_eq(p.probes.defer.busy_gbps, 1);
+    ck_assert_uint_eq(p.probes.defer.hold, 60 * USEC_PER_SEC);
+    ck_assert(p.probes.defer.jobs);
     ck_assert_double_eq(p.probes.regression.rdma_min_excess_us, 5);
     ck_assert_double_eq(p.probes.regression.tcp_min_excess_us, 100);
     ck_assert_str_eq(p.outputs.nccl_env, "/run/fabtune/nccl.env");

@@ -11,7 +11,7 @@
 if [ -z "${FABTUNE_IN_NS:-}" ]; then
     FABTUNE_IN_NS=1 exec unshare -n -m --propagation private sh "$0"
 fi
-for tool in munged mungekey slurmctld slurmd scontrol sinfo srun; do
+for tool in munged mungekey slurmctld slurmd scontrol sinfo srun squeue scancel; do
     command -v "$tool" > /dev/null || { echo "FAIL: $tool is not installed (scripts/deps-debian.sh)"; exit 1; }
 done
 builddir=$(cd "$top_builddir" && pwd)
@@ -19,9 +19,9 @@ fabtuned="$builddir/src/daemon/fabtuned"
 ctl="$builddir/src/client/fabtunectl"
 health="$builddir/contrib/slurm/slurm-health"
 tmp=$(mktemp -d /tmp/fabtune-slurm.XXXXXX)
-dpid= mpid= cpid= spid= cg=/nonexistent
+dpid= mpid= cpid= spid= ppid_= srpid= cg=/nonexistent
 cleanup() {
-    for p in $spid $cpid $dpid $mpid; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+    for p in $srpid $ppid_ $spid $cpid $dpid $mpid; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
     # Never rm -rf through a cgroup mount.
     umount -R /sys/fs/cgroup 2>/dev/null; umount -R "$cg" 2>/dev/null && rmdir "$cg"
     rm -rf "$tmp"
@@ -136,6 +136,42 @@ else
 fi
 timeout 60 srun -N1 -w "$node" sh -c 'echo job ran' > "$tmp/srun.out" 2>&1
 expect_match '^job ran$' "$tmp/srun.out"
+
+# --- A job holds the node: a second fabtuned, probing, defers its streams (probes.defer). ---
+# slurmd runs with proctrack/pgid (no cgroups): the job shows as its slurmstepd among the
+# real /proc's processes, "slurmstepd: [<job>.<step>]". Only the job rule: busy_gbps 0.
+cat > "$tmp/probe.yaml" <<EOP
+version: 1
+checks: {interval: 1h, flaps: {max: 1000}}
+tuning: {mode: off}
+probes:
+  interval: 1s
+  rdma: {iterations: 10}
+  tcp: {iterations: 100, bandwidth: {duration: 20ms}}
+  defer: {busy_gbps: 0, jobs: true}
+EOP
+psock="$tmp/prun/fabtuned.sock"
+"$fabtuned" -c "$tmp/probe.yaml" --sysfs-root "$root" --procfs-root /proc --state-dir "$tmp/pstate" \
+    --runtime-dir "$tmp/prun" --log-target stderr 2>> "$tmp/probe.log" & ppid_=$!
+ptcp() {
+    "$ctl" -s "$psock" --json probes 2>/dev/null |
+        jq -r '.last_run.targets[0] | "\(.tcp_bandwidth.deferred) lat=\(.tcp_latency.latency_seconds.samples)"'
+}
+# wait_ptcp REGEX: the second daemon's TCP results match, within 30 s.
+wait_ptcp() {
+    for _ in $(seq 120); do ptcp > "$tmp/ptcp"; grep -q -- "$1" "$tmp/ptcp" && return 0; sleep 0.25; done
+    return 1
+}
+wait_ptcp '^null lat=100$' && pass "no job: the stream runs ($(cat "$tmp/ptcp"))" ||
+    fail "no job, no stream: $(cat "$tmp/ptcp")"
+timeout 90 srun -N1 -w "$node" sleep 60 > "$tmp/srun-sleep.out" 2>&1 & srpid=$!
+for _ in $(seq 100); do jid=$(squeue -h -w "$node" -t R -o %i 2>/dev/null | head -n 1); [ -n "$jid" ] && break; sleep 0.2; done
+wait_ptcp "^job $jid running lat=100\$" && pass "srun sleep (job $jid) defers the stream: $(cat "$tmp/ptcp")" ||
+    fail "job '$jid': $(cat "$tmp/ptcp")"
+scancel "$jid" 2>/dev/null; kill "$srpid" 2>/dev/null; wait "$srpid" 2>/dev/null
+wait_ptcp '^null lat=100$' && pass "the job ended: the stream runs again" ||
+    fail "after the job: $(cat "$tmp/ptcp")"
+kill "$ppid_"; wait "$ppid_" 2>/dev/null
 
 # --- The rail goes down: fabtune drains the node with its reason. ---
 ip link set v1 down

@@ -41,6 +41,8 @@ static const struct bad_policy bad_policies[] = {
     { "sequence for sysctl", "tuning:\n  sysctl: [a, b]\n",
       "2:11: expected a mapping for tuning.sysctl, got a sequence" },
     /* ranges */
+    { "negative busy rate", "probes:\n  defer:\n    busy_gbps: -1\n",
+      "3:16: value -1 out of range for probes.defer.busy_gbps (0..1e+06)" },
     { "size above range", "probes:\n  rdma:\n    size: 70000\n",
       "3:11: value 70000 out of range for probes.rdma.size (1..65536)" },
     { "negative dscp", "rails:\n  qos:\n    dscp: -1\n",

@@ -47,6 +47,33 @@ void render_findings(json_object *a, bool details)
 }
 
 static void probe_target_rows(json_object *targets);
+static void deferred_note(json_object *bw);
+
+/* "streams deferred:" and a line per target's deferred stream: why it waits, and the
+ * last figure's age when it keeps one (stale). */
+static void deferred_streams(json_object *targets)
+{
+    static const char *const kinds[] = { "rdma", "tcp" };
+    bool header = false;
+    for (size_t i = 0; i < count(targets); i++) {
+        json_object *t = json_object_array_get_idx(targets, i);
+        for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+            char bk[32];
+            snprintf(bk, sizeof(bk), "%s_bandwidth", kinds[k]);
+            json_object *bw = get(t, bk);
+            if (!get(bw, "deferred"))
+                continue;
+            if (!header)
+                printf("streams deferred:\n");
+            header = true;
+            printf("  %s %s", json_text(t, "target"), kinds[k]);
+            if (json_num(bw, "bandwidth_bytes_per_second") > 0)
+                printf(" %.3f Gb/s", json_num(bw, "bandwidth_bytes_per_second") * 8 / 1e9);
+            deferred_note(bw);
+            putchar('\n');
+        }
+    }
+}
 
 static int wider(int w, const char *s)
 {
@@ -178,6 +205,7 @@ void render_status(json_object *d)
                    "pci_address"), json_text(json_object_array_get_idx(gpus, i), "numa_node"));
         printf("%s\n", count(gpus) ? ")" : "");
     }
+    deferred_streams(probes);
     json_object *peers = get(get(d, "probes"), "peers");
     if (count(peers)) {
         size_t failed = 0;
@@ -190,6 +218,21 @@ void render_status(json_object *d)
     if (count(failing)) {
         printf("failing:\n");
         render_findings(failing, false);
+    }
+}
+
+/* After a row's bandwidth: a deferred stream's reason, and its figure's age when it keeps
+ * an earlier run's (stale). */
+static void deferred_note(json_object *bw)
+{
+    const char *why = json_text(bw, "deferred");
+    if (!why || !*why || streq(why, "-"))
+        return;
+    if (json_object_get_boolean(get(bw, "stale"))) {
+        double age = (double)time(NULL) - json_num(bw, "measured_at");
+        printf("  stale, %.0f s old; deferred: %s", age > 0 ? age : 0.0, why);
+    } else {
+        printf("  deferred: %s", why);
     }
 }
 
@@ -212,9 +255,11 @@ static void probe_target_rows(json_object *targets)
                 printf("%-22s %-5s failed: %s\n", json_text(t, "target"), kinds[k], json_text(lat, "error"));
                 continue;
             }
-            printf("%-22s %-5s %10.2f %10.2f %10.2f %12.3f\n", json_text(t, "target"), kinds[k],
+            printf("%-22s %-5s %10.2f %10.2f %10.2f %12.3f", json_text(t, "target"), kinds[k],
                    json_num(ls, "min") * 1e6, json_num(ls, "p50") * 1e6, json_num(ls, "p99") * 1e6,
                    json_num(get(t, bk), "bandwidth_bytes_per_second") * 8 / 1e9);
+            deferred_note(get(t, bk));
+            putchar('\n');
         }
     }
 }
@@ -242,9 +287,11 @@ void render_probes(json_object *d)
                        kinds[k], json_text(lat, "error"));
                 continue;
             }
-            printf("%-30s %-16s %-5s %10.2f %10.2f %10.2f %12.3f\n", json_text(e, "peer"),
+            printf("%-30s %-16s %-5s %10.2f %10.2f %10.2f %12.3f", json_text(e, "peer"),
                    json_text(e, "rail"), kinds[k], json_num(ls, "min") * 1e6, json_num(ls, "p50") * 1e6,
                    json_num(ls, "p99") * 1e6, json_num(get(e, bk), "bandwidth_bytes_per_second") * 8 / 1e9);
+            deferred_note(get(e, bk));
+            putchar('\n');
         }
     }
     json_object *rs = get(d, "responder");

@@ -44,7 +44,8 @@ static void bandwidth(const char *id, const char *name, const struct probe_resul
                      r->error_text);
         return;
     }
-    snprintf(got, sizeof(got), "%.3f Gb/s", r->bandwidth * 8 / 1e9);
+    snprintf(got, sizeof(got), "%.3f Gb/s%s", r->bandwidth * 8 / 1e9,
+             probe_result_stale(r) ? " (stale)" : "");
     snprintf(want, sizeof(want), ">= %.3f Gb/s", min_bytes * 8 / 1e9);
     if (min_bytes > 0 && r->bandwidth < min_bytes)
         findings_add(out, id, SEVERITY_WARNING, name, want, got,
@@ -52,7 +53,9 @@ static void bandwidth(const char *id, const char *name, const struct probe_resul
                      "%.3f Gb/s is below the limit", r->bandwidth * 8 / 1e9);
     else
         findings_add(out, id, SEVERITY_OK, name, min_bytes > 0 ? want : NULL, got, NULL,
-                     "%.3f Gb/s", r->bandwidth * 8 / 1e9);
+                     "%.3f Gb/s%s%s", r->bandwidth * 8 / 1e9,
+                     probe_result_stale(r) ? ", stale: the stream is deferred, " : "",
+                     probe_result_stale(r) ? r->deferred : "");
 }
 
 /* The path's first failed probe, TCP's before RDMA's (TCP says best why a peer does not

@@ -32,6 +32,10 @@ struct counter_sample {
     usec_t taken;               /* CLOCK_BOOTTIME */
     uint8_t pfc_en;             /* for the pause-without-PFC rule */
     bool pfc_known;
+    /* The rail's traffic so far: its netdev's statistics/{rx,tx}_bytes, else the port's
+     * PMA port_{rcv,xmit}_data (in 4-byte words, converted). Not kept in the state file. */
+    bool has_bytes;
+    uint64_t rx_bytes, tx_bytes;
 };
 
 /* Per rail sample. mlx5 exposes about 60 hw_counters and a few hundred classified ethtool

@@ -132,6 +132,30 @@ static void add_carrier_mark(struct rail_counters *rc, usec_t at, uint64_t chang
     rc->carrier[rc->n_carrier++] = (struct carrier_mark){ .at = at, .changes = changes };
 }
 
+/* The traffic between the last sample and S, and whether the rail stayed quiet. */
+static void traffic_rate(const struct counter_state *st, struct rail_counters *rc,
+                         const struct counter_sample *s)
+{
+    const struct counter_sample *o = &rc->last;
+    if (!s->has_bytes || !rc->have_last || !o->has_bytes || s->taken <= o->taken ||
+        s->rx_bytes < o->rx_bytes || s->tx_bytes < o->tx_bytes) {
+        rc->traffic_known = false;      /* first sample, a reset, or no byte counters */
+        rc->quiet_since = 0;
+        return;
+    }
+    uint64_t rx = s->rx_bytes - o->rx_bytes, tx = s->tx_bytes - o->tx_bytes;
+    rc->traffic_known = true;
+    rc->traffic_bps = (double)(rx > tx ? rx : tx) * 8 / ((double)(s->taken - o->taken) / USEC_PER_SEC);
+    if (o->taken <= st->own_traffic_until)
+        return;                         /* the daemon's own probes ran within: not judged */
+    if (rc->traffic_bps >= st->busy_bps) {
+        rc->quiet_since = 0;
+        rc->busy_bps = rc->traffic_bps;
+    }
+    else if (!rc->quiet_since)
+        rc->quiet_since = o->taken;
+}
+
 int counters_fold(struct counter_state *st, const char *boot_id, const char *rail,
                   const struct counter_sample *s, bool has_carrier, uint64_t carrier_changes,
                   usec_t carrier_window)
@@ -171,6 +195,7 @@ int counters_fold(struct counter_state *st, const char *boot_id, const char *rai
         rc->rates[c].total += s->values[i].value;
     }
     symbol_rate(rc, s);
+    traffic_rate(st, rc, s);
     if (rc->have_last && s->taken > rc->last.taken) {
         compute_rates(rc, s, st->peak_hold);
         rc->note[0] = '\0';

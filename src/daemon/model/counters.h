@@ -52,6 +52,12 @@ struct rail_counters {
     char note[160];             /* why no rates: first sample, a reboot */
     struct carrier_mark carrier[CARRIER_HISTORY];
     size_t n_carrier;
+    /* The rail's traffic, the larger of rx and tx, between the last two samples with byte
+     * counts, and since when it has stayed under the state's busy_bps. */
+    bool traffic_known;
+    double traffic_bps;         /* bits per second */
+    usec_t quiet_since;         /* CLOCK_BOOTTIME; 0: busy, or not measured yet */
+    double busy_bps;            /* the traffic last judged busy */
 };
 
 /* Rails kept in the state and its file (2 KiB each): one per inventory rail, no more. */
@@ -60,6 +66,10 @@ struct rail_counters {
 struct counter_state {
     bool snapshot;              /* one sample of a --sysfs-root tree: no history */
     usec_t peak_hold;           /* how long a peak rate stays reported (0: the last rate) */
+    double busy_bps;            /* traffic at or above this is busy (probes.defer.busy_gbps) */
+    /* The daemon's own probe traffic (CLOCK_BOOTTIME): an interval between two samples
+     * that began before it is not judged busy or quiet. UINT64_MAX while a run goes. */
+    usec_t own_traffic_until;
     char boot_id[40];
     struct rail_counters *rails;
     size_t n, cap;              /* cap: room in rails (grown by doubling) */

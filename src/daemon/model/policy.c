@@ -51,6 +51,7 @@ void policy_init_defaults(struct policy *p)
                             .rdma_min_excess_us = 5, .tcp_min_excess_us = 100 },
             .peers = { .k = 2, .port = 18516, .max_sessions = 4,
                        .session_limit = 30 * USEC_PER_SEC, .unreachable_degraded = 2 },
+            .defer = { .busy_gbps = 1, .hold = 60 * USEC_PER_SEC, .jobs = true },
         },
     };
     /* On allocation failure these stay NULL, which every user treats as "not set". */

@@ -131,6 +131,10 @@ struct policy {
             usec_t session_limit;       /* a session's time bound */
             uint32_t unreachable_degraded;  /* unreachable peers that degrade; 0: never */
         } peers;
+        /* The intensive probes (the bandwidth streams) wait while the rail carries
+         * busy_gbps or more (its netdev's, else its port's, bytes), until it has been
+         * under that for hold; and, with jobs, while a Slurm job holds the node. */
+        struct { double busy_gbps; usec_t hold; bool jobs; } defer;
     } probes;
     struct {
         enum requirement iommu;         /* HCAs and GPUs untranslated (identity groups) */

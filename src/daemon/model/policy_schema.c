@@ -181,6 +181,13 @@ static const struct policy_field peers_fields[] = {
     END,
 };
 
+static const struct policy_field defer_fields[] = {
+    DBL("busy_gbps", probes.defer.busy_gbps, 0, 1e6),
+    DUR("hold", probes.defer.hold, 0, 24 * HOUR),
+    BOOL("jobs", probes.defer.jobs),
+    END,
+};
+
 static const struct policy_field probes_fields[] = {
     BOOL("enabled", probes.enabled),
     DUR("interval", probes.interval, 1 * S, 24 * HOUR),
@@ -189,6 +196,7 @@ static const struct policy_field probes_fields[] = {
     MAP("regression", regression_fields),
     MAP("limits", limits_fields),
     MAP("peers", peers_fields),
+    MAP("defer", defer_fields),
     END,
 };
 

@@ -11,6 +11,8 @@
 #include "stats.h"
 #include "timeutil.h"
 
+#define PROBE_DEFERRED_MAX 96
+
 struct probe_result {
     bool ran;                   /* the probe was attempted */
     int error;                  /* 0, or -errno */
@@ -23,7 +25,18 @@ struct probe_result {
     double cpu_seconds;
     double wall_seconds;
     uint64_t bytes;
+    usec_t at;                  /* CLOCK_REALTIME when it ran; 0: never */
+    /* Why this (intensive) probe waits: "rail busy 37.2 Gbit/s", "job 1234 running";
+     * "" when it ran. A deferred result keeps the last run's figure (ran, at; its cost
+     * is this run's, none), if there was one: stale, never fresh. */
+    char deferred[PROBE_DEFERRED_MAX];
 };
+
+/* A deferred result that holds an earlier run's figure. */
+static inline bool probe_result_stale(const struct probe_result *r)
+{
+    return r->deferred[0] && r->ran;
+}
 
 struct probe_params {
     uint32_t iterations;        /* ping-pong round trips */

@@ -26,6 +26,7 @@ struct probe_target {
 struct probe_cross {
     char name[160];             /* "mlx5_0/1<>mlx5_1/1" */
     struct rdma_endpoint a, b;
+    size_t ia, ib;              /* its two rails' targets */
     struct probe_result lat, bw;
 };
 

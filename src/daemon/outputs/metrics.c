@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lldp.h"
 #include "macro.h"
@@ -406,6 +407,30 @@ static void probe_metrics(FILE *f, const struct report *r)
         rail_labels(r, rows[i].target, &l);
         sample(f, "fabtune_probe_bandwidth_bytes_per_second", rows[i].bw->bandwidth, RAIL_LABELS(l),
                "probe", rows[i].probe, "peer", rows[i].peer, NULL);
+    }
+    /* A deferred stream keeps its last figure: its age says how stale it is. */
+    family(f, "fabtune_probe_deferred", "gauge",
+           "1 while the bandwidth probe waits for a quiet rail or node (probes.defer); its last "
+           "figure is then stale, fabtune_probe_age_seconds old.");
+    for (size_t i = 0; i < n; i++) {
+        if (!rows[i].lat->ran && !rows[i].bw->deferred[0])
+            continue;           /* not run here (RDMA from the host) */
+        rail_labels(r, rows[i].target, &l);
+        sample(f, "fabtune_probe_deferred", rows[i].bw->deferred[0] != '\0', RAIL_LABELS(l),
+               "probe", rows[i].probe, "peer", rows[i].peer, NULL);
+    }
+    family(f, "fabtune_probe_age_seconds", "gauge",
+           "Seconds since the probe (test latency or bandwidth) last ran.");
+    usec_t now = now_usec(CLOCK_REALTIME);
+    for (size_t i = 0; i < n; i++) {
+        const struct probe_result *res[] = { rows[i].lat, rows[i].bw };
+        static const char *const test[] = { "latency", "bandwidth" };
+        rail_labels(r, rows[i].target, &l);
+        for (size_t k = 0; k < ARRAY_SIZE(res); k++)
+            if (res[k]->ran && res[k]->at)
+                sample(f, "fabtune_probe_age_seconds",
+                       now > res[k]->at ? (double)(now - res[k]->at) / USEC_PER_SEC : 0.0,
+                       RAIL_LABELS(l), "probe", rows[i].probe, "peer", rows[i].peer, "test", test[k], NULL);
     }
     free(rows);
 

@@ -349,9 +349,20 @@ json_object *tuning_to_json(const struct tuning *t)
 
 static json_object *result_to_json(const struct probe_result *r)
 {
-    if (!r->ran)
+    if (!r->ran && !r->deferred[0])
         return NULL;
     json_object *o = json_object_new_object();
+    /* A deferred probe: why it waits, and the figure it keeps from its last run, stale. */
+    add_string(o, "deferred", r->deferred[0] ? r->deferred : NULL);
+    json_object_object_add(o, "stale", json_object_new_boolean(probe_result_stale(r)));
+    if (r->at) {
+        usec_t now = now_usec(CLOCK_REALTIME);
+        json_object_object_add(o, "measured_at", json_object_new_double((double)r->at / USEC_PER_SEC));
+        json_object_object_add(o, "age_seconds", json_object_new_double(
+            now > r->at ? (double)(now - r->at) / USEC_PER_SEC : 0.0));
+    }
+    if (!r->ran)
+        return o;
     add_string(o, "error", r->error ? r->error_text : NULL);
     if (!r->error && r->latency.n) {
         const struct stats *s = &r->latency;

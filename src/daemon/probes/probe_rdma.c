@@ -236,7 +236,7 @@ void probe_rdma_run(const struct rdma_endpoint *ea, const struct rdma_endpoint *
     ping_pong(&a, &b, p, deadline, lat);
     probe_cost_charge(lat, &mark);
     a.size = b.size = size;
-    if (!lat->error)
+    if (!lat->error && p->bw_duration)     /* 0: no stream (deferred) */
         rdma_stream(&a, p->bw_duration, p->bw_size, deadline, bw);
 out:
     if (lat->error && !bw->error)

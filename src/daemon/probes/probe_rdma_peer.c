@@ -227,8 +227,9 @@ void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], 
             probe_cost_charge(lat, &mark);
             size_t size = p->bw_size < acc.len ? p->bw_size : acc.len;
             c.side.size = size;
-            rdma_stream(&c.side, p->bw_duration, size, deadline, bw);
-            if (bw->error == 0 && !bw->ran)
+            if (p->bw_duration)     /* 0: no stream (deferred) */
+                rdma_stream(&c.side, p->bw_duration, size, deadline, bw);
+            if (p->bw_duration && bw->error == 0 && !bw->ran)
                 probe_fail(bw, -EIO, "RDMA WRITE stream: nothing completed");
         } else {
             if (!lat->error)

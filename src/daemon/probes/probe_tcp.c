@@ -242,7 +242,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
     }
     probe_cost_charge(lat, &mark);
     /* The server moves on to the sink once the echo connection closes. */
-    fd = lat->error ? -1 : connect_to(family, addr, addr, port, deadline);
+    fd = lat->error || !p->bw_duration ? -1 : connect_to(family, addr, addr, port, deadline);
     if (fd >= 0) {
         int r = stream(fd, p, deadline, buf);
         close(fd);
@@ -261,7 +261,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
     if (!lat->error && !bw->error && s.sunk_bytes && s.sink_last > s.sink_first) {
         bw->ran = true;
         bw->bandwidth = (double)s.sunk_bytes / (s.sink_last - s.sink_first);
-    } else if (!bw->error) {
+    } else if (!bw->error && p->bw_duration) {
         probe_fail(bw, s.error ? s.error : -EIO, "TCP stream: %s",
                    lat->error ? "not run" : "the server received nothing");
     }
@@ -318,6 +318,8 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
         probe_fail(bw, lat->error, "not run: the latency session failed");
         return;
     }
+    if (!p->bw_duration)        /* no stream (deferred) */
+        return;
     fd = peer_session(family, src, dst, port, PEER_SESSION_SINK, 0, deadline, &why);
     if (fd < 0) {
         probe_fail(bw, fd, "%s: %s", why, errno_text(-fd));

@@ -18,6 +18,7 @@
 #include "macro.h"
 #include "nccl_gid.h"
 #include "peers.h"
+#include "probe_defer.h"
 #include "probe_tcp.h"
 #include "probe_rdma.h"
 #include "probe_rdma_peer.h"
@@ -78,6 +79,8 @@ static int add_cross_pairs(struct probe_run *run)
         snprintf(c->name, sizeof(c->name), "%s<>%s", a->name, b->name);
         c->a = a->ep;
         c->b = b->ep;
+        c->ia = rdma[i];
+        c->ib = rdma[(i + 1) % n];
     }
     return 0;
 }
@@ -199,6 +202,108 @@ void probes_done(struct probe_run *run)
     memset(run, 0, sizeof(*run));
 }
 
+size_t probes_defer(struct probe_run *run, const struct counter_state *cs, const struct policy *p,
+                    const char *job, bool rails, usec_t now)
+{
+    char why[PROBE_DEFERRED_MAX];
+    size_t streams = 0;
+    for (size_t i = 0; i < run->n; i++) {
+        struct probe_target *t = &run->targets[i];
+        /* a rail's target; the loopback address (no rails) has no rail traffic */
+        probe_defer_why(p, rails && t->rdma, counters_find_const(cs, t->name), job, now, why,
+                        sizeof(why));
+        strscpy(t->result[PROBE_RDMA_BANDWIDTH].deferred, why, sizeof(why));
+        strscpy(t->result[PROBE_TCP_BANDWIDTH].deferred, why, sizeof(why));
+        streams += !why[0];
+    }
+    for (size_t i = 0; i < run->n_cross; i++) {
+        struct probe_cross *c = &run->cross[i];
+        const char *a = run->targets[c->ia].result[PROBE_RDMA_BANDWIDTH].deferred,
+                   *b = run->targets[c->ib].result[PROBE_RDMA_BANDWIDTH].deferred;
+        strscpy(c->bw.deferred, a[0] ? a : b, sizeof(why));
+        streams += !c->bw.deferred[0];
+    }
+    for (size_t i = 0; i < run->n_peers; i++) {
+        struct probe_peer *e = &run->peers[i];
+        bool host = streq(e->rail, "host");
+        probe_defer_why(p, rails && !host, host ? NULL : counters_find_const(cs, e->rail), job, now,
+                        why, sizeof(why));
+        strscpy(e->result[PROBE_RDMA_BANDWIDTH].deferred, why, sizeof(why));
+        strscpy(e->result[PROBE_TCP_BANDWIDTH].deferred, why, sizeof(why));
+        streams += !why[0];
+    }
+    return streams;
+}
+
+/* Finds the result of the same probe in PREV: the same target, pair or path. */
+static const struct probe_result *previous(const struct probe_run *prev, const char *name,
+                                           const char *rail, enum probe_kind k)
+{
+    for (size_t i = 0; prev && i < prev->n; i++)
+        if (!rail && streq(prev->targets[i].name, name))
+            return &prev->targets[i].result[k];
+    for (size_t i = 0; prev && i < prev->n_cross; i++)
+        if (!rail && streq(prev->cross[i].name, name))
+            return &prev->cross[i].bw;
+    for (size_t i = 0; prev && i < prev->n_peers; i++)
+        if (rail && streq(prev->peers[i].peer, name) && streq(prev->peers[i].rail, rail))
+            return &prev->peers[i].result[k];
+    return NULL;
+}
+
+/* A deferred result takes PREV's figure, if that one had run (itself perhaps carried). */
+static void carry(struct probe_result *r, const struct probe_result *old)
+{
+    if (!r->deferred[0] || !old || !old->ran || !old->at)
+        return;
+    char why[sizeof(r->deferred)];
+    strscpy(why, r->deferred, sizeof(why));
+    *r = *old;
+    strscpy(r->deferred, why, sizeof(why));
+    /* ...but not its cost: this run streamed nothing */
+    r->cpu_seconds = r->wall_seconds = 0;
+    r->bytes = 0;
+}
+
+void probes_carry(struct probe_run *run, const struct probe_run *prev)
+{
+    static const enum probe_kind bw[] = { PROBE_RDMA_BANDWIDTH, PROBE_TCP_BANDWIDTH };
+    for (size_t i = 0; i < run->n; i++)
+        for (size_t k = 0; k < ARRAY_SIZE(bw); k++)
+            carry(&run->targets[i].result[bw[k]], previous(prev, run->targets[i].name, NULL, bw[k]));
+    for (size_t i = 0; i < run->n_cross; i++)
+        carry(&run->cross[i].bw, previous(prev, run->cross[i].name, NULL, PROBE_RDMA_BANDWIDTH));
+    for (size_t i = 0; i < run->n_peers; i++)
+        for (size_t k = 0; k < ARRAY_SIZE(bw); k++)
+            carry(&run->peers[i].result[bw[k]],
+                  previous(prev, run->peers[i].peer, run->peers[i].rail, bw[k]));
+}
+
+/* A deferred stream's parameters: no stream (bw_duration 0), the ping-pong only. */
+static const struct probe_params *params_for(const struct probe_params *p, const char *deferred,
+                                             struct probe_params *tmp)
+{
+    if (!deferred[0])
+        return p;
+    *tmp = *p;
+    tmp->bw_duration = 0;
+    return tmp;
+}
+
+/* After a probe ran: when, and the deferred stream's reason put back (the probe cleared
+ * its results). */
+static void ran_at(struct probe_result *lat, struct probe_result *bw, const char *deferred)
+{
+    usec_t now = now_usec(CLOCK_REALTIME);
+    lat->at = now;
+    if (deferred[0]) {
+        memset(bw, 0, sizeof(*bw));
+        strscpy(bw->deferred, deferred, sizeof(bw->deferred));
+    } else {
+        bw->at = now;
+    }
+}
+
 /* Pins the calling thread to a NUMA node's CPUs (from /sys/devices/system/node). */
 static void pin_to_node(int node, const cpu_set_t *all)
 {
@@ -239,16 +344,22 @@ void probes_execute(struct probe_run *run)
 
     for (size_t i = 0; i < run->n; i++) {
         struct probe_target *t = &run->targets[i];
+        struct probe_params tmp;
+        char rdma_why[PROBE_DEFERRED_MAX], tcp_why[PROBE_DEFERRED_MAX];
+        strscpy(rdma_why, t->result[PROBE_RDMA_BANDWIDTH].deferred, sizeof(rdma_why));
+        strscpy(tcp_why, t->result[PROBE_TCP_BANDWIDTH].deferred, sizeof(tcp_why));
         if (have_mask)
             pin_to_node(t->numa_node, &all);
         if (t->rdma) {
-            probe_rdma_run(&t->ep, &t->ep, &run->rdma, &t->result[PROBE_RDMA_LATENCY],
-                           &t->result[PROBE_RDMA_BANDWIDTH]);
+            probe_rdma_run(&t->ep, &t->ep, params_for(&run->rdma, rdma_why, &tmp),
+                           &t->result[PROBE_RDMA_LATENCY], &t->result[PROBE_RDMA_BANDWIDTH]);
+            ran_at(&t->result[PROBE_RDMA_LATENCY], &t->result[PROBE_RDMA_BANDWIDTH], rdma_why);
             cpu += transport_cpu(t->result, PROBE_RDMA);
         }
         if (t->has_addr) {
-            probe_tcp_run(t->family, t->addr, &run->tcp, &t->result[PROBE_TCP_LATENCY],
-                          &t->result[PROBE_TCP_BANDWIDTH]);
+            probe_tcp_run(t->family, t->addr, params_for(&run->tcp, tcp_why, &tmp),
+                          &t->result[PROBE_TCP_LATENCY], &t->result[PROBE_TCP_BANDWIDTH]);
+            ran_at(&t->result[PROBE_TCP_LATENCY], &t->result[PROBE_TCP_BANDWIDTH], tcp_why);
             cpu += transport_cpu(t->result, PROBE_TCP);
         } else {
             probe_fail(&t->result[PROBE_TCP_LATENCY], -EADDRNOTAVAIL,
@@ -259,7 +370,11 @@ void probes_execute(struct probe_run *run)
     }
     for (size_t i = 0; i < run->n_cross; i++) {
         struct probe_cross *c = &run->cross[i];
-        probe_rdma_run(&c->a, &c->b, &run->rdma, &c->lat, &c->bw);
+        struct probe_params tmp;
+        char why[PROBE_DEFERRED_MAX];
+        strscpy(why, c->bw.deferred, sizeof(why));
+        probe_rdma_run(&c->a, &c->b, params_for(&run->rdma, why, &tmp), &c->lat, &c->bw);
+        ran_at(&c->lat, &c->bw, why);
         cpu += c->lat.cpu_seconds + c->bw.cpu_seconds;
     }
     if (have_mask)
@@ -276,13 +391,20 @@ void probes_execute(struct probe_run *run)
             continue;
         }
         inet_ntop(e->family, dst, e->addr, sizeof(e->addr));
+        struct probe_params tmp;
+        char rdma_why[PROBE_DEFERRED_MAX], tcp_why[PROBE_DEFERRED_MAX];
+        strscpy(rdma_why, e->result[PROBE_RDMA_BANDWIDTH].deferred, sizeof(rdma_why));
+        strscpy(tcp_why, e->result[PROBE_TCP_BANDWIDTH].deferred, sizeof(tcp_why));
         if (e->rdma) {
-            probe_rdma_peer_run(e->family, e->src, dst, e->port, &run->rdma,
+            probe_rdma_peer_run(e->family, e->src, dst, e->port, params_for(&run->rdma, rdma_why, &tmp),
                                 &e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH]);
+            ran_at(&e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH], rdma_why);
             cpu += transport_cpu(e->result, PROBE_RDMA);
         }
-        probe_tcp_peer_run(e->family, e->has_src ? e->src : NULL, dst, e->port, &run->tcp,
+        probe_tcp_peer_run(e->family, e->has_src ? e->src : NULL, dst, e->port,
+                           params_for(&run->tcp, tcp_why, &tmp),
                            &e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH]);
+        ran_at(&e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH], tcp_why);
         cpu += transport_cpu(e->result, PROBE_TCP);
     }
     run->wall_seconds = probe_now() - t0;

@@ -261,7 +261,7 @@ static json_object *cmd_reload(struct manager *m, const struct manager_view *vie
 static json_object *cmd_probe_now(struct manager *m, const struct manager_view *view, json_object *args,
                                   const char **code, char *msg, size_t len)
 {
-    int r = manager_probe_now(m);
+    int r = manager_probe_now(m, true);
     if (r == -EBUSY) {
         *code = "EBUSY";
         snprintf(msg, len, "a probe run is already going");

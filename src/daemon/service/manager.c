@@ -36,6 +36,7 @@
 #include "rail_sysctl.h"
 #include "responder.h"
 #include "source_counters.h"
+#include "source_jobs.h"
 #include "sysfs.h"
 #include "strutil.h"
 #include "tuning_transaction.h"
@@ -233,6 +234,7 @@ static int on_counters_timer(sd_event_source *s, uint64_t usec, void *userdata)
         source_counters_sample(sysroot, live, r, &sample);
         pthread_mutex_lock(&m->shared.lock);   /* a pass in the worker folds them too */
         m->counters.peak_hold = m->policy->checks.interval;
+        m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
         int e = counters_fold(&m->counters, m->boot_id, r->name, &sample, has_changes, changes,
                               m->policy->checks.flaps.window);
         pthread_mutex_unlock(&m->shared.lock);
@@ -260,6 +262,7 @@ static void pipeline_input_of(struct manager *m, struct pipeline_input *in)
      * passes is not averaged away, nor lost to an event-driven pass right after. */
     pthread_mutex_lock(&m->shared.lock);
     m->counters.peak_hold = m->policy->checks.interval;
+    m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
     pthread_mutex_unlock(&m->shared.lock);
 }
 
@@ -480,6 +483,12 @@ static int on_probe_done(sd_event_source *s, int fd, uint32_t revents, void *use
         return 0;
     probes_join(m->job);
     m->job = NULL;
+    /* The rail's traffic until now was partly this run's own streams. */
+    pthread_mutex_lock(&m->shared.lock);
+    if (m->counters.own_traffic_until == UINT64_MAX)
+        m->counters.own_traffic_until = now_usec(CLOCK_BOOTTIME);
+    pthread_mutex_unlock(&m->shared.lock);
+    probes_carry(m->running, m->have_probes ? &m->probes : NULL);
     fold_baselines(m, m->running);
     probes_done(&m->probes);
     m->probes = *m->running;
@@ -491,7 +500,7 @@ static int on_probe_done(sd_event_source *s, int fd, uint32_t revents, void *use
     return 0;
 }
 
-int manager_probe_now(struct manager *m)
+int manager_probe_now(struct manager *m, bool force)
 {
     if (!m->policy->probes.enabled)
         return -EOPNOTSUPP;
@@ -503,8 +512,24 @@ int manager_probe_now(struct manager *m)
     if (!run)
         return -ENOMEM;
     int r = probes_plan(&m->report->inventory, m->policy, run);
+    size_t streams = SIZE_MAX;
+    if (r == 0 && !force) {
+        /* The streams wait while a job holds the node or their rail is busy (a forced
+         * run, probe-now, never waits). */
+        char job[32] = "";
+        if (m->policy->probes.defer.jobs)
+            (void)source_jobs_slurm(m->opts->sysfs_root, m->opts->procfs_root, job, sizeof(job));
+        pthread_mutex_lock(&m->shared.lock);
+        streams = probes_defer(run, &m->counters, m->policy, job, true, now_usec(CLOCK_BOOTTIME));
+        pthread_mutex_unlock(&m->shared.lock);
+    }
     if (r == 0)
         r = probes_start(run, m->probe_pipe[1], &m->job);
+    if (r == 0 && streams > 0) {
+        pthread_mutex_lock(&m->shared.lock);
+        m->counters.own_traffic_until = UINT64_MAX;
+        pthread_mutex_unlock(&m->shared.lock);
+    }
     if (r < 0) {
         probes_done(run);
         free(run);
@@ -520,7 +545,7 @@ int manager_probe_now(struct manager *m)
 static int on_probe_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
     struct manager *m = userdata;
-    int r = manager_probe_now(m);
+    int r = manager_probe_now(m, false);
     if (r == -EBUSY)
         log_warning("The previous probe run is still going; skipping this one");
     if (r == -EOPNOTSUPP)

@@ -56,5 +56,6 @@ unsigned manager_next_check(const struct manager *m);
 int manager_tune(struct manager *m, enum tuning_action a, struct tuning *ret);
 /* Reloads the policy file; on error keeps the old one and returns -EINVAL. */
 int manager_reload(struct manager *m);
-/* Starts a probe run unless one is running (-EBUSY). */
-int manager_probe_now(struct manager *m);
+/* Starts a probe run unless one is running (-EBUSY). Unless FORCE (probe-now), the
+ * bandwidth streams wait while a job holds the node or their rail is busy (probes.defer). */
+int manager_probe_now(struct manager *m, bool force);

@@ -60,6 +60,29 @@ static void snapshot_stats(const char *sysroot, const char *ifname, struct count
     free(stats);
 }
 
+/* The rail's traffic so far: its netdev's byte counters, else the port's PMA data
+ * counters (4-byte words; an IB port without a netdev). */
+static void sample_bytes(const char *sysroot, const struct rail *r, struct counter_sample *s)
+{
+    if (r->netdev.present &&
+        sysfs_read_u64(sysroot, &s->rx_bytes, "class/net/%s/statistics/rx_bytes", r->netdev.name) == 0 &&
+        sysfs_read_u64(sysroot, &s->tx_bytes, "class/net/%s/statistics/tx_bytes", r->netdev.name) == 0) {
+        s->has_bytes = true;
+        return;
+    }
+    bool rx = false, tx = false;
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->values[i].pma && streq(s->values[i].name, "port_rcv_data")) {
+            s->rx_bytes = s->values[i].value * 4;
+            rx = true;
+        } else if (s->values[i].pma && streq(s->values[i].name, "port_xmit_data")) {
+            s->tx_bytes = s->values[i].value * 4;
+            tx = true;
+        }
+    }
+    s->has_bytes = rx && tx;
+}
+
 void source_counters_sample(const char *sysroot, bool live, const struct rail *r,
                             struct counter_sample *s)
 {
@@ -69,6 +92,7 @@ void source_counters_sample(const char *sysroot, bool live, const struct rail *r
     s->pfc_en = r->qos.dcb.pfc_en;
     read_dir(sysroot, r, "hw_counters", s);
     read_dir(sysroot, r, "counters", s);
+    sample_bytes(sysroot, r, s);
     if (live && r->netdev.present)
         (void)source_ethtool_stats(r->netdev.name, classified_stat, s);
     else if (r->netdev.present)
