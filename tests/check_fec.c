@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: ISC */
+/* Tests of FEC and BER (issue 30 item 2): the FEC_GET answer's parser (sources/fec_reply)
+ * on answers built from the UAPI's attribute layout (tests/fec_fixtures.h: an RS-FEC 400G
+ * PAM4 port, a FEC-off 100G port, the verbose bit set, veth's EOPNOTSUPP) and on every
+ * truncation of them; the lane rate, the mode it needs, the FEC limits and the BER maths
+ * (model/fec); the rates of the FEC and PHY counts between two samples, across a reset
+ * (model/counters); and the link.fec and link.ber checks (checks/check_fec). */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "check_findings.h"
+#include "check_run.h"
+#include "checks.h"
+#include "counters.h"
+#include "fec.h"
+#include "fec_fixtures.h"
+#include "fec_reply.h"
+#include "strutil.h"
+
+static _Alignas(8) unsigned char buf[1024];
+
+static int parse(const char *kind, struct fec_info *info, char *why, size_t whylen)
+{
+    size_t n = fec_fixture_build(kind, "eth0", buf);
+    ck_assert_uint_gt(n, 0);
+    return fec_reply_parse(buf, n, info, why, whylen);
+}
+
+static void assert_near(double a, double b)
+{
+    ck_assert_msg(fabs(a - b) <= 1e-9 * fabs(b), "%g != %g", a, b);
+}
+
+START_TEST(test_parse_rs400)
+{
+    static const char *const kinds[] = { "rs400", "rs400v" };
+    for (size_t k = 0; k < 2; k++) {
+        struct fec_info f;
+        char why[160] = "";
+        ck_assert_int_eq(parse(kinds[k], &f, why, sizeof(why)), 0);
+        ck_assert(f.configured_known);
+        ck_assert_uint_eq(f.configured, 1u << FEC_MODE_RS);
+        ck_assert(!f.autoneg);
+        ck_assert_int_eq(f.active, FEC_MODE_RS);
+        const struct fec_counter *bits = &f.stats[FEC_STAT_CORRECTED_BITS],
+                                 *corr = &f.stats[FEC_STAT_CORRECTED],
+                                 *unc = &f.stats[FEC_STAT_UNCORRECTABLE];
+        ck_assert(bits->valid && corr->valid && unc->valid);
+        ck_assert_uint_eq(bits->total, 691234567);
+        ck_assert_uint_eq(corr->total, 652001234);
+        ck_assert_uint_eq(bits->n_lanes, 4);
+        ck_assert_uint_eq(corr->n_lanes, 4);
+        for (int l = 0; l < 4; l++) {
+            ck_assert_uint_eq(bits->lanes[l], fec_fixture_rs400_corr_bits[l]);
+            ck_assert_uint_eq(corr->lanes[l], fec_fixture_rs400_corrected[l]);
+        }
+        ck_assert_uint_eq(unc->total, 3);
+        ck_assert_uint_eq(unc->n_lanes, 0);
+    }
+}
+END_TEST
+
+START_TEST(test_parse_off100)
+{
+    struct fec_info f;
+    char why[160] = "";
+    ck_assert_int_eq(parse("off100", &f, why, sizeof(why)), 0);
+    ck_assert(f.configured_known);
+    ck_assert_uint_eq(f.configured, 1u << FEC_MODE_OFF);
+    ck_assert_int_eq(f.active, FEC_MODE_OFF);
+    /* The kernel's empty statistics: none valid. */
+    for (int s = 0; s < FEC_STATS; s++)
+        ck_assert(!f.stats[s].valid);
+}
+END_TEST
+
+START_TEST(test_parse_eopnotsupp)
+{
+    struct fec_info f;
+    char why[160] = "";
+    ck_assert_int_eq(parse("eopnotsupp", &f, why, sizeof(why)), -EOPNOTSUPP);
+    ck_assert_str_eq(why, "the driver reports no FEC (Operation not supported)");
+}
+END_TEST
+
+/* Every truncation and a flipped byte at every offset: no crash, a well-formed result. */
+START_TEST(test_parse_hostile)
+{
+    static const char *const kinds[] = { "rs400", "rs400v", "off100", "eopnotsupp" };
+    for (size_t k = 0; k < 4; k++) {
+        size_t n = fec_fixture_build(kinds[k], "eth0", buf);
+        unsigned char copy[1024];
+        for (size_t len = 0; len <= n; len++) {
+            struct fec_info f;
+            char why[160];
+            memcpy(copy, buf, n);
+            /* the header's length says the full answer: a short read is refused */
+            int r = fec_reply_parse(copy, len, &f, why, sizeof(why));
+            ck_assert(len == n ? r == 0 || r == -EOPNOTSUPP : r < 0);
+        }
+        for (size_t at = 0; at < n; at++) {
+            struct fec_info f;
+            char why[160];
+            memcpy(copy, buf, n);
+            copy[at] ^= 0xa5;
+            (void)fec_reply_parse(copy, n, &f, why, sizeof(why));
+            ck_assert(f.active < FEC_MODES);
+            for (int s = 0; s < FEC_STATS; s++)
+                ck_assert_uint_le(f.stats[s].n_lanes, FEC_LANES_MAX);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_maths)
+{
+    assert_near(fec_lane_gbps(400, "400 Gb/sec (4X NDR)"), 100);
+    assert_near(fec_lane_gbps(200, "200 Gb/sec (4X HDR)"), 50);
+    assert_near(fec_lane_gbps(100, "100 Gb/sec (4X EDR)"), 25);
+    assert_near(fec_lane_gbps(25, "25 Gb/sec (1X EDR)"), 25);
+    ck_assert(fec_lane_gbps(100, "100 Gb/sec") == 0);
+    ck_assert(fec_lane_gbps(0, "0 Gb/sec (4X)") == 0);
+    ck_assert_int_eq(fec_need_of_lane(100), FEC_NEED_RS_KP4);
+    ck_assert_int_eq(fec_need_of_lane(50), FEC_NEED_RS_KP4);
+    ck_assert_int_eq(fec_need_of_lane(25), FEC_NEED_RS_KR4);
+    ck_assert_int_eq(fec_need_of_lane(10), FEC_NEED_NONE);
+    assert_near(fec_ber_limit(FEC_NEED_RS_KP4), 2.4e-4);
+    assert_near(fec_ber_limit(FEC_NEED_RS_KR4), 5e-5);
+    ck_assert(fec_ber_limit(FEC_NEED_NONE) == 0);
+    /* 9600 corrected bits a second at 400 Gb/s: 2.4e-8 */
+    assert_near(fec_ber(9600, 400), 2.4e-8);
+    ck_assert(fec_ber(1, 0) < 0);
+    /* 1e-12 at 400 Gb/s is 0.4 errors a second, 1440 an hour; 0.1/s at 100 Gb/s */
+    assert_near(fec_errors_per_second(1e-12, 400), 0.4);
+    assert_near(fec_errors_per_second(1e-12, 100), 0.1);
+    ck_assert_int_eq(fec_mode_of_link_bit(ETHTOOL_LINK_MODE_FEC_NONE_BIT), FEC_MODE_OFF);
+    ck_assert_int_eq(fec_mode_of_link_bit(ETHTOOL_LINK_MODE_FEC_RS_BIT), FEC_MODE_RS);
+    ck_assert_int_eq(fec_mode_of_link_bit(ETHTOOL_LINK_MODE_FEC_BASER_BIT), FEC_MODE_BASER);
+    ck_assert_int_eq(fec_mode_of_link_bit(ETHTOOL_LINK_MODE_FEC_LLRS_BIT), FEC_MODE_LLRS);
+    ck_assert_int_eq(fec_mode_of_link_bit(0), FEC_MODE_UNKNOWN);
+}
+END_TEST
+
+/* A sample at T seconds with corrected bits BITS and uncorrectable blocks UNC. */
+static void sample(struct counter_sample *s, double t, uint64_t bits, uint64_t unc)
+{
+    memset(s, 0, sizeof(*s));
+    s->taken = (usec_t)(t * USEC_PER_SEC);
+    ck_assert_int_eq(counter_sample_add(s, "fec:corrected_bits", bits), 0);
+    ck_assert_int_eq(counter_sample_add(s, "fec:uncorrectable", unc), 0);
+}
+
+static void fold(struct counter_state *st, const char *rail, double t, uint64_t bits, uint64_t unc)
+{
+    struct counter_sample s;
+    sample(&s, t, bits, unc);
+    ck_assert_int_eq(counters_fold(st, "boot", rail, &s, false, 0, 0), 0);
+    counter_sample_done(&s);
+}
+
+START_TEST(test_rates)
+{
+    struct counter_state st = { 0 };
+    struct link_ber b;
+    fold(&st, "r", 100, 1000000, 3);
+    const struct rail_counters *rc = counters_find_const(&st, "r");
+    link_ber_of(rc->link, 400, &b);
+    /* one sample: totals, no rate */
+    ck_assert(b.pre_present && b.post_present && !b.pre_known && !b.post_known);
+    ck_assert_uint_eq(b.pre.total, 1000000);
+    ck_assert_int_eq(b.post_from, LINK_RATE_FEC_UNCORRECTABLE);
+    ck_assert_uint_eq(b.post.total, 3);
+    /* 10 s later 96000 more bits (2.4e-8 at 400 G), 4 more blocks (1e-12) */
+    fold(&st, "r", 110, 1096000, 7);
+    link_ber_of(counters_find_const(&st, "r")->link, 400, &b);
+    ck_assert(b.pre_known && b.post_known);
+    assert_near(b.pre_ber, 2.4e-8);
+    assert_near(b.post_ber, 1e-12);
+    assert_near(b.pre.per_second, 9600);
+    /* a reset (the counters go back): unknown, not negative, not huge */
+    fold(&st, "r", 120, 500, 0);
+    link_ber_of(counters_find_const(&st, "r")->link, 400, &b);
+    ck_assert(!b.pre_known && !b.post_known);
+    ck_assert_uint_eq(b.pre.total, 500);
+    /* and known again from the next */
+    fold(&st, "r", 130, 500 + 4000, 0);
+    link_ber_of(counters_find_const(&st, "r")->link, 400, &b);
+    ck_assert(b.pre_known);
+    assert_near(b.pre_ber, 1e-9);
+    /* an unknown rate: no BER */
+    link_ber_of(counters_find_const(&st, "r")->link, 0, &b);
+    ck_assert(!b.pre_known);
+    /* mlx5's PHY counts when FEC_GET gives none; the symbol errors before the blocks */
+    struct counter_sample s = { .taken = 200 * USEC_PER_SEC };
+    counter_sample_add(&s, "ethtool:rx_corrected_bits_phy", 0);
+    counter_sample_add(&s, "ethtool:rx_symbol_err_phy", 0);
+    ck_assert_int_eq(counters_fold(&st, "boot", "m", &s, false, 0, 0), 0);
+    s.taken = 210 * USEC_PER_SEC;
+    s.values[0].value = 2000000;        /* 2e5/s at 200 G: 1e-6 */
+    s.values[1].value = 20;             /* 2/s at 200 G: 1e-11 */
+    ck_assert_int_eq(counters_fold(&st, "boot", "m", &s, false, 0, 0), 0);
+    link_ber_of(counters_find_const(&st, "m")->link, 200, &b);
+    ck_assert_int_eq(b.pre_from, LINK_RATE_PHY_CORRECTED_BITS);
+    ck_assert_int_eq(b.post_from, LINK_RATE_PHY_SYMBOL_ERR);
+    assert_near(b.pre_ber, 1e-6);
+    assert_near(b.post_ber, 1e-11);
+    counter_sample_done(&s);
+    counters_done(&st);
+}
+END_TEST
+
+/* A rail NAME of RATE_TEXT whose FEC is KIND's answer. */
+static struct rail *add_rail(struct inventory *inv, const char *dev, double gbps,
+                             const char *rate_text, const char *kind)
+{
+    struct rail *r = inventory_add_rail(inv, dev, 1);
+    ck_assert_ptr_nonnull(r);
+    snprintf(r->name, sizeof(r->name), "%s/1", dev);
+    snprintf(r->link_layer, sizeof(r->link_layer), "Ethernet");
+    r->rate_gbps = gbps;
+    snprintf(r->rate_text, sizeof(r->rate_text), "%s", rate_text);
+    r->netdev.present = true;
+    snprintf(r->netdev.name, sizeof(r->netdev.name), "eth_%s", dev);
+    r->fec.read = true;
+    size_t n = fec_fixture_build(kind, r->netdev.name, buf);
+    int e = fec_reply_parse(buf, n, &r->fec.info, r->fec.why, sizeof(r->fec.why));
+    r->fec.known = e == 0;
+    r->fec.err = e;
+    return r;
+}
+
+static const struct finding *judge(struct findings *fs, const char *check, const char *rail)
+{
+    return one_finding(fs, check, rail);
+}
+
+START_TEST(test_check_mode)
+{
+    struct inventory inv = { 0 };
+    struct policy p;
+    struct findings fs = { 0 };
+    policy_init_defaults(&p);
+    add_rail(&inv, "rs400", 400, "400 Gb/sec (4X NDR)", "rs400");
+    add_rail(&inv, "off100", 100, "100 Gb/sec (4X EDR)", "off100");
+    add_rail(&inv, "off400", 400, "400 Gb/sec (4X NDR)", "off100");
+    add_rail(&inv, "veth", 100, "100 Gb/sec (4X EDR)", "eopnotsupp");
+    add_rail(&inv, "off10", 10, "10 Gb/sec (1X SDR)", "off100");
+    add_rail(&inv, "norate", 0, "", "rs400");
+    struct rail *ib = inventory_add_rail(&inv, "ib", 1);
+    snprintf(ib->name, sizeof(ib->name), "ib/1");
+    check_fec(&inv, NULL, &p, &fs);
+    const struct finding *f = judge(&fs, "link.fec", "rs400/1");
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_str_eq(f->actual, "rs");
+    ck_assert_str_eq(f->message, "eth_rs400: FEC rs on 100 Gb/s lanes (RS(544,514) (IEEE 802.3 "
+                     "clause 134, PAM4 lanes) needed)");
+    f = judge(&fs, "link.fec", "off100/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_str_eq(f->message, "eth_off100: FEC off on 25 Gb/s lanes, which need RS(528,514) "
+                     "(IEEE 802.3 clause 91, 25G lanes)");
+    ck_assert_ptr_nonnull(f->hint);
+    ck_assert_int_eq(judge(&fs, "link.fec", "off400/1")->severity, SEVERITY_ERROR);
+    f = judge(&fs, "link.fec", "veth/1");
+    ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
+    ck_assert_str_eq(f->message, "eth_veth: FEC unknown: the driver reports no FEC (Operation "
+                     "not supported)");
+    ck_assert_int_eq(judge(&fs, "link.fec", "off10/1")->severity, SEVERITY_OK);
+    ck_assert_int_eq(judge(&fs, "link.fec", "norate/1")->severity, SEVERITY_UNKNOWN);
+    /* no counter state: no link.ber; a rail whose FEC no source read: nothing */
+    for (size_t i = 0; i < fs.n; i++) {
+        ck_assert_str_ne(fs.items[i].check, "link.ber");
+        ck_assert_str_ne(fs.items[i].rail, "ib/1");
+    }
+    ck_assert_uint_eq(fs.n, 6);
+    findings_done(&fs);
+    inventory_done(&inv);
+    policy_done(&p);
+}
+END_TEST
+
+/* link.ber on a 400G RS rail whose corrected bits rise by BITS and uncorrectable blocks
+ * by UNC over 10 s: the finding's severity. */
+static enum severity ber_case(uint64_t bits, uint64_t unc, const struct policy *p, char *msg,
+                              size_t len)
+{
+    struct inventory inv = { 0 };
+    struct findings fs = { 0 };
+    struct counter_state st = { 0 };
+    add_rail(&inv, "r", 400, "400 Gb/sec (4X NDR)", "rs400");
+    fold(&st, "r/1", 100, 691234567, 3);
+    fold(&st, "r/1", 110, 691234567 + bits, 3 + unc);
+    check_fec(&inv, &st, p, &fs);
+    const struct finding *f = judge(&fs, "link.ber", "r/1");
+    enum severity sev = f->severity;
+    snprintf(msg, len, "%s", f->message);
+    findings_done(&fs);
+    counters_done(&st);
+    inventory_done(&inv);
+    return sev;
+}
+
+START_TEST(test_check_ber)
+{
+    struct policy p;
+    char msg[512];
+    policy_init_defaults(&p);
+    /* 2.4e-8 and no uncorrectable block: ok */
+    ck_assert_int_eq(ber_case(96000, 0, &p, msg, sizeof(msg)), SEVERITY_OK);
+    ck_assert_str_eq(msg, "eth_r: pre-FEC BER 2.40e-08 (9.6e+03 corrected bits/s), "
+                     "RS(544,514)'s limit 0.00024, warning from 2.4e-05; post-FEC BER 0.00e+00 "
+                     "(0 uncorrectable blocks/s; 1e-12 allows 0.4/s at 400 Gb/s)");
+    /* 5e-5: past the warning margin (2.4e-5), under the limit */
+    ck_assert_int_eq(ber_case(200000000, 0, &p, msg, sizeof(msg)), SEVERITY_WARNING);
+    /* 3e-4: past RS(544,514)'s limit */
+    ck_assert_int_eq(ber_case(1200000000, 0, &p, msg, sizeof(msg)), SEVERITY_ERROR);
+    /* 2 blocks in 10 s (0.2/s, 5e-13): under 1e-12; 10 (1/s, 2.5e-12): past it */
+    ck_assert_int_eq(ber_case(96000, 2, &p, msg, sizeof(msg)), SEVERITY_OK);
+    ck_assert_int_eq(ber_case(96000, 10, &p, msg, sizeof(msg)), SEVERITY_ERROR);
+    /* the policy's margin moves the warning */
+    p.checks.fec.pre_fec_margin = 0.5;
+    ck_assert_int_eq(ber_case(200000000, 0, &p, msg, sizeof(msg)), SEVERITY_OK);
+    p.checks.fec.post_fec_ber = 1e-11;
+    ck_assert_int_eq(ber_case(96000, 10, &p, msg, sizeof(msg)), SEVERITY_OK);
+    policy_done(&p);
+}
+END_TEST
+
+/* One sample (a snapshot, a first pass): the totals, the rate unknown. */
+START_TEST(test_check_ber_one_sample)
+{
+    struct inventory inv = { 0 };
+    struct policy p;
+    struct findings fs = { 0 };
+    struct counter_state st = { .snapshot = true };
+    policy_init_defaults(&p);
+    add_rail(&inv, "r", 400, "400 Gb/sec (4X NDR)", "rs400");
+    add_rail(&inv, "veth", 100, "100 Gb/sec (4X EDR)", "eopnotsupp");
+    fold(&st, "r/1", 100, 691234567, 3);
+    check_fec(&inv, &st, &p, &fs);
+    const struct finding *f = judge(&fs, "link.ber", "r/1");
+    ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
+    ck_assert_str_eq(f->message, "eth_r: BER unknown: a snapshot is a single sample; rates need "
+                     "two; since the counters' reset: 691234567 corrected bits, 3 uncorrectable "
+                     "blocks");
+    f = judge(&fs, "link.ber", "veth/1");
+    ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
+    ck_assert_str_eq(f->message, "eth_veth: no FEC or PHY error counts: the driver reports no "
+                     "FEC (Operation not supported)");
+    findings_done(&fs);
+    counters_done(&st);
+    inventory_done(&inv);
+    policy_done(&p);
+}
+END_TEST
+
+static Suite *fec_suite(void)
+{
+    Suite *s = suite_create("fec");
+    TCase *tc = tcase_create("parse");
+    tcase_add_test(tc, test_parse_rs400);
+    tcase_add_test(tc, test_parse_off100);
+    tcase_add_test(tc, test_parse_eopnotsupp);
+    tcase_add_test(tc, test_parse_hostile);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("ber");
+    tcase_add_test(tc, test_maths);
+    tcase_add_test(tc, test_rates);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("check");
+    tcase_add_test(tc, test_check_mode);
+    tcase_add_test(tc, test_check_ber);
+    tcase_add_test(tc, test_check_ber_one_sample);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return check_run(fec_suite());
+}
