@@ -73,9 +73,11 @@ static size_t fx_stat(unsigned char *b, size_t at, uint16_t type, const uint64_t
     return fx_attr64(b, at, type, v, 1 + n);
 }
 
-/* Builds KIND's answer for IFNAME into B (at least 1024 bytes, 8-aligned); its length, or
- * 0 for an unknown KIND. */
-static size_t fec_fixture_build(const char *kind, const char *ifname, unsigned char *b)
+/* Builds KIND's answer for IFNAME into B (at least 1024 bytes, 8-aligned), with
+ * MORE_BITS corrected bits more on lane 1 and MORE_UNCORR uncorrectable blocks more (a
+ * later read of the same port); its length, or 0 for an unknown KIND. */
+static size_t fec_fixture_build_more(const char *kind, const char *ifname, unsigned char *b,
+                                     uint64_t more_bits, uint64_t more_uncorr)
 {
     int rs = !strcmp(kind, "rs400") || !strcmp(kind, "rs400v"), off = !strcmp(kind, "off100");
     memset(b, 0, 1024);
@@ -130,12 +132,20 @@ static size_t fec_fixture_build(const char *kind, const char *ifname, unsigned c
     nest = at;
     at += NLA_HDRLEN;
     at = fx_stat(b, at, ETHTOOL_A_FEC_STAT_CORRECTED, fec_fixture_rs400_corrected, 4, 0, rs);
-    at = fx_stat(b, at, ETHTOOL_A_FEC_STAT_UNCORR, NULL, 0, 3, rs);
-    at = fx_stat(b, at, ETHTOOL_A_FEC_STAT_CORR_BITS, fec_fixture_rs400_corr_bits, 4, 0, rs);
+    uint64_t bits[4];
+    memcpy(bits, fec_fixture_rs400_corr_bits, sizeof(bits));
+    bits[0] += more_bits;
+    at = fx_stat(b, at, ETHTOOL_A_FEC_STAT_UNCORR, NULL, 0, 3 + more_uncorr, rs);
+    at = fx_stat(b, at, ETHTOOL_A_FEC_STAT_CORR_BITS, bits, 4, 0, rs);
     fx_nest_end(b, nest, at, ETHTOOL_A_FEC_STATS);
 
     /* The ethtool family's id is dynamic; the parser does not judge it. */
     struct nlmsghdr h = { .nlmsg_len = (uint32_t)at, .nlmsg_type = GENL_ID_CTRL + 1 };
     memcpy(b, &h, sizeof(h));
     return at;
+}
+
+static inline size_t fec_fixture_build(const char *kind, const char *ifname, unsigned char *b)
+{
+    return fec_fixture_build_more(kind, ifname, b, 0, 0);
 }
