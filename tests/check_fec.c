@@ -9,7 +9,9 @@
 
 #include <check.h>
 #include <errno.h>
+#include <linux/ethtool.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "check_findings.h"
@@ -19,6 +21,8 @@
 #include "fec.h"
 #include "fec_fixtures.h"
 #include "fec_reply.h"
+#include "source_counters.h"
+#include "source_fec.h"
 #include "strutil.h"
 
 static _Alignas(8) unsigned char buf[1024];
@@ -357,6 +361,104 @@ START_TEST(test_check_ber_one_sample)
 }
 END_TEST
 
+/* Writes LEN bytes of DATA to DIR/NAME. */
+static void put_file(const char *dir, const char *name, const void *data, size_t len)
+{
+    char path[700];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static const struct counter_value *value(const struct counter_sample *s, const char *name)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (streq(s->values[i].name, name))
+            return &s->values[i];
+    return NULL;
+}
+
+/* A snapshot of an mlx5 netdev: its ETHTOOL_GSTRINGS and ETHTOOL_GSTATS replies with the
+ * PHY statistics of drivers/net/ethernet/mellanox/mlx5/core/en_stats.c (and two it does
+ * not keep), and its FEC_GET answer. The offline sample keeps the PHY counts (unclassified:
+ * no counters.* class counts them) and the FEC totals. */
+START_TEST(test_sample_phy_and_fec)
+{
+    static const char *const names[] = {
+        "rx_bytes_phy", "rx_corrected_bits_phy", "rx_symbol_err_phy", "rx_pcs_symbol_err_phy",
+        "rx_crc_errors_phy", "link_down_events_phy", "rx_err_lane_0_phy", "rx_err_lane_3_phy",
+        "rx_err_lane_9_phy", "tx_packets_phy",
+    };
+    enum { N = sizeof(names) / sizeof(names[0]) };
+    char top[256], dir[512], sys[512];
+    ck_assert_int_eq(check_scratch_dir(top, sizeof(top), "check_fec_phy"), 0);
+    snprintf(dir, sizeof(dir), "%s/fabtune/net/eth9", top);
+    snprintf(sys, sizeof(sys), "%s/sys", top);
+    sh("mkdir -p '%s' '%s'", dir, sys);
+    size_t slen = sizeof(struct ethtool_gstrings) + N * ETH_GSTRING_LEN;
+    struct ethtool_gstrings *gs = calloc(1, slen);
+    gs->cmd = ETHTOOL_GSTRINGS;
+    gs->string_set = ETH_SS_STATS;
+    gs->len = N;
+    for (size_t i = 0; i < N; i++)
+        strscpy((char *)gs->data + i * ETH_GSTRING_LEN, names[i], ETH_GSTRING_LEN);
+    size_t vlen = sizeof(struct ethtool_stats) + N * sizeof(uint64_t);
+    struct ethtool_stats *st = calloc(1, vlen);
+    st->cmd = ETHTOOL_GSTATS;
+    st->n_stats = N;
+    for (size_t i = 0; i < N; i++)
+        st->data[i] = 1000 + i;
+    put_file(dir, "ethtool_strings", gs, slen);
+    put_file(dir, "ethtool_stats", st, vlen);
+    free(gs);
+    free(st);
+    size_t n = fec_fixture_build("rs400", "eth9", buf);
+    put_file(dir, "fec", buf, n);
+
+    struct inventory inv = { .source = INVENTORY_OFFLINE };
+    struct rail *r = inventory_add_rail(&inv, "mlx5_9", 1);
+    strscpy(r->link_layer, "Ethernet", sizeof(r->link_layer));
+    strscpy(r->netdev.name, "eth9", sizeof(r->netdev.name));
+    r->netdev.present = true;
+    source_fec_fill(sys, false, &inv);
+    ck_assert(r->fec.read && r->fec.known);
+    struct counter_sample s;
+    source_counters_sample(sys, false, r, &s);
+    static const char *const kept[] = {
+        "ethtool:rx_corrected_bits_phy", "ethtool:rx_symbol_err_phy",
+        "ethtool:rx_pcs_symbol_err_phy", "ethtool:rx_crc_errors_phy",
+        "ethtool:link_down_events_phy", "ethtool:rx_err_lane_0_phy", "ethtool:rx_err_lane_3_phy",
+    };
+    for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+        const struct counter_value *v = value(&s, kept[i]);
+        ck_assert_msg(v, "%s not kept", kept[i]);
+        ck_assert_int_eq(counter_value_class(v, &s), COUNTER_UNCLASSIFIED);
+    }
+    ck_assert_uint_eq(value(&s, "ethtool:rx_corrected_bits_phy")->value, 1001);
+    ck_assert_uint_eq(value(&s, "ethtool:rx_symbol_err_phy")->value, 1002);
+    ck_assert_ptr_null(value(&s, "ethtool:rx_bytes_phy"));
+    ck_assert_ptr_null(value(&s, "ethtool:rx_err_lane_9_phy"));
+    ck_assert_ptr_null(value(&s, "ethtool:tx_packets_phy"));
+    ck_assert_uint_eq(value(&s, "fec:corrected_bits")->value, 691234567);
+    ck_assert_uint_eq(value(&s, "fec:corrected")->value, 652001234);
+    ck_assert_uint_eq(value(&s, "fec:uncorrectable")->value, 3);
+    /* FEC_GET's corrected bits come before the PHY's for the pre-FEC BER, the PHY's
+     * symbol errors before the uncorrectable blocks for the post-FEC BER */
+    struct counter_state cs = { .snapshot = true };
+    ck_assert_int_eq(counters_fold(&cs, "boot", r->name, &s, false, 0, 0), 0);
+    struct link_ber b;
+    link_ber_of(counters_find_const(&cs, r->name)->link, 400, &b);
+    ck_assert_int_eq(b.pre_from, LINK_RATE_FEC_CORRECTED_BITS);
+    ck_assert_int_eq(b.post_from, LINK_RATE_PHY_SYMBOL_ERR);
+    ck_assert_uint_eq(b.post.total, 1002);
+    counters_done(&cs);
+    counter_sample_done(&s);
+    inventory_done(&inv);
+}
+END_TEST
+
 static Suite *fec_suite(void)
 {
     Suite *s = suite_create("fec");
@@ -369,6 +471,7 @@ static Suite *fec_suite(void)
     tc = tcase_create("ber");
     tcase_add_test(tc, test_maths);
     tcase_add_test(tc, test_rates);
+    tcase_add_test(tc, test_sample_phy_and_fec);
     suite_add_tcase(s, tc);
     tc = tcase_create("check");
     tcase_add_test(tc, test_check_mode);
