@@ -21,6 +21,8 @@
 #include "fec.h"
 #include "fec_fixtures.h"
 #include "fec_reply.h"
+#include "metrics.h"
+#include "report.h"
 #include "source_counters.h"
 #include "source_fec.h"
 #include "strutil.h"
@@ -459,6 +461,56 @@ START_TEST(test_sample_phy_and_fec)
 }
 END_TEST
 
+/* The FEC series: the mode, the totals as counters, the BER gauges from the rates kept in
+ * the report; promtool finds them clean. */
+START_TEST(test_fec_metrics)
+{
+    struct report rep;
+    struct policy p;
+    struct counter_state st = { 0 };
+    char dir[512], path[600];
+    policy_init_defaults(&p);
+    memset(&rep, 0, sizeof(rep));
+    report_init(&rep, &p, "<built-in>");
+    struct rail *x = add_rail(&rep.inventory, "mlx5_0", 400, "400 Gb/sec (4X NDR)", "rs400");
+    snprintf(x->netdev.name, sizeof(x->netdev.name), "ens1");
+    add_rail(&rep.inventory, "mlx5_1", 100, "100 Gb/sec (4X EDR)", "eopnotsupp");
+    fold(&st, "mlx5_0/1", 100, 691234567, 3);
+    fold(&st, "mlx5_0/1", 110, 691234567 + 96000, 3 + 4);
+    report_keep_rates(&rep, &st);
+    report_finish(&rep);
+    char *text = metrics_render(&rep);
+    ck_assert_ptr_nonnull(text);
+    if (getenv("DUMP"))
+        fputs(text, stderr);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_fec_info{device=\"mlx5_0\",port=\"1\","
+                               "netdev=\"ens1\",mode=\"rs\"} 1\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_fec_bit_errors_corrected_total{device=\"mlx5_0\","
+                               "port=\"1\",netdev=\"ens1\"} 691234567\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_fec_uncorrectable_blocks_total{device=\"mlx5_0\","
+                               "port=\"1\",netdev=\"ens1\"} 3\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_pre_fec_ber{device=\"mlx5_0\",port=\"1\","
+                               "netdev=\"ens1\"} 2.4e-08\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_post_fec_ber{device=\"mlx5_0\",port=\"1\","
+                               "netdev=\"ens1\"} 1e-12\n"), "%s", text);
+    ck_assert_ptr_null(strstr(text, "fabtune_rail_fec_info{device=\"mlx5_1\""));
+    ck_assert_int_eq(check_scratch_dir(dir, sizeof(dir), "check_fec_metrics"), 0);
+    snprintf(path, sizeof(path), "%s/fabtune.prom", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    sh("command -v promtool > /dev/null || { echo 'promtool is not installed "
+       "(scripts/deps-debian.sh)'; exit 1; }");
+    sh("out=$(promtool check metrics < '%s' 2>&1) && [ -z \"$out\" ] || { echo \"$out\"; exit 1; }",
+       path);
+    free(text);
+    counters_done(&st);
+    report_done(&rep);
+    policy_done(&p);
+}
+END_TEST
+
 static Suite *fec_suite(void)
 {
     Suite *s = suite_create("fec");
@@ -477,6 +529,7 @@ static Suite *fec_suite(void)
     tcase_add_test(tc, test_check_mode);
     tcase_add_test(tc, test_check_ber);
     tcase_add_test(tc, test_check_ber_one_sample);
+    tcase_add_test(tc, test_fec_metrics);
     suite_add_tcase(s, tc);
     return s;
 }
