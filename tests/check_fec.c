@@ -21,6 +21,7 @@
 #include "fec.h"
 #include "fec_fixtures.h"
 #include "fec_reply.h"
+#include "link_memory.h"
 #include "metrics.h"
 #include "report.h"
 #include "source_counters.h"
@@ -363,6 +364,63 @@ START_TEST(test_check_ber_one_sample)
 }
 END_TEST
 
+/* link.ber's warnings escalate as the other link checks' (checks.counters.escalate,
+ * NVSentinel's 5 in 24 h): a pass at T hours whose corrected bits rose by BITS over 10 s
+ * since a quiet one, with the memory noting the raises as pipeline.c does. */
+static enum severity ber_pass(struct inventory *inv, struct counter_state *st,
+                              struct link_memory *m, const struct policy *p, double t,
+                              uint64_t *bits, uint64_t rise, char *msg, size_t len)
+{
+    struct findings fs = { 0 };
+    for (int k = 0; k < 2; k++) {
+        double at = t * 3600 + 10 * k;
+        *bits += k ? rise : 96000;
+        fold(st, "r/1", at, *bits, 3);
+        ck_assert_int_eq(link_memory_observe(m, "boot", (usec_t)(at * USEC_PER_SEC),
+                                             (usec_t)((1800000000.0 + at) * USEC_PER_SEC), inv,
+                                             st, p->checks.counters.link), 0);
+        findings_done(&fs);
+        memset(&fs, 0, sizeof(fs));
+        check_fec(inv, st, p, &fs);
+        check_link_memory(inv, m, p, &fs);
+        ck_assert_int_eq(link_memory_note_findings(m, &fs), 0);
+    }
+    const struct finding *f = judge(&fs, "link.ber", "r/1");
+    enum severity sev = f->severity;
+    snprintf(msg, len, "%s", f->message);
+    findings_done(&fs);
+    return sev;
+}
+
+START_TEST(test_ber_escalation)
+{
+    struct inventory inv = { 0 };
+    struct policy p;
+    struct counter_state st = { 0 };
+    struct link_memory m = { 0 };
+    uint64_t bits = 0;
+    char msg[512];
+    policy_init_defaults(&p);
+    add_rail(&inv, "r", 400, "400 Gb/sec (4X NDR)", "rs400");
+    ck_assert_int_eq(link_tracked_index("link.ber"), LINK_TRACKED - 1);
+    ck_assert_str_eq(link_tracked_name(LINK_TRACKED - 1), "link.ber");
+    for (int i = 1; i <= 4; i++)
+        ck_assert_int_eq(ber_pass(&inv, &st, &m, &p, i, &bits, 200000000, msg, sizeof(msg)),
+                         SEVERITY_WARNING);
+    ck_assert_uint_eq(link_memory_warnings(&m, "r/1", "link.ber", 24 * USEC_PER_HOUR, false), 4);
+    ck_assert_int_eq(ber_pass(&inv, &st, &m, &p, 5, &bits, 200000000, msg, sizeof(msg)),
+                     SEVERITY_ERROR);
+    static const char lead[] = "escalated, warning 5 of link.ber on this rail in 24h (limit 5)";
+    ck_assert_msg(strncmp(msg, lead, strlen(lead)) == 0, "%s", msg);
+    /* A quiet pass is ok again */
+    ck_assert_int_eq(ber_pass(&inv, &st, &m, &p, 6, &bits, 96000, msg, sizeof(msg)), SEVERITY_OK);
+    link_memory_done(&m);
+    counters_done(&st);
+    inventory_done(&inv);
+    policy_done(&p);
+}
+END_TEST
+
 /* Writes LEN bytes of DATA to DIR/NAME. */
 static void put_file(const char *dir, const char *name, const void *data, size_t len)
 {
@@ -530,6 +588,7 @@ static Suite *fec_suite(void)
     tcase_add_test(tc, test_check_ber);
     tcase_add_test(tc, test_check_ber_one_sample);
     tcase_add_test(tc, test_fec_metrics);
+    tcase_add_test(tc, test_ber_escalation);
     suite_add_tcase(s, tc);
     return s;
 }
