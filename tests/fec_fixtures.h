@@ -28,8 +28,12 @@
 #include <stdint.h>
 #include <string.h>
 
-static const uint64_t fec_fixture_rs400_corr_bits[4] = { 172801234, 168402345, 176503456, 173527532 };
-static const uint64_t fec_fixture_rs400_corrected[4] = { 163000111, 159000222, 167000333, 163000568 };
+static const uint64_t fec_fixture_rs400_corr_bits[4] = {
+    172801234, 168402345, 176503456, 173527532,
+};
+static const uint64_t fec_fixture_rs400_corrected[4] = {
+    163000111, 159000222, 167000333, 163000568,
+};
 
 static size_t fx_attr(unsigned char *b, size_t at, uint16_t type, const void *data, size_t len)
 {

@@ -17,7 +17,8 @@ int main(int argc, char **argv)
 {
     _Alignas(8) unsigned char b[1024];
     if ((argc != 4 && argc != 6) || strlen(argv[2]) > 15) {
-        fprintf(stderr, "usage: %s rs400|rs400v|off100|eopnotsupp IFNAME FILE [MORE_BITS MORE_UNCORR]\n", argv[0]);
+        fprintf(stderr, "usage: %s rs400|rs400v|off100|eopnotsupp IFNAME FILE "
+                "[MORE_BITS MORE_UNCORR]\n", argv[0]);
         return 2;
     }
     uint64_t more_bits = argc == 6 ? strtoull(argv[4], NULL, 10) : 0,
