@@ -179,6 +179,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     run_fuzzer fuzz_routes routes-corpus & p12=$!
     run_fuzzer fuzz_module_eeprom module-corpus & p13=$!
     run_fuzzer fuzz_lldp lldp-corpus & p14=$!
+    run_fuzzer fuzz_fec fec-corpus & p15=$!
     crashed=0
     wait $p1 || crashed=1
     wait $p2 || crashed=1
@@ -194,6 +195,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     wait $p12 || crashed=1
     wait $p13 || crashed=1
     wait $p14 || crashed=1
+    wait $p15 || crashed=1
     [ $crashed = 0 ] || exit 1
 fi
 

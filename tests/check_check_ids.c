@@ -19,6 +19,8 @@
 #include "inventory_take.h"
 #include "macro.h"
 #include "module_pages.h"
+#include "fec_fixtures.h"
+#include "fec_reply.h"
 #include "probes_runner.h"
 #include "tuning.h"
 
@@ -103,6 +105,19 @@ static void fake_module(struct inventory *inv)
     inv->rails[0].module.known = module_eeprom_decode(&m, &inv->rails[0].module.info) == 0;
 }
 
+/* The first rail's FEC, as the live source reads it from an RS-FEC 400G port (tests/
+ * fec_fixtures.h): no tree holds one (link.fec, link.ber). */
+static void fake_fec(struct inventory *inv)
+{
+    static _Alignas(8) unsigned char b[1024];
+    if (inv->n_rails == 0)
+        return;
+    size_t n = fec_fixture_build("rs400", "eth0", b);
+    struct fec_state *f = &inv->rails[0].fec;
+    f->read = true;
+    f->known = fec_reply_parse(b, n, &f->info, f->why, sizeof(f->why)) == 0;
+}
+
 /* Every check group on FIXTURE's tree, under the built-in policy (conf/fabtune.yaml, with
  * its sysctl profile) or POLICY_YAML. */
 static void check_tree(const char *fixture, const char *policy_yaml)
@@ -126,6 +141,7 @@ static void check_tree(const char *fixture, const char *policy_yaml)
     snprintf(proc, sizeof(proc), "%s/%s/proc", fixtures, fixture);
     ck_assert_int_eq(inventory_take(sys, proc, &p, &inv), 0);
     fake_module(&inv);
+    fake_fec(&inv);
     (void)counters_fold_inventory(&st, "snapshot", &inv, p.checks.flaps.window);
     fake_tuning(&p, &t);
     fake_probes(&inv, &p, &run);

@@ -18,6 +18,7 @@
 #include "macro.h"
 #include "source_counters.h"
 #include "snapshot_write.h"
+#include "source_fec.h"
 #include "source_module.h"
 #include "source_qos.h"
 #include "source_rtnl.h"
@@ -294,6 +295,46 @@ START_TEST(test_module_snapshot_on_veth)
 }
 END_TEST
 
+/* veth has no FEC: the live ETHTOOL_MSG_FEC_GET (with ETHTOOL_FLAG_STATS) gets the
+ * kernel's EOPNOTSUPP and reads "the driver reports no FEC", unknown, never an error; a
+ * snapshot keeps that answer (fabtune/net/IF/fec) and the offline source reads the same;
+ * a counter sample gets no FEC counts; a missing netdev is the kernel's ENODEV. */
+START_TEST(test_fec_unknown_on_veth)
+{
+    char top[512], sys[600];
+    struct fec_state live;
+    source_fec_read("r0", &live);
+    ck_assert(live.read && !live.known);
+    ck_assert_int_eq(live.err, -EOPNOTSUPP);
+    ck_assert_str_eq(live.why, "the driver reports no FEC (Operation not supported)");
+    struct fec_state none;
+    source_fec_read("nosuchdev0", &none);
+    ck_assert(!none.known);
+    ck_assert_int_eq(none.err, -ENODEV);
+    ck_assert_msg(none.why[0], "no reason for the missing netdev");
+
+    ck_assert_int_eq(check_scratch_dir(top, sizeof(top), "check_rtnl_fec"), 0);
+    ck_assert_int_gt(snapshot_write_replies(top, "r0"), 0);
+    sh("test -s '%s/fabtune/net/r0/fec'", top);
+    snprintf(sys, sizeof(sys), "%s/sys", top);
+    sh("mkdir -p '%s'", sys);
+    struct inventory inv = { .source = INVENTORY_OFFLINE };
+    struct rail *r = inventory_add_rail(&inv, "rxe0", 1);
+    strscpy(r->link_layer, "Ethernet", sizeof(r->link_layer));
+    strscpy(r->netdev.name, "r0", sizeof(r->netdev.name));
+    r->netdev.present = true;
+    source_fec_fill(sys, false, &inv);
+    ck_assert(r->fec.read && !r->fec.known);
+    ck_assert_int_eq(r->fec.err, -EOPNOTSUPP);
+    ck_assert_str_eq(r->fec.why, live.why);
+    struct counter_sample s = { 0 };
+    source_fec_sample(true, r, &s);
+    ck_assert_uint_eq(s.n, 0);
+    counter_sample_done(&s);
+    inventory_done(&inv);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rtnl");
@@ -310,6 +351,7 @@ int main(void)
     tcase_add_test(tc, test_ethtool_stats_on_veth);
     tcase_add_test(tc, test_module_unknown_on_veth);
     tcase_add_test(tc, test_module_snapshot_on_veth);
+    tcase_add_test(tc, test_fec_unknown_on_veth);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

@@ -4,15 +4,19 @@
 # of the 8-rail mlx5 snapshot tree (--sysfs-root), whose netdevs hold module answers made
 # by tests/module_replies from tests/fixtures/module (SFF-8636 and CMIS pages built from
 # the specs): rail 0 qsfp28-sr4, rail 1 qsfp28-dac, rail 2 osfp-2xdr4, rail 3 qsfp28-aoc,
-# rail 4 a driver that refused MODULE_EEPROM_GET (EOPNOTSUPP), rails 5-7 none kept.
+# rail 4 a driver that refused MODULE_EEPROM_GET (EOPNOTSUPP), rails 5-7 none kept; rail 0's
+# FEC_GET answer from tests/fec_replies (RS-FEC 400G, tests/fec_fixtures.h).
 # - the modules read as their bytes say: rail 0's lane 3 at 0.06 mW (-12.22 dBm), 2.22 dB
 #   under its 0.1 mW low warning, 35.5 C; rail 2 at 72.25 C (warning 70), lane 6 at
-#   -13.01 dBm; the DAC "not monitored"; rail 4 unknown with the kernel's reason; FEC and
-#   BER are "-" (not read yet), null in --json;
+#   -13.01 dBm; the DAC "not monitored"; rail 4 unknown with the kernel's reason; rail 0's
+#   FEC mode rs, its BER unknown from one sample (null in --json, "-" in the table), the
+#   other rails' FEC unknown: the snapshot kept no answer;
 # - symbol_error +36 on mlx5_0, link_downed 0 -> 2 on mlx5_2 and carrier_changes 2 -> 4 on
 #   mlx5_0's netdev between two passes: 36 symbol errors over the interval between the
 #   passes (per hour x interval / 3600 = 36), 2 link downs in 24 h, and the events with
-#   their times, newest first, in --json and the text table.
+#   their times, newest first, in --json and the text table;
+# - rail 0's corrected bits +4,000,000 and uncorrectable blocks +10 in its FEC_GET answer
+#   between the passes: pre-FEC BER x 400 Gb/s x the interval = 4,000,000, post-FEC = 10.
 # Only the check passes sample (counters.interval 1h), so the rate is the one between
 # them. Needs root ("fabtunectl reload" runs a check pass now).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -29,6 +33,7 @@ mods="$top_srcdir/tests/fixtures/module"
 "$replies" "$mods/qsfp28-dac.pages" enp60s0f0np0 "$net/enp60s0f0np0"
 "$replies" "$mods/osfp-2xdr4.pages" enp77s0f0np0 "$net/enp77s0f0np0"
 "$replies" "$mods/qsfp28-aoc.pages" enp94s0f0np0 "$net/enp94s0f0np0"
+"$top_builddir/tests/fec_replies" rs400 enp26s0f0np0 "$net/enp26s0f0np0/fec"
 echo 95 > "$net/enp154s0f0np0/module_lower.errno"
 cat > "$tmp/policy.yaml" <<EOP
 version: 1
@@ -54,7 +59,8 @@ q() { row "$1" | jq -r "$2"; }
 out() { printf '%s\n' "$1" > "$tmp/v"; expect_match "$2" "$tmp/v"; }
 
 out "$(q mlx5_0/1 '"\(.netdev) \(.fec_mode) \(.pre_fec_ber) \(.post_fec_ber) \(.fec_unknown_reason)"')" \
-    '^enp26s0f0np0 null null null fabtune does not read FEC and BER yet$'
+    '^enp26s0f0np0 rs null null null$'
+out "$(q mlx5_1/1 '"\(.fec_mode) \(.fec_unknown_reason)"')" '^null the snapshot kept no FEC_GET answer$'
 out "$(q mlx5_0/1 '.module | "\(.type) \(.media) \(.vendor) \(.part) \(.monitored) \(.temperature_celsius) \(.temperature_high_warning_celsius)"')" \
     '^QSFP28 optical FABTUNE OPTICS QSFP28-SR4-100G true 35.5 70$'
 out "$(q mlx5_0/1 '.module.rx_power_weakest | "\(.lane) \(.dbm*100|round) \(.low_warning_dbm*100|round) \(.margin_db*100|round) \(.low_alarm_watts*1e7|round)"')" \
@@ -70,7 +76,7 @@ out "$(q mlx5_0/1 '"\(.symbol_errors_total) \(.link_downs_24h) \(.carrier_change
 
 expect_rc 0 "$ctl" -s "$sock" links
 expect_match '^RAIL  *NETDEV  *FEC  *PRE-FEC BER  *POST-FEC BER  *SYMBOL ERR/H  *DOWNS 24H  *MODULE  *TEMPERATURE  *WEAKEST RX$' "$LAST_OUT"
-expect_match '^mlx5_0/1  *enp26s0f0np0  *-  *-  *-  *[0-9-]*  *0  *QSFP28 optical FABTUNE OPTICS QSFP28-SR4-100G  *35.5 C (warn 70.0)  *lane 3 -12.22 dBm (warn -10.00, -2.22 dB)$' "$LAST_OUT"
+expect_match '^mlx5_0/1  *enp26s0f0np0  *rs  *-  *-  *[0-9-]*  *0  *QSFP28 optical FABTUNE OPTICS QSFP28-SR4-100G  *35.5 C (warn 70.0)  *lane 3 -12.22 dBm (warn -10.00, -2.22 dB)$' "$LAST_OUT"
 expect_match '^mlx5_1/1  *enp60s0f0np0 .* QSFP28 DAC FABTUNE CABLES QSFP28-DAC-1M  *not monitored  *not monitored$' "$LAST_OUT"
 expect_match '^mlx5_4/1  *enp154s0f0np0 .* unknown  *-  *-$' "$LAST_OUT"
 expect_match '^mlx5_4/1: module unknown: no answer to MODULE_EEPROM_GET when the snapshot was taken (Operation not supported)$' "$LAST_OUT"
@@ -80,7 +86,11 @@ ib="$root/class/infiniband"
 echo 36 > "$ib/mlx5_0/ports/1/counters/symbol_error"
 echo 2 > "$ib/mlx5_2/ports/1/counters/link_downed"
 echo 4 > "$root/class/net/enp26s0f0np0/carrier_changes"
+"$top_builddir/tests/fec_replies" rs400 enp26s0f0np0 "$net/enp26s0f0np0/fec" 4000000 10
 expect_rc 0 "$ctl" -s "$sock" reload
+out "$(q mlx5_0/1 '"\(.pre_fec_ber * 400e9 * .symbol_errors_interval_seconds | round) \(.post_fec_ber * 400e9 * .symbol_errors_interval_seconds | round) \(.ber_unknown_reason)"')" \
+    '^4000000 10 null$'
+out "$(q mlx5_0/1 '.fec.corrected_bits.total')" '^695234567$'
 out "$(q mlx5_0/1 '"\(.symbol_errors_total) \(.symbol_errors_per_hour * .symbol_errors_interval_seconds / 3600 * 1000 | round)"')" '^36 36000$'
 out "$(q mlx5_0/1 '.symbol_errors_interval_seconds > 0')" '^true$'
 stamp='[0-9-]*T[0-9:]*Z'
@@ -90,5 +100,6 @@ out "$(q mlx5_0/1 '"\(.carrier_changes_24h) \(.events[0] | "\(.kind) \(.count) \
 expect_rc 0 "$ctl" -s "$sock" links
 expect_match "^  mlx5_0/1  *$stamp  *flap  *2 carrier changes on enp26s0f0np0\$" "$LAST_OUT"
 expect_match "^  mlx5_2/1  *$stamp  *link_down  *link_downed +2\$" "$LAST_OUT"
+expect_match '^mlx5_0/1  *enp26s0f0np0  *rs  *[0-9]\.[0-9]e-[0-9]*  *[0-9]\.[0-9]e-[0-9]*  ' "$LAST_OUT"
 expect_match '^mlx5_2/1  *enp77s0f0np0  *-  *-  *-  *[0-9]*  *2  *OSFP ' "$LAST_OUT"
 finish

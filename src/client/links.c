@@ -133,19 +133,24 @@ static void render_table(json_object *rails)
     free(rows);
 }
 
-/* Why a module is unknown, and why FEC and the memory are not shown, once each. */
+/* Why a module, the FEC mode or the BER is unknown, per rail: the same reason as the
+ * rail above's is not repeated. */
 static void render_reasons(json_object *rails)
 {
     size_t n = json_object_array_length(rails);
-    bool fec = false;
+    const char *last_fec = "", *last_ber = "";
     for (size_t i = 0; i < n; i++) {
         json_object *r = json_object_array_get_idx(rails, i), *l = get(r, "link");
         json_object *m = get(l, "module");
         if (m && present(m, "unknown_reason"))
             printf("%s: module unknown: %s\n", json_text(r, "name"), json_text(m, "unknown_reason"));
-        if (!fec && present(l, "fec_unknown_reason")) {
-            printf("FEC, BER: %s\n", json_text(l, "fec_unknown_reason"));
-            fec = true;
+        if (present(l, "fec_unknown_reason") && !streq(json_text(l, "fec_unknown_reason"), last_fec)) {
+            last_fec = json_text(l, "fec_unknown_reason");
+            printf("%s: FEC unknown: %s\n", json_text(r, "name"), last_fec);
+        }
+        if (present(l, "ber_unknown_reason") && !streq(json_text(l, "ber_unknown_reason"), last_ber)) {
+            last_ber = json_text(l, "ber_unknown_reason");
+            printf("%s: BER unknown: %s\n", json_text(r, "name"), last_ber);
         }
     }
 }

@@ -40,6 +40,8 @@ const struct check_id check_ids[] = {
     { "gid.nccl_legacy", CHECK_FAMILY_GID, { NULL } },
     { "link.module", CHECK_FAMILY_PORT, { "link.module.type", "link.module.media", "link.module.vendor",
                                           "link.module.part" } },
+    { "link.fec", CHECK_FAMILY_PORT, { "link.fec_mode" } },
+    { "link.ber", CHECK_FAMILY_PORT, { NULL } },
     { "netdev.oper", CHECK_FAMILY_NETDEV, { "netdev.name", "netdev.operstate" } },
     { "netdev.carrier", CHECK_FAMILY_NETDEV, { "netdev.carrier" } },
     { "netdev.mtu", CHECK_FAMILY_NETDEV, { "netdev.mtu_bytes" } },

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* ETHTOOL_MSG_MODULE_EEPROM_GET on a libnl nl_sock, by hand: libnl-genl is not a
+/* ETHTOOL_MSG_MODULE_EEPROM_GET and ETHTOOL_MSG_FEC_GET on a libnl nl_sock, by hand: libnl-genl is not a
  * dependency, so the "ethtool" family's id comes from the generic netlink controller
  * (CTRL_CMD_GETFAMILY), as genl_ctrl_resolve() would ask it. */
 #include "config.h"
@@ -84,8 +84,9 @@ static struct nl_msg *eeprom_request(int family, const char *ifname, uint8_t pag
     return msg;
 }
 
-int kernel_module_eeprom_get(const char *ifname, uint8_t page, uint32_t offset, uint32_t len,
-                             unsigned char **ret, char *why, size_t whylen)
+/* One request on a fresh socket: MAKE builds it once the family is known. */
+static int ask(struct nl_msg *(*make)(int family, const void *arg), const void *arg,
+               const char *what, unsigned char **ret, char *why, size_t whylen)
 {
     struct nl_sock *sk = nl_socket_alloc();
     int r, one = 1;
@@ -108,7 +109,7 @@ int kernel_module_eeprom_get(const char *ifname, uint8_t page, uint32_t offset, 
     r = ethtool_family(sk, why, whylen);
     if (r < 0)
         goto out;
-    struct nl_msg *msg = eeprom_request(r, ifname, page, offset, len);
+    struct nl_msg *msg = make(r, arg);
     if (!msg) {
         snprintf(why, whylen, "out of memory");
         r = -ENOMEM;
@@ -116,8 +117,49 @@ int kernel_module_eeprom_get(const char *ifname, uint8_t page, uint32_t offset, 
     }
     r = exchange(sk, msg, ret);
     if (r < 0)
-        snprintf(why, whylen, "no reply to ETHTOOL_MSG_MODULE_EEPROM_GET");
+        snprintf(why, whylen, "no reply to %s", what);
 out:
     nl_socket_free(sk);
     return r;
+}
+
+struct eeprom_arg {
+    const char *ifname;
+    uint8_t page;
+    uint32_t offset, len;
+};
+
+static struct nl_msg *make_eeprom(int family, const void *arg)
+{
+    const struct eeprom_arg *e = arg;
+    return eeprom_request(family, e->ifname, e->page, e->offset, e->len);
+}
+
+int kernel_module_eeprom_get(const char *ifname, uint8_t page, uint32_t offset, uint32_t len,
+                             unsigned char **ret, char *why, size_t whylen)
+{
+    struct eeprom_arg e = { ifname, page, offset, len };
+    return ask(make_eeprom, &e, "ETHTOOL_MSG_MODULE_EEPROM_GET", ret, why, whylen);
+}
+
+/* FEC_GET with its statistics (ETHTOOL_FLAG_STATS) and the modes as a compact bit set. */
+static struct nl_msg *make_fec(int family, const void *arg)
+{
+    const char *ifname = arg;
+    struct nl_msg *msg = genl_msg(family, ETHTOOL_MSG_FEC_GET);
+    struct nlattr *hdr;
+    if (!msg || !(hdr = nla_nest_start(msg, ETHTOOL_A_FEC_HEADER)) ||
+        nla_put_string(msg, ETHTOOL_A_HEADER_DEV_NAME, ifname) < 0 ||
+        nla_put_u32(msg, ETHTOOL_A_HEADER_FLAGS,
+                    ETHTOOL_FLAG_STATS | ETHTOOL_FLAG_COMPACT_BITSETS) < 0 ||
+        nla_nest_end(msg, hdr) < 0) {
+        nlmsg_free(msg);
+        return NULL;
+    }
+    return msg;
+}
+
+int kernel_fec_get(const char *ifname, unsigned char **ret, char *why, size_t whylen)
+{
+    return ask(make_fec, ifname, "ETHTOOL_MSG_FEC_GET", ret, why, whylen);
 }

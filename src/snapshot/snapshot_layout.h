@@ -8,7 +8,8 @@
  * netlink messages one after another) in fabtune/net/IFNAME/routes, and its module EEPROM
  * (ETHTOOL_MSG_MODULE_EEPROM_GET's answer as the kernel sent it, reply or NLMSG_ERROR with
  * its extended ack) in module_lower (page 0, bytes 0-127) and module_page_PP (upper page
- * PP in hex: 00, 01, 02, 03, 11; bytes 128-255), and its LLDP neighbours as lldpd told
+ * PP in hex: 00, 01, 02, 03, 11; bytes 128-255), and its FEC (ETHTOOL_MSG_FEC_GET's
+ * answer with ETHTOOL_FLAG_STATS, as the kernel sent it) in fec, and its LLDP neighbours as lldpd told
  * them (lldp_capture.h's text) in fabtune/net/IFNAME/lldp. A request the
  * kernel refused is kept as its errno (NAME.errno, decimal), so that the offline analysis
  * says what the live one said. snapshot_write.h writes them; fabtuned's sources read them

@@ -112,6 +112,13 @@ int snapshot_write_replies(const char *top, const char *ifname)
 
     kept += write_module(dir, ifname);
 
+    /* Its FEC: FEC_GET's answer with the statistics, reply or refusal, as sent. */
+    reply = NULL;
+    n = kernel_fec_get(ifname, &reply, why, sizeof(why));
+    r = n > 0 ? write_bytes(dir, "fec", reply, (size_t)n) : write_errno(dir, "fec", n);
+    free(reply);
+    kept += r > 0;
+
     /* Where its packets go: the destinations are its neighbours and gateways (a snapshot
      * knows no policy, so not the peers; a probed peer has a neighbour entry). */
     struct kernel_capture c = { 0 };

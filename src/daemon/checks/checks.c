@@ -36,6 +36,11 @@ static void run_module(const struct check_input *in, struct findings *out)
     check_module(in->inventory, in->policy, out);
 }
 
+static void run_fec(const struct check_input *in, struct findings *out)
+{
+    check_fec(in->inventory, in->counters, in->policy, out);
+}
+
 static void run_routes(const struct check_input *in, struct findings *out)
 {
     check_routes(in->inventory, in->policy, out);
@@ -89,7 +94,7 @@ static void run_regressions(const struct check_input *in, struct findings *out)
 
 /* A new group is one row here, at the place its findings take in the report. */
 static void (*const groups[])(const struct check_input *in, struct findings *out) = {
-    run_rails, run_ports, run_netdevs, run_module, run_routes, run_neighbors,
+    run_rails, run_ports, run_netdevs, run_module, run_fec, run_routes, run_neighbors,
     run_gids, run_qos, run_host,
     run_counters, run_link_memory, run_persistence, run_tuning, run_probes, run_regressions,
 };

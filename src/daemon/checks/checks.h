@@ -36,6 +36,10 @@ void check_netdevs(const struct inventory *inv, const struct policy *p, struct f
 void check_gids(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_qos(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_module(const struct inventory *inv, const struct policy *p, struct findings *out);
+/* link.fec (each Ethernet rail's FEC mode against its lane rate) and, with ST, link.ber
+ * (its pre- and post-FEC bit error ratios from the rates in ST). */
+void check_fec(const struct inventory *inv, const struct counter_state *st,
+               const struct policy *p, struct findings *out);
 /* counters.* and netdev.flaps, from the rates and carrier history in ST. */
 void check_counters(const struct inventory *inv, const struct counter_state *st,
                     const struct policy *p, struct findings *out);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "counters.h"
+#include "fec.h"
 #include "grow.h"
 #include "inventory.h"
 #include "macro.h"
@@ -97,13 +98,48 @@ static const struct counter_value *symbol_errors(const struct counter_sample *s)
     return v && v->pma ? v : NULL;
 }
 
-/* Before the sample becomes the last: the rate against the previous one, where both have
- * the counter and it did not go back (a reset, a wrap). */
-static void symbol_rate(struct rail_counters *rc, const struct counter_sample *s)
+const char *link_rate_counter(enum link_rate r)
 {
-    const struct counter_value *now = symbol_errors(s),
-                               *old = rc->have_last ? symbol_errors(&rc->last) : NULL;
-    struct symbol_rate *y = &rc->symbols;
+    static const char *const names[LINK_RATES] = {
+        [LINK_RATE_FEC_CORRECTED_BITS] = "fec:corrected_bits",
+        [LINK_RATE_FEC_UNCORRECTABLE] = "fec:uncorrectable",
+        [LINK_RATE_PHY_CORRECTED_BITS] = "ethtool:rx_corrected_bits_phy",
+        [LINK_RATE_PHY_SYMBOL_ERR] = "ethtool:rx_symbol_err_phy",
+    };
+    return (unsigned)r < LINK_RATES ? names[r] : "?";
+}
+
+static void ber_from(const struct symbol_rate link[LINK_RATES], enum link_rate first,
+                     enum link_rate second, double rate_gbps, bool *present,
+                     enum link_rate *from, struct symbol_rate *y, bool *known, double *ber)
+{
+    *from = link[first].present ? first : second;
+    *present = link[*from].present;
+    *y = link[*from];
+    *known = false;
+    *ber = 0;
+    if (!*present || !y->known)
+        return;
+    double b = fec_ber(y->per_second, rate_gbps);
+    *known = b >= 0;
+    *ber = *known ? b : 0;
+}
+
+void link_ber_of(const struct symbol_rate link[LINK_RATES], double rate_gbps, struct link_ber *b)
+{
+    memset(b, 0, sizeof(*b));
+    ber_from(link, LINK_RATE_FEC_CORRECTED_BITS, LINK_RATE_PHY_CORRECTED_BITS, rate_gbps,
+             &b->pre_present, &b->pre_from, &b->pre, &b->pre_known, &b->pre_ber);
+    ber_from(link, LINK_RATE_PHY_SYMBOL_ERR, LINK_RATE_FEC_UNCORRECTABLE, rate_gbps,
+             &b->post_present, &b->post_from, &b->post, &b->post_known, &b->post_ber);
+}
+
+/* Before the sample becomes the last: the rate of NOW against OLD (the previous sample's),
+ * where both have the counter and it did not go back (a reset, a wrap). */
+static void value_rate(const struct rail_counters *rc, const struct counter_sample *s,
+                       const struct counter_value *now, const struct counter_value *old,
+                       struct symbol_rate *y)
+{
     memset(y, 0, sizeof(*y));
     if (!now)
         return;
@@ -114,6 +150,17 @@ static void symbol_rate(struct rail_counters *rc, const struct counter_sample *s
     y->known = true;
     y->over = s->taken - rc->last.taken;
     y->per_second = (double)(now->value - old->value) / ((double)y->over / (double)USEC_PER_SEC);
+}
+
+static void symbol_rate(struct rail_counters *rc, const struct counter_sample *s)
+{
+    value_rate(rc, s, symbol_errors(s), rc->have_last ? symbol_errors(&rc->last) : NULL,
+               &rc->symbols);
+    for (int i = 0; i < LINK_RATES; i++) {
+        const char *name = link_rate_counter(i);
+        value_rate(rc, s, find_value(s, name), rc->have_last ? find_value(&rc->last, name) : NULL,
+                   &rc->link[i]);
+    }
 }
 
 static void add_carrier_mark(struct rail_counters *rc, usec_t at, uint64_t changes, usec_t spacing)

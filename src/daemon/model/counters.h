@@ -36,6 +36,33 @@ struct symbol_rate {
     usec_t over;                /* the interval the rate is measured over */
 };
 
+/* The FEC's and the PHY's error counts, for the bit error ratios (model/fec.h): FEC_GET's
+ * statistics ("fec:*", source_fec.h) and mlx5's PHY statistics ("ethtool:*_phy",
+ * drivers/net/ethernet/mellanox/mlx5/core/en_stats.c's PPCNT physical-layer group). Each
+ * a count since its last reset and its rate between the last two samples, as symbols. */
+enum link_rate {
+    LINK_RATE_FEC_CORRECTED_BITS,   /* fec:corrected_bits */
+    LINK_RATE_FEC_UNCORRECTABLE,    /* fec:uncorrectable (blocks) */
+    LINK_RATE_PHY_CORRECTED_BITS,   /* ethtool:rx_corrected_bits_phy */
+    LINK_RATE_PHY_SYMBOL_ERR,       /* ethtool:rx_symbol_err_phy: errors FEC left */
+    LINK_RATES
+};
+const char *link_rate_counter(enum link_rate r);     /* "fec:corrected_bits" */
+
+/* A link's bit error ratios from those rates (model/fec.h's fec_ber) at RATE_GBPS:
+ * pre-FEC from the bits FEC corrected (FEC_GET's, else mlx5's PHY count); post-FEC from
+ * the symbol errors FEC left (mlx5's rx_symbol_err_phy), else the uncorrectable blocks
+ * (one bit each at least: a lower bound). A rate unknown (one sample, a reset) leaves the
+ * BER unknown and the count's total in the struct. */
+struct link_ber {
+    bool pre_present, post_present;         /* a counter to take it from */
+    enum link_rate pre_from, post_from;
+    struct symbol_rate pre, post;           /* the counts taken */
+    bool pre_known, post_known;
+    double pre_ber, post_ber;
+};
+void link_ber_of(const struct symbol_rate link[LINK_RATES], double rate_gbps, struct link_ber *b);
+
 struct carrier_mark {
     usec_t at;                  /* CLOCK_BOOTTIME */
     uint64_t changes;
@@ -48,6 +75,7 @@ struct rail_counters {
     bool have_last;
     struct class_rate rates[COUNTER_CLASSES];
     struct symbol_rate symbols;
+    struct symbol_rate link[LINK_RATES];    /* same meaning as symbols */
     unsigned resets;            /* counters seen going backwards since the last reading */
     char note[160];             /* why no rates: first sample, a reboot */
     struct carrier_mark carrier[CARRIER_HISTORY];

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "counter_sample.h"
+#include "fec.h"
 #include "gid.h"
 #include "lldp.h"
 #include "module_eeprom.h"
@@ -128,14 +129,15 @@ struct rail {
     struct host_path host;
     struct rail_routes routes;  /* Ethernet rails with an IPv4 address: where packets go */
     struct module_state module; /* live Ethernet rails: the pluggable module (about 700 B) */
+    struct fec_state fec;       /* Ethernet rails: FEC mode and statistics (448 B) */
     struct rail_lldp lldp;      /* what its netdev is plugged into (source_lldp.h) */
 };
 
 /* The bounds of the inventory's tables. A node has 8 to 16 rails (16 HCAs, or 8 of two
  * ports); SR-IOV functions left on the host add theirs (8 PFs of 127 VFs: 1016). A rail is
- * 6.4 KiB (0.6 of it its module, 2.1 its LLDP neighbours), so a hostile --sysfs-root tree
- * stays under 7 MiB of rails. GPUs: 8 to 16 per
- * node. The bridges on the rails' and GPUs' paths: a few per device, a few hundred. */
+ * 6.8 KiB (sizeof 6960 B: 0.6 KiB of it its module, 0.4 its FEC, 2.1 its LLDP
+ * neighbours), so a hostile --sysfs-root tree stays under 7 MiB of rails. GPUs: 8 to 16
+ * per node. The bridges on the rails' and GPUs' paths: a few per device, a few hundred. */
 #define INVENTORY_MAX_RAILS 1024
 #define INVENTORY_MAX_GPUS 256
 #define INVENTORY_MAX_BRIDGES 1024

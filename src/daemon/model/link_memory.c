@@ -36,6 +36,8 @@ int link_tracked_index(const char *check)
 {
     if (streq(check, "netdev.flaps"))
         return 0;
+    if (streq(check, "link.ber"))
+        return 1 + COUNTER_CLASSES;
     if (strncmp(check, "counters.", 9) != 0)
         return -1;
     for (int c = 0; c < COUNTER_CLASSES; c++)
@@ -51,6 +53,8 @@ const char *link_tracked_name(int index)
         return NULL;
     if (index == 0)
         return "netdev.flaps";
+    if (index == 1 + COUNTER_CLASSES)
+        return "link.ber";
     if (!names[index][0])
         snprintf(names[index], sizeof(names[index]), "counters.%s",
                  counter_class_name((enum counter_class)(index - 1)));

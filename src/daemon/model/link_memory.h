@@ -47,8 +47,9 @@ struct link_event {
     char what[LINK_WHAT_MAX];   /* the netdev, the counter that rose most, the check id */
 };
 
-/* The checks whose warnings are counted for escalation: netdev.flaps and counters.<class>. */
-#define LINK_TRACKED (1 + COUNTER_CLASSES)
+/* The checks whose warnings are counted for escalation: netdev.flaps, counters.<class>
+ * and link.ber. */
+#define LINK_TRACKED (2 + COUNTER_CLASSES)
 
 struct rail_memory {
     char rail[80];

@@ -38,6 +38,8 @@ void policy_init_defaults(struct policy *p)
                           .link = 1, .link_down = 0, .qp_error = 1000,
                           .sticky_window = 30 * USEC_PER_MINUTE,
                           .escalate = { .warnings = 5, .window = 24 * USEC_PER_HOUR } },
+            .fec = { .kp4_limit = 2.4e-4, .kr4_limit = 5e-5, .pre_fec_margin = 0.1,
+                     .post_fec_ber = 1e-12 },
         },
         .tuning = { .mode = TUNING_VERIFY },
         .probes = {

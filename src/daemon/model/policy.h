@@ -97,6 +97,10 @@ struct policy {
             usec_t sticky_window;
             struct { uint32_t warnings; usec_t window; } escalate;
         } counters;
+        /* link.fec and link.ber (checks/check_fec.c, model/fec.h): the pre-FEC BER each
+         * FEC corrects to its target (RS(544,514) on 50G/100G PAM4 lanes, RS(528,514) on
+         * 25G lanes), the fraction of it that warns, and the post-FEC BER limit. */
+        struct { double kp4_limit, kr4_limit, pre_fec_margin, post_fec_ber; } fec;
     } checks;
     struct {
         enum tuning_mode mode;

@@ -114,10 +114,19 @@ static const struct policy_field counters_fields[] = {
     END,
 };
 
+static const struct policy_field fec_fields[] = {
+    DBL("kp4_limit", checks.fec.kp4_limit, 1e-15, 1e-1),
+    DBL("kr4_limit", checks.fec.kr4_limit, 1e-15, 1e-1),
+    DBL("pre_fec_margin", checks.fec.pre_fec_margin, 1e-6, 1.0),
+    DBL("post_fec_ber", checks.fec.post_fec_ber, 1e-18, 1e-3),
+    END,
+};
+
 static const struct policy_field checks_fields[] = {
     DUR("interval", checks.interval, 1 * S, 1 * HOUR),
     MAP("flaps", flaps_fields),
     MAP("counters", counters_fields),
+    MAP("fec", fec_fields),
     END,
 };
 

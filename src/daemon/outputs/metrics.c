@@ -274,6 +274,57 @@ static void module_metrics(FILE *f, const struct report *r)
                        "A lane's laser bias current.");
 }
 
+/* The FEC mode and statistics FEC_GET gave (totals since their reset, as counters), and
+ * the bit error ratios between the last two samples (link.ber judges them). */
+static void fec_metrics(FILE *f, const struct report *r)
+{
+    static const struct {
+        const char *name, *help;
+        enum fec_stat stat;
+    } stats[] = {
+        { "fabtune_rail_fec_corrected_blocks_total", "FEC blocks (codewords) corrected, from ETHTOOL_MSG_FEC_GET's statistics.", FEC_STAT_CORRECTED },
+        { "fabtune_rail_fec_uncorrectable_blocks_total", "FEC blocks the FEC could not correct.", FEC_STAT_UNCORRECTABLE },
+        { "fabtune_rail_fec_bit_errors_corrected_total", "Bit errors the FEC corrected (ETHTOOL_A_FEC_STAT_CORR_BITS).", FEC_STAT_CORRECTED_BITS },
+    };
+    const struct inventory *inv = &r->inventory;
+    struct rail_labels l;
+    family(f, "fabtune_rail_fec_info", "gauge",
+           "1 for each rail whose FEC was read, labelled with its active mode (off, rs, baser, llrs, unknown).");
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct fec_state *x = &inv->rails[i].fec;
+        if (!x->known)
+            continue;
+        rail_labels(r, inv->rails[i].name, &l);
+        sample(f, "fabtune_rail_fec_info", 1, RAIL_LABELS(l), "mode", fec_mode_name(x->info.active),
+               NULL);
+    }
+    for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++) {
+        family(f, stats[k].name, "counter", stats[k].help);
+        for (size_t i = 0; i < inv->n_rails; i++) {
+            const struct fec_state *x = &inv->rails[i].fec;
+            if (!x->known || !x->info.stats[stats[k].stat].valid)
+                continue;
+            rail_labels(r, inv->rails[i].name, &l);
+            sample(f, stats[k].name, (double)x->info.stats[stats[k].stat].total, RAIL_LABELS(l),
+                   NULL);
+        }
+    }
+    for (int post = 0; post < 2; post++) {
+        const char *name = post ? "fabtune_rail_post_fec_ber" : "fabtune_rail_pre_fec_ber";
+        family(f, name, "gauge", post
+               ? "Post-FEC bit error ratio over the last interval: symbol errors FEC left (mlx5), else uncorrectable blocks, over the bits the port's rate carried."
+               : "Pre-FEC bit error ratio over the last interval: corrected bits over the bits the port's rate carried.");
+        for (size_t i = 0; r->rail_links && i < inv->n_rails; i++) {
+            struct link_ber b;
+            link_ber_of(r->rail_links[i].link, inv->rails[i].rate_gbps, &b);
+            if (post ? !b.post_known : !b.pre_known)
+                continue;
+            rail_labels(r, inv->rails[i].name, &l);
+            sample(f, name, post ? b.post_ber : b.pre_ber, RAIL_LABELS(l), NULL);
+        }
+    }
+}
+
 static int by_check_and_rail(const void *a, const void *b)
 {
     const struct finding *x = *(const struct finding *const *)a, *y = *(const struct finding *const *)b;
@@ -475,6 +526,7 @@ char *metrics_render(const struct report *r)
     node_metrics(f, r);
     rail_metrics(f, r);
     module_metrics(f, r);
+    fec_metrics(f, r);
     check_metrics(f, r);
     contract_metrics(f, r);
     probe_metrics(f, r);

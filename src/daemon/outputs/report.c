@@ -62,8 +62,10 @@ void report_keep_rates(struct report *r, const struct counter_state *st)
         return;
     for (size_t i = 0; i < r->inventory.n_rails; i++) {
         const struct rail_counters *rc = counters_find_const(st, r->inventory.rails[i].name);
-        if (rc)
+        if (rc) {
             r->rail_links[i].symbols = rc->symbols;
+            memcpy(r->rail_links[i].link, rc->link, sizeof(rc->link));
+        }
     }
 }
 

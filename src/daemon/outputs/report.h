@@ -32,6 +32,7 @@ struct report_regression {
 #define REPORT_LINK_WINDOW (24 * 3600 * USEC_PER_SEC)
 struct report_link {
     struct symbol_rate symbols;
+    struct symbol_rate link[LINK_RATES];    /* the FEC and PHY counts, for the BER */
     bool has_memory;            /* a daemon's or --once's state dir; none for a snapshot */
     struct link_summary memory; /* within REPORT_LINK_WINDOW */
 };

@@ -234,17 +234,86 @@ static json_object *event_to_json(const struct link_event *ev)
     return o;
 }
 
-/* What fabtunectl links shows of a rail: FEC and BER (not read: null), its symbol errors,
- * its link memory's day and latest events, its module. */
+/* A FEC statistic: its total and lanes, null when the driver gives none. */
+static json_object *fec_counter_to_json(const struct fec_counter *c)
+{
+    if (!c->valid)
+        return NULL;
+    json_object *o = json_object_new_object(), *lanes = json_object_new_array();
+    json_object_object_add(o, "total", json_object_new_uint64(c->total));
+    for (unsigned k = 0; k < c->n_lanes; k++)
+        json_object_array_add(lanes, json_object_new_uint64(c->lanes[k]));
+    json_object_object_add(o, "lanes", lanes);
+    return o;
+}
+
+/* FEC_GET's answer: the configured modes, the active one, the statistics. */
+static json_object *fec_to_json(const struct fec_state *f)
+{
+    if (!f->known)
+        return NULL;
+    json_object *o = json_object_new_object(), *modes = NULL;
+    if (f->info.configured_known) {
+        modes = json_object_new_array();
+        for (int m = FEC_MODE_OFF; m < FEC_MODES; m++)
+            if (f->info.configured & (1u << m))
+                json_object_array_add(modes, json_object_new_string(fec_mode_name(m)));
+    }
+    json_object_object_add(o, "configured", modes);
+    json_object_object_add(o, "auto", json_object_new_boolean(f->info.autoneg));
+    add_string(o, "active", f->info.active == FEC_MODE_UNKNOWN ? NULL
+                                                               : fec_mode_name(f->info.active));
+    json_object_object_add(o, "corrected_blocks",
+                           fec_counter_to_json(&f->info.stats[FEC_STAT_CORRECTED]));
+    json_object_object_add(o, "uncorrectable_blocks",
+                           fec_counter_to_json(&f->info.stats[FEC_STAT_UNCORRECTABLE]));
+    json_object_object_add(o, "corrected_bits",
+                           fec_counter_to_json(&f->info.stats[FEC_STAT_CORRECTED_BITS]));
+    return o;
+}
+
+/* Why the BER is unknown, or NULL when both are known. */
+static const char *ber_unknown_reason(const struct rail *rail, const struct report_link *l,
+                                      const struct link_ber *b)
+{
+    if (b->pre_known && b->post_known)
+        return NULL;
+    if (!l)
+        return "the pass kept no counters";
+    if (!b->pre_present && !b->post_present)
+        return rail->fec.read && !rail->fec.known ? rail->fec.why
+             : "the driver gives no corrected bits or symbol errors";
+    if (!(rail->rate_gbps > 0))
+        return "the port's rate is unknown";
+    if ((b->pre_present && !b->pre.known) || (b->post_present && !b->post.known))
+        return "a rate needs two samples of the counters (one so far, or a reset between)";
+    return !b->pre_present ? "the driver gives no corrected bits"
+                           : "the driver gives no symbol errors or uncorrectable blocks";
+}
+
+/* What fabtunectl links shows of a rail: FEC and BER (unknown: null, with the reason),
+ * its symbol errors, its link memory's day and latest events, its module. */
 static json_object *link_to_json(const struct report *r, size_t i)
 {
     const struct report_link *l = r->rail_links ? &r->rail_links[i] : NULL;
     const struct symbol_rate *y = l ? &l->symbols : NULL;
+    const struct rail *rail = &r->inventory.rails[i];
     json_object *o = json_object_new_object();
-    json_object_object_add(o, "fec_mode", NULL);
-    json_object_object_add(o, "pre_fec_ber", NULL);
-    json_object_object_add(o, "post_fec_ber", NULL);
-    add_string(o, "fec_unknown_reason", "fabtune does not read FEC and BER yet");
+    struct link_ber b;
+    link_ber_of(l ? l->link : (struct symbol_rate[LINK_RATES]){ 0 }, rail->rate_gbps, &b);
+    enum fec_mode mode = rail->fec.known ? rail->fec.info.active : FEC_MODE_UNKNOWN;
+    add_string(o, "fec_mode", mode == FEC_MODE_UNKNOWN ? NULL : fec_mode_name(mode));
+    json_object_object_add(o, "pre_fec_ber", double_or_null(b.pre_known, b.pre_ber));
+    json_object_object_add(o, "post_fec_ber", double_or_null(b.post_known, b.post_ber));
+    add_string(o, "fec_unknown_reason", mode != FEC_MODE_UNKNOWN ? NULL
+               : !rail->fec.read ? (!streq(rail->link_layer, "Ethernet")
+                                    ? "FEC is read through an Ethernet netdev's ethtool"
+                                    : r->inventory.source == INVENTORY_OFFLINE
+                                    ? "the snapshot kept no FEC_GET answer"
+                                    : "no netdev to ask for its FEC")
+               : rail->fec.known ? "the driver names no active FEC mode" : rail->fec.why);
+    add_string(o, "ber_unknown_reason", ber_unknown_reason(rail, l, &b));
+    json_object_object_add(o, "fec", fec_to_json(&rail->fec));
     json_object_object_add(o, "symbol_errors_total", y && y->present
                            ? json_object_new_int64((int64_t)y->total) : NULL);
     json_object_object_add(o, "symbol_errors_per_hour",

@@ -11,6 +11,7 @@
 #include "source_host_path.h"
 #include "source_limits.h"
 #include "source_lldp.h"
+#include "source_fec.h"
 #include "source_module.h"
 #include "source_pci.h"
 #include "source_rdmanl.h"
@@ -47,6 +48,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
             source_sysfs_netdev(sysroot, &inv->rails[i].netdev);
         source_qos_fill(sysroot, false, inv);
         source_module_fill(sysroot, false, inv);
+        source_fec_fill(sysroot, false, inv);
         source_counters_read(sysroot, false, inv);
         resolve_gid_indexes(inv, p);
         source_routes_fill(sysroot, procroot, false, p, inv);
@@ -60,6 +62,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
     source_rtnl_fill(inv);
     source_qos_fill(sysroot, true, inv);
     source_module_fill(sysroot, true, inv);
+    source_fec_fill(sysroot, true, inv);
     source_counters_read(sysroot, true, inv);
     resolve_gid_indexes(inv, p);
     source_routes_fill(sysroot, procroot, true, p, inv);

@@ -16,8 +16,7 @@
 
 #include "strutil.h"
 
-/* Walks the attributes in [P, P+LEN) and returns the payload of the first of TYPE. */
-static const unsigned char *attr_find(const unsigned char *p, size_t len, uint16_t type,
+const unsigned char *nl_attr_find(const unsigned char *p, size_t len, uint16_t type,
                                       size_t *ret_len)
 {
     while (len >= NLA_HDRLEN) {
@@ -38,14 +37,16 @@ static const unsigned char *attr_find(const unsigned char *p, size_t len, uint16
     return NULL;
 }
 
-static int parse_error(const unsigned char *buf, size_t len, const struct nlmsghdr *h,
-                       char *why, size_t whylen)
+int nl_reply_error(const unsigned char *buf, size_t len, const char *unsupported,
+                   const char *refused, char *why, size_t whylen)
 {
+    struct nlmsghdr hh, *h = &hh;
     struct nlmsgerr e;
     if (len < NLMSG_HDRLEN + sizeof(e)) {
         snprintf(why, whylen, "a truncated netlink error");
         return -EBADMSG;
     }
+    memcpy(&hh, buf, sizeof(hh));
     memcpy(&e, buf + NLMSG_HDRLEN, sizeof(e));
     if (e.error >= 0 || e.error < -4095) {
         snprintf(why, whylen, "a netlink error without an errno (%d)", e.error);
@@ -58,15 +59,14 @@ static int parse_error(const unsigned char *buf, size_t len, const struct nlmsgh
     size_t mlen = 0;
     const unsigned char *msg = NULL;
     if ((h->nlmsg_flags & NLM_F_ACK_TLVS) && at < len)
-        msg = attr_find(buf + at, len - at, NLMSGERR_ATTR_MSG, &mlen);
+        msg = nl_attr_find(buf + at, len - at, NLMSGERR_ATTR_MSG, &mlen);
     if (msg && mlen > 0)
         snprintf(why, whylen, "%.*s (%s)", (int)strnlen((const char *)msg, mlen),
                  (const char *)msg, errno_text(-e.error));
     else if (e.error == -EOPNOTSUPP)
-        snprintf(why, whylen, "the driver gives no module EEPROM (%s)", errno_text(-e.error));
+        snprintf(why, whylen, "%s (%s)", unsupported, errno_text(-e.error));
     else
-        snprintf(why, whylen, "the kernel refused the module EEPROM read (%s)",
-                 errno_text(-e.error));
+        snprintf(why, whylen, "%s (%s)", refused, errno_text(-e.error));
     return e.error;
 }
 
@@ -86,13 +86,14 @@ int module_reply_parse(const unsigned char *buf, size_t len, uint8_t page, uint3
     }
     len = h.nlmsg_len;
     if (h.nlmsg_type == NLMSG_ERROR)
-        return parse_error(buf, len, &h, why, whylen);
+        return nl_reply_error(buf, len, "the driver gives no module EEPROM",
+                              "the kernel refused the module EEPROM read", why, whylen);
     if (len < NLMSG_HDRLEN + GENL_HDRLEN || buf[NLMSG_HDRLEN] != ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY) {
         snprintf(why, whylen, "not a MODULE_EEPROM_GET reply");
         return -EBADMSG;
     }
     size_t dlen;
-    const unsigned char *data = attr_find(buf + NLMSG_HDRLEN + GENL_HDRLEN,
+    const unsigned char *data = nl_attr_find(buf + NLMSG_HDRLEN + GENL_HDRLEN,
                                           len - NLMSG_HDRLEN - GENL_HDRLEN,
                                           ETHTOOL_A_MODULE_EEPROM_DATA, &dlen);
     if (!data) {

@@ -11,6 +11,7 @@
 #include "counters.h"
 #include "macro.h"
 #include "snapshot_read.h"
+#include "source_fec.h"
 #include "source_counters.h"
 #include "sysfs.h"
 
@@ -37,13 +38,32 @@ static void read_dir(const char *root, const struct rail *r, const char *dir,
     strv_free(names);
 }
 
-/* Of a NIC's hundreds of statistics, those a class uses (counters.c). */
+/* mlx5's physical-layer statistics (drivers/net/ethernet/mellanox/mlx5/core/en_stats.c:
+ * the phy group's link_down_events_phy, rx_pcs_symbol_err_phy, rx_corrected_bits_phy and
+ * rx_err_lane_N_phy; the 802_3 group's rx_symbol_err_phy, symbol errors FEC did not
+ * correct, and rx_crc_errors_phy), kept unclassified for the BER (counters.h, link_rate) and
+ * the report: a PAM4 link corrects bits all the time, so no class may count them. */
+static bool phy_stat(const char *name)
+{
+    static const char *const names[] = {
+        "rx_corrected_bits_phy", "rx_symbol_err_phy", "rx_pcs_symbol_err_phy",
+        "rx_crc_errors_phy", "link_down_events_phy",
+    };
+    unsigned lane;
+    char tail[8];
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+        if (streq(name, names[i]))
+            return true;
+    return sscanf(name, "rx_err_lane_%u_%7s", &lane, tail) == 2 && streq(tail, "phy") && lane < 8;
+}
+
+/* Of a NIC's hundreds of statistics, those a class uses (counters.c), and the PHY's. */
 static bool classified_stat(const char *name)
 {
     char key[80];
     unsigned prio;
     snprintf(key, sizeof(key), "ethtool:%s", name);
-    return counter_classify(key, NULL) != COUNTER_UNCLASSIFIED ||
+    return phy_stat(name) || counter_classify(key, NULL) != COUNTER_UNCLASSIFIED ||
            sscanf(name, "rx_prio%u_pause", &prio) == 1 || sscanf(name, "tx_prio%u_pause", &prio) == 1;
 }
 
@@ -97,6 +117,7 @@ void source_counters_sample(const char *sysroot, bool live, const struct rail *r
         (void)source_ethtool_stats(r->netdev.name, classified_stat, s);
     else if (r->netdev.present)
         snapshot_stats(sysroot, r->netdev.name, s);
+    source_fec_sample(live, r, s);
 }
 
 void source_counters_read(const char *sysroot, bool live, struct inventory *inv)
