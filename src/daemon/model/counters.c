@@ -157,9 +157,9 @@ static void symbol_rate(struct rail_counters *rc, const struct counter_sample *s
     value_rate(rc, s, symbol_errors(s), rc->have_last ? symbol_errors(&rc->last) : NULL,
                &rc->symbols);
     for (int i = 0; i < LINK_RATES; i++) {
-        const char *name = link_rate_counter(i);
-        value_rate(rc, s, find_value(s, name), rc->have_last ? find_value(&rc->last, name) : NULL,
-                   &rc->link[i]);
+        const char *name = link_rate_counter(i);    /* FEC_GET's and ethtool's: not PMA */
+        value_rate(rc, s, find_value(s, name, false),
+                   rc->have_last ? find_value(&rc->last, name, false) : NULL, &rc->link[i]);
     }
 }
 
