@@ -10,3 +10,6 @@
 
 /* Called first in a worker thread. Best effort: a failure leaves the thread as it was. */
 void background_thread_enter(void);
+/* The probes' thread: the lowest CPU priority there is short of SCHED_IDLE (nice 19), so a
+ * training job's threads always go first; the probe threads it starts inherit it. */
+void background_thread_enter_lowest(void);

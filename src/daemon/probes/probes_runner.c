@@ -420,7 +420,7 @@ struct probe_job {
 static void *job_main(void *arg)
 {
     struct probe_job *job = arg;
-    background_thread_enter();
+    background_thread_enter_lowest();
     probes_execute(job->run);
     if (job->notify_fd >= 0) {
         char done = 1;
