@@ -267,6 +267,8 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
     }
 }
 
+static const char refused[] = "its responder refused the session (is this node in its probes.peers?)";
+
 /* Opens a session of kind with the peer's responder: the hello, then its one-byte answer. */
 static int peer_session(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
                         enum peer_session_kind kind, uint32_t size, double deadline, const char **why)
@@ -274,6 +276,12 @@ static int peer_session(int family, const uint8_t *src, const uint8_t dst[16], u
     uint8_t hello[PEER_WIRE_HELLO_LEN], ack;
     int fd = connect_to(family, src, dst, port, deadline), r;
     *why = "cannot connect to its responder";
+    /* A responder resets the connections it refuses. The reset can reach this node before
+     * connect() returns (a slow node: the handshake done, its thread not yet woken), so a
+     * reset here is the same refusal as a reset after the hello; nothing listening reads
+     * ECONNREFUSED instead. */
+    if (fd == -ECONNRESET)
+        *why = refused;
     if (fd < 0)
         return fd;
     peer_hello_write(&(struct peer_hello){ kind, size }, hello);
@@ -284,7 +292,7 @@ static int peer_session(int family, const uint8_t *src, const uint8_t dst[16], u
         r = -EBUSY;
         *why = "its responder serves its maximum of sessions";
     } else if (r < 0) {
-        *why = "its responder refused the session (is this node in its probes.peers?)";
+        *why = refused;
     }
     if (r < 0) {
         close(fd);
