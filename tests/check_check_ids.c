@@ -88,6 +88,10 @@ static void fake_probes(const struct inventory *inv, const struct policy *p, str
     for (size_t i = 0; i < run->n_peers; i++) {
         fake_result(&run->peers[i].result[PROBE_TCP_LATENCY], i % 2);
         fake_result(&run->peers[i].result[PROBE_TCP_BANDWIDTH], false);
+        /* route.isolation: the peer's links answer did not come (a probe run measures it). */
+        if (run->peers[i].has_src)
+            snprintf(run->peers[i].isolation.error, sizeof(run->peers[i].isolation.error),
+                     "no links answer from the peer");
     }
 }
 

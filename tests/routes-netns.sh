@@ -33,14 +33,8 @@ rpf() { awk '/^TcpExt:/ { if (!h) { split($0, n); h = 1 } else for (i = 2; i <= 
 egress_packets() { cat "/sys/class/net/$1/statistics/tx_packets"; }
 neigh_mac() { $B ip neigh show "$1" | awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") print $(i + 1) }' | head -1; }
 
-# The rails as fabtuned sees them: rxe0-2 on a1-a3, with their RoCE v2 GIDs.
 fx="$tmp/sys"
-for n in 1 2 3; do     # (sysfs-lib.sh's functions set $i and $d)
-    virt_ib_dev "$fx" "rxe$((n - 1))" "a$n" "0000:0000:0000:000$n"
-    ib_port "$fx" "rxe$((n - 1))" 1 Ethernet "4: ACTIVE" "5: LinkUp" "10 Gb/sec (1X FDR10)" 4 no
-    gid "$fx" "rxe$((n - 1))" 1 0 "$(v4gid "10.9.0.$n")" "RoCE v2" "a$n"
-    netdev "$fx" virtual "a$n" up 1 1500 1 "$(cat "/sys/class/net/a$n/ifindex")"
-done
+routes_rails_fixture "$fx"
 cat > "$tmp/policy" <<EOP
 version: 1
 tuning: {mode: off}

@@ -38,3 +38,15 @@ routes_topology() {
         sleep 0.1
     done
 }
+
+# The rails as fabtuned sees them, a sysfs tree (tests/fixtures/sysfs-lib.sh, sourced by
+# the caller) to bind-mount over /sys: rxe0-2 on a1-a3, with their RoCE v2 GIDs.
+#   routes_rails_fixture DIR
+routes_rails_fixture() {
+    for n in 1 2 3; do     # (sysfs-lib.sh's functions set $i and $d)
+        virt_ib_dev "$1" "rxe$((n - 1))" "a$n" "0000:0000:0000:000$n"
+        ib_port "$1" "rxe$((n - 1))" 1 Ethernet "4: ACTIVE" "5: LinkUp" "10 Gb/sec (1X FDR10)" 4 no
+        gid "$1" "rxe$((n - 1))" 1 0 "$(v4gid "10.9.0.$n")" "RoCE v2" "a$n"
+        netdev "$1" virtual "a$n" up 1 1500 1 "$(cat "/sys/class/net/a$n/ifindex")"
+    done
+}

@@ -51,6 +51,7 @@ const struct check_id check_ids[] = {
     { "route.rp_filter", CHECK_FAMILY_NETDEV, { "routes.rp_filter" } },
     { "route.subnets", CHECK_FAMILY_NETDEV, { "routes.subnet", "routes.source_routed" } },
     { "route.neighbor", CHECK_FAMILY_NETDEV, { NULL } },
+    { "route.isolation", CHECK_FAMILY_NETDEV, { NULL } },
     { "fabric.neighbor", CHECK_FAMILY_FABRIC, { NULL } },
     { "fabric.cabling", CHECK_FAMILY_FABRIC, { "neighbors.list.0.system_name" } },
     { "fabric.mtu", CHECK_FAMILY_FABRIC, { "neighbors.list.0.max_frame_size" } },

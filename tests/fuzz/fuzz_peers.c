@@ -2,8 +2,9 @@
 /* libFuzzer target for what a peer or a cluster tool hands fabtuned: the peers file
  * (probes.peers.file) and the probe session's hello. Any bytes: never a crash or undefined
  * behaviour; every host that comes out of the file is one peer_host_valid() accepts, the
- * list is sorted without duplicates, and a hello that parses (TCP's, or the RDMA CM's
- * private data both ways) says a valid session. */
+ * list is sorted without duplicates, a hello that parses (TCP's, or the RDMA CM's
+ * private data both ways) says a valid session, and a responder's links answer that
+ * parses is in bounds and reads the same once written again. */
 #include "config.h"
 
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "peer_list.h"
+#include "peer_links.h"
 #include "peer_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -53,8 +55,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct peer_hello h;
         if (peer_hello_parse(data, &h) == 0 &&
             !((h.kind == PEER_SESSION_ECHO && h.size >= 1 && h.size <= PEER_WIRE_MAX_SIZE) ||
-              (h.kind == PEER_SESSION_SINK && h.size == 0)))
+              ((h.kind == PEER_SESSION_SINK || h.kind == PEER_SESSION_LINKS) && h.size == 0)))
             abort();
+    }
+    /* The links answer: what parses is in bounds, and says the same once written again. */
+    static struct link_traffic t, again;
+    static uint8_t out[PEER_LINKS_MAX_LEN];
+    if (peer_links_parse((const uint8_t *)buf, size, &t) == 0) {
+        if (t.n > LINK_TRAFFIC_MAX)
+            abort();
+        for (size_t i = 0; i < t.n; i++)
+            if (!t.e[i].name[0] || t.e[i].n_addrs > LINK_TRAFFIC_ADDRS)
+                abort();
+        size_t len = peer_links_write(&t, out);
+        if (len != size || peer_links_parse(out, len, &again) != 0 || again.n != t.n)
+            abort();
+        for (size_t i = 0; i < t.n; i++)
+            if (strcmp(again.e[i].name, t.e[i].name) || again.e[i].rx_bytes != t.e[i].rx_bytes ||
+                again.e[i].tx_bytes != t.e[i].tx_bytes || memcmp(again.e[i].mac, t.e[i].mac, 6))
+                abort();
     }
     free(buf);
     return 0;

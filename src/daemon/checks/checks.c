@@ -86,6 +86,12 @@ static void run_probes(const struct check_input *in, struct findings *out)
         check_probe_results(in->probes, in->policy, out);
 }
 
+static void run_isolation(const struct check_input *in, struct findings *out)
+{
+    if (in->probes)
+        check_isolation(in->probes, out);
+}
+
 static void run_regressions(const struct check_input *in, struct findings *out)
 {
     if (in->baselines)
@@ -96,7 +102,7 @@ static void run_regressions(const struct check_input *in, struct findings *out)
 static void (*const groups[])(const struct check_input *in, struct findings *out) = {
     run_rails, run_ports, run_netdevs, run_module, run_fec, run_routes, run_neighbors,
     run_gids, run_qos, run_host,
-    run_counters, run_link_memory, run_persistence, run_tuning, run_probes, run_regressions,
+    run_counters, run_link_memory, run_persistence, run_tuning, run_probes, run_isolation, run_regressions,
 };
 
 void checks_run(const struct check_input *in, struct findings *out)

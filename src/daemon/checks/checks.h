@@ -58,5 +58,7 @@ void check_persistence(const struct persistence *s, struct findings *out);
 void check_tuning(const struct tuning *t, const struct policy *p, struct findings *out);
 void check_probe_results(const struct probe_run *run, const struct policy *p,
                          struct findings *out);
+/* route.isolation: where each peer path's probe bytes went (model/link_traffic.h). */
+void check_isolation(const struct probe_run *run, struct findings *out);
 void check_regressions(const struct baselines *all, const struct policy *p,
                        struct findings *out);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "inventory.h"
+#include "link_traffic.h"
 #include "probe_kind.h"
 #include "probe_result.h"
 
@@ -42,7 +43,9 @@ struct probe_peer {
     uint16_t port;
     char addr[46];              /* what the peer resolved to, once it has */
     bool rdma;                  /* from a rail: the RDMA probe too (through the RDMA CM) */
+    char netdev[IFNAMSIZ];      /* the rail's netdev; "" from the host */
     struct probe_result result[PROBE_KIND_COUNT];
+    struct path_isolation isolation;    /* where its bytes went (route.isolation) */
 };
 
 /* A run's bounds: a target per rail (or the loopback), and a peer path per rail (or the

@@ -459,6 +459,58 @@ static json_object *result_to_json(const struct probe_result *r)
 }
 
 /* Each kind's result under its name ("rdma_latency", ...). */
+static json_object *side_to_json(const struct isolation_side *s, uint64_t payload)
+{
+    static const char *const verdicts[] = { [ISOLATION_UNMEASURED] = "unmeasured", [ISOLATION_RIGHT] = "right",
+                                            [ISOLATION_ELSEWHERE] = "elsewhere", [ISOLATION_UNSEEN] = "unseen" };
+    json_object *o = json_object_new_object();
+    add_string(o, "netdev", s->want);
+    json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->want_bytes));
+    if (*s->other) {
+        add_string(o, "other_netdev", s->other);
+        json_object_object_add(o, "other_bytes", json_object_new_int64((int64_t)s->other_bytes));
+    }
+    add_string(o, "verdict", verdicts[isolation_side_judge(s, payload)]);
+    return o;
+}
+
+/* route.isolation's figures: per transport, each side's bytes on the rail's netdev and on
+ * the busiest other one. */
+static json_object *isolation_to_json(const struct path_isolation *p)
+{
+    json_object *o = json_object_new_object();
+    if (*p->error) {
+        add_string(o, "error", p->error);
+        return o;
+    }
+    char mac[18];
+    add_string(o, "netdev", p->rail);
+    add_string(o, "peer_netdev", p->peer_rail);
+    link_traffic_mac_text(p->peer_rail_mac, mac, sizeof(mac));
+    add_string(o, "peer_mac", mac);
+    for (int k = 0; k < ISOLATION_TRANSPORTS; k++) {
+        const struct isolation_leg *l = &p->leg[k];
+        if (!l->measured)
+            continue;
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "out_bytes", json_object_new_int64((int64_t)l->out_bytes));
+        json_object_object_add(j, "back_bytes", json_object_new_int64((int64_t)l->back_bytes));
+        json_object_object_add(j, "sent", side_to_json(&l->own_tx, l->out_bytes));
+        json_object_object_add(j, "peer_received", side_to_json(&l->peer_rx, l->out_bytes));
+        json_object_object_add(j, "peer_sent", side_to_json(&l->peer_tx, l->back_bytes));
+        json_object_object_add(j, "received", side_to_json(&l->own_rx, l->back_bytes));
+        json_object_object_add(o, k == ISOLATION_RDMA ? "rdma" : "tcp", j);
+    }
+    if (p->flux) {
+        json_object *f = json_object_new_object();
+        link_traffic_mac_text(p->neigh_mac, mac, sizeof(mac));
+        add_string(f, "neighbour_mac", mac);
+        add_string(f, "peer_netdev_of_mac", p->neigh_owner);
+        json_object_object_add(o, "arp_flux", f);
+    }
+    return o;
+}
+
 static void add_results(json_object *j, const struct probe_result *results)
 {
     for (enum probe_kind k = 0; k < PROBE_KIND_COUNT; k++)
@@ -505,6 +557,8 @@ static json_object *probes_to_json(const struct report *r)
             add_string(j, "address", e->addr);
         json_object_object_add(j, "port", json_object_new_int(e->port));
         add_results(j, e->result);
+        if (*e->isolation.rail || *e->isolation.error)
+            json_object_object_add(j, "isolation", isolation_to_json(&e->isolation));
         json_object_array_add(peers, j);
     }
     json_object_object_add(o, "targets", targets);

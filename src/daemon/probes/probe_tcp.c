@@ -18,6 +18,7 @@
 #include "probe_tcp.h"
 #include "strutil.h"
 #include "tcp_io.h"
+#include "peer_links.h"
 #include "peer_wire.h"
 #include "stream_meter.h"
 
@@ -368,4 +369,33 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
         bw->ran = true;
         bw->bandwidth = (double)sent / (t1 - t0);
     }
+}
+
+int probe_tcp_peer_links(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
+                         double timeout, struct link_traffic *out, const char **why)
+{
+    double deadline = probe_now() + timeout;
+    int fd = peer_session(family, src, dst, port, PEER_SESSION_LINKS, 0, deadline, why);
+    if (fd < 0)
+        return fd;
+    uint8_t *in = malloc(PEER_LINKS_MAX_LEN);
+    size_t len = 0;
+    int r = in ? 0 : -ENOMEM;
+    /* The answer, up to the responder's close. */
+    while (r == 0 && len < PEER_LINKS_MAX_LEN) {
+        ssize_t k = tcp_io_by(fd, in + len, PEER_LINKS_MAX_LEN - len, false, deadline);
+        if (k < 0)
+            r = (int)k;
+        else if (k == 0)
+            break;
+        else
+            len += (size_t)k;
+    }
+    if (r == 0 && (r = peer_links_parse(in, len, out)) < 0)
+        *why = "its responder's links answer is malformed (an older fabtuned?)";
+    else if (r < 0)
+        *why = "its responder's links answer did not come";
+    free(in);
+    close(fd);
+    return r;
 }

@@ -2,6 +2,7 @@
 /* The TCP loopback probe: ping-pong latency and a bounded stream, on one address. */
 #pragma once
 
+#include "link_traffic.h"
 #include "probe_result.h"
 
 /* Runs both ends on addr (AF_INET or AF_INET6): a listener bound to it and a client that
@@ -14,3 +15,8 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
 void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
                         const struct probe_params *p, struct probe_result *latency,
                         struct probe_result *bandwidth);
+
+/* The peer's links answer (wire/peer_links.h) from its responder, within TIMEOUT seconds:
+ * 0, or -errno with WHY saying what failed. */
+int probe_tcp_peer_links(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
+                         double timeout, struct link_traffic *out, const char **why);

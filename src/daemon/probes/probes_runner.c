@@ -19,6 +19,7 @@
 #include "nccl_gid.h"
 #include "peers.h"
 #include "probe_defer.h"
+#include "probe_isolation.h"
 #include "probe_tcp.h"
 #include "probe_rdma.h"
 #include "probe_rdma_peer.h"
@@ -147,6 +148,7 @@ static int plan_peers(const struct inventory *inv, const struct policy *p, struc
                 memcpy(e->src, t->addr, 16);
                 e->src_prefix = rail_prefix(&inv->rails[i], t);
                 e->rdma = true;
+                strscpy(e->netdev, inv->rails[i].netdev.name, sizeof(e->netdev));
             }
         }
     }
@@ -395,17 +397,21 @@ void probes_execute(struct probe_run *run)
         char rdma_why[PROBE_DEFERRED_MAX], tcp_why[PROBE_DEFERRED_MAX];
         strscpy(rdma_why, e->result[PROBE_RDMA_BANDWIDTH].deferred, sizeof(rdma_why));
         strscpy(tcp_why, e->result[PROBE_TCP_BANDWIDTH].deferred, sizeof(tcp_why));
+        struct probe_isolation *iso = probe_isolation_start(e, dst);
         if (e->rdma) {
             probe_rdma_peer_run(e->family, e->src, dst, e->port, params_for(&run->rdma, rdma_why, &tmp),
                                 &e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH]);
             ran_at(&e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH], rdma_why);
             cpu += transport_cpu(e->result, PROBE_RDMA);
+            probe_isolation_after(iso, e, ISOLATION_RDMA);
         }
         probe_tcp_peer_run(e->family, e->has_src ? e->src : NULL, dst, e->port,
                            params_for(&run->tcp, tcp_why, &tmp),
                            &e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH]);
         ran_at(&e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH], tcp_why);
         cpu += transport_cpu(e->result, PROBE_TCP);
+        probe_isolation_after(iso, e, ISOLATION_TCP);
+        probe_isolation_finish(iso, e);
     }
     run->wall_seconds = probe_now() - t0;
     run->cpu_seconds = cpu;

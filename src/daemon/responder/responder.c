@@ -17,11 +17,13 @@
 
 #include "log.h"
 #include "macro.h"
+#include "peer_links.h"
 #include "peer_wire.h"
 #include "peers.h"
 #include "probe_result.h"
 #include "responder.h"
 #include "responder_rdma.h"
+#include "source_link_traffic.h"
 #include "strutil.h"
 #include "tcp_io.h"
 
@@ -103,6 +105,19 @@ static void serve_echo(int fd, uint32_t size, char *buf, double deadline)
         ;
 }
 
+/* The links answer: this node's netdevs' counters now, MACs and addresses. */
+static void serve_links(int fd, double deadline)
+{
+    struct link_traffic t;
+    uint8_t *out = malloc(PEER_LINKS_MAX_LEN);
+    if (!out)
+        return;
+    if (source_link_traffic_read(&t) < 0)
+        t.n = 0;                /* an answer still: the prober reads "no netdevs" */
+    tcp_full_io_by(fd, out, peer_links_write(&t, out), true, deadline);
+    free(out);
+}
+
 static void serve_sink(int fd, char *buf, double deadline)
 {
     uint64_t got = 0;
@@ -137,6 +152,8 @@ static void *session_main(void *arg)
     if (buf && tcp_full_io_by(s->fd, &ack, 1, true, deadline) == 0) {
         if (h.kind == PEER_SESSION_ECHO)
             serve_echo(s->fd, h.size, buf, deadline);
+        else if (h.kind == PEER_SESSION_LINKS)
+            serve_links(s->fd, deadline);
         else
             serve_sink(s->fd, buf, deadline);
     }

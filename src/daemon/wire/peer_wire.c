@@ -29,8 +29,8 @@ int peer_hello_parse(const uint8_t in[PEER_WIRE_HELLO_LEN], struct peer_hello *r
         return -EBADMSG;
     if (in[5] == PEER_SESSION_ECHO && size >= 1 && size <= PEER_WIRE_MAX_SIZE)
         *ret = (struct peer_hello){ PEER_SESSION_ECHO, size };
-    else if (in[5] == PEER_SESSION_SINK && size == 0)
-        *ret = (struct peer_hello){ PEER_SESSION_SINK, 0 };
+    else if ((in[5] == PEER_SESSION_SINK || in[5] == PEER_SESSION_LINKS) && size == 0)
+        *ret = (struct peer_hello){ (enum peer_session_kind)in[5], 0 };
     else
         return -EBADMSG;
     return 0;

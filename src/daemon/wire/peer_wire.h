@@ -10,7 +10,9 @@
  *   echo: the prober sends size bytes, the responder sends them back, until the prober
  *         closes (the TCP ping-pong);
  *   sink: the prober streams, then shuts its side down; the responder answers with the
- *         u64 count of bytes it received and closes (the TCP bandwidth).
+ *         u64 count of bytes it received and closes (the TCP bandwidth);
+ *   links: the responder answers with its netdevs' counters, MACs and addresses
+ *         (peer_links.h) and closes: before and after each probe, where its bytes went.
  * A session ends at the responder's session_limit whatever the prober does, and a hello
  * that has not arrived 2 s after the connection (or at session_limit) ends it too. */
 #pragma once
@@ -22,12 +24,12 @@
 #define PEER_WIRE_HELLO_LEN 12
 #define PEER_WIRE_MAX_SIZE 65536        /* the largest echo message */
 
-enum peer_session_kind { PEER_SESSION_ECHO = 1, PEER_SESSION_SINK = 2 };
+enum peer_session_kind { PEER_SESSION_ECHO = 1, PEER_SESSION_SINK = 2, PEER_SESSION_LINKS = 3 };
 enum peer_ack { PEER_ACK_OK = 0, PEER_ACK_BUSY = 1 };
 
 struct peer_hello {
     enum peer_session_kind kind;
-    uint32_t size;              /* echo: 1..PEER_WIRE_MAX_SIZE; sink: 0 */
+    uint32_t size;              /* echo: 1..PEER_WIRE_MAX_SIZE; sink, links: 0 */
 };
 
 /* The RDMA peer probe goes through the RDMA connection manager to the same port number

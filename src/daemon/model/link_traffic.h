@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: ISC */
+/* Where a peer probe's bytes really went (route.isolation): the byte counters of a node's
+ * netdevs before and after one transport's probe, on this node (rtnetlink) and on the
+ * peer (its responder's links answer, wire/peer_links.h), and what they prove.
+ *
+ * A multi-rail node in one subnet with ARP flux can send rail R's RoCE packets to the MAC
+ * of the peer's other NIC, whose rxe drops them without a counter: only that NIC's
+ * rx_bytes shows them. A probe's own payload P is known; the rail's netdev counts at
+ * least P when the bytes went its way, whatever else the node sends. So a side is judged
+ * "right" when the rail's netdev counted P/2 or more, "elsewhere" when it did not and
+ * another netdev did, "unseen" when neither did. Background traffic can only add to the
+ * rail's count, never make a right path look wrong. */
+#pragma once
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LINK_TRAFFIC_MAX 32         /* netdevs reported per node */
+#define LINK_TRAFFIC_ADDRS 4        /* addresses reported per netdev */
+
+struct link_traffic_entry {
+    char name[IFNAMSIZ];
+    uint8_t mac[6];
+    uint64_t rx_bytes, tx_bytes;
+    uint8_t n_addrs;
+    uint8_t addrs[LINK_TRAFFIC_ADDRS][16];  /* IPv6, IPv4 as ::ffff:a.b.c.d */
+};
+
+/* A node's netdevs that carry an address, loopback left out. */
+struct link_traffic {
+    size_t n;
+    struct link_traffic_entry e[LINK_TRAFFIC_MAX];
+};
+
+const struct link_traffic_entry *link_traffic_find(const struct link_traffic *t, const char *name);
+/* The netdev that holds ADDR (16 bytes, IPv4 mapped), or NULL. */
+const struct link_traffic_entry *link_traffic_owner(const struct link_traffic *t, const uint8_t addr[16]);
+const struct link_traffic_entry *link_traffic_by_mac(const struct link_traffic *t, const uint8_t mac[6]);
+/* Adds ADDR (family AF_INET or AF_INET6, 4 or 16 bytes) to E, mapped; false when full. */
+bool link_traffic_add_address(struct link_traffic_entry *e, int family, const uint8_t *addr);
+
+/* One side of one direction: the count of the netdev that should carry the bytes, and the
+ * largest count among the others (its name; "" when there is no other netdev). */
+struct isolation_side {
+    char want[IFNAMSIZ];
+    uint64_t want_bytes;
+    char other[IFNAMSIZ];
+    uint64_t other_bytes;
+};
+
+enum isolation_verdict {
+    ISOLATION_UNMEASURED,       /* no counters, or no payload to look for */
+    ISOLATION_RIGHT,
+    ISOLATION_ELSEWHERE,
+    ISOLATION_UNSEEN,           /* neither the rail's netdev nor another counted them */
+};
+
+/* One transport's window: what the prober sent and got back (payload bytes), and the four
+ * sides: this node's tx, the peer's rx (the way out), the peer's tx, this node's rx (the
+ * way back). */
+struct isolation_leg {
+    bool measured;
+    uint64_t out_bytes, back_bytes;
+    struct isolation_side own_tx, peer_rx, peer_tx, own_rx;
+};
+
+enum isolation_transport { ISOLATION_RDMA, ISOLATION_TCP, ISOLATION_TRANSPORTS };
+
+/* A peer path's isolation, filled by the probe run from the rail netdev RAIL (this node)
+ * to the peer's netdev that holds the probed address (PEER_RAIL). */
+struct path_isolation {
+    char error[120];            /* why it is unmeasured: "" when measured */
+    char rail[IFNAMSIZ], peer_rail[IFNAMSIZ];
+    uint8_t peer_rail_mac[6];
+    struct isolation_leg leg[ISOLATION_TRANSPORTS];
+    /* After a failed RDMA probe: this node's neighbour entry for the peer's address on
+     * RAIL, and the peer's netdev that owns its MAC, when it is not PEER_RAIL (flux). */
+    bool flux;
+    uint8_t neigh_mac[6];
+    char neigh_owner[IFNAMSIZ];
+};
+
+/* The side of the netdev WANT between BEFORE and AFTER: rx counts, or tx. A counter that
+ * went backwards (a driver reset) counts as 0. */
+void isolation_side_measure(const struct link_traffic *before, const struct link_traffic *after,
+                            const char *want, bool rx, struct isolation_side *out);
+enum isolation_verdict isolation_side_judge(const struct isolation_side *s, uint64_t payload);
+/* The leg's verdict: the worst of its sides (ELSEWHERE over UNSEEN over RIGHT); the way
+ * back is judged only when it carried a payload. */
+enum isolation_verdict isolation_leg_judge(const struct isolation_leg *l);
+const char *isolation_transport_name(enum isolation_transport t);
+/* "aa:bb:cc:dd:ee:ff" into BUF (18 bytes or more). */
+void link_traffic_mac_text(const uint8_t mac[6], char *buf, size_t len);

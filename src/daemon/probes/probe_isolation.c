@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: ISC */
+/* Where a peer path's bytes went: readings around each transport's probes
+ * (probe_isolation.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "probe_isolation.h"
+#include "probe_tcp.h"
+#include "source_link_traffic.h"
+#include "strutil.h"
+
+#define LINKS_TIMEOUT 2.0       /* seconds for the peer's links answer */
+
+struct reading {
+    struct link_traffic own, peer;
+};
+
+struct probe_isolation {
+    uint8_t dst[16];
+    struct reading last, now;
+};
+
+static bool read_both(struct probe_peer *e, const uint8_t dst[16], struct reading *r)
+{
+    const char *why = "";
+    int err = source_link_traffic_read(&r->own);
+    if (err < 0) {
+        snprintf(e->isolation.error, sizeof(e->isolation.error), "this node's link counters: %s",
+                 errno_text(-err));
+        return false;
+    }
+    err = probe_tcp_peer_links(e->family, e->src, dst, e->port, LINKS_TIMEOUT, &r->peer, &why);
+    if (err < 0) {
+        snprintf(e->isolation.error, sizeof(e->isolation.error), "no links answer from the peer: %s: %s",
+                 why, errno_text(-err));
+        return false;
+    }
+    return true;
+}
+
+static void mapped(int family, const uint8_t *addr, uint8_t out[16])
+{
+    struct link_traffic_entry tmp = { 0 };
+    link_traffic_add_address(&tmp, family, addr);
+    memcpy(out, tmp.addrs[0], 16);
+}
+
+struct probe_isolation *probe_isolation_start(struct probe_peer *e, const uint8_t dst[16])
+{
+    struct path_isolation *p = &e->isolation;
+    uint8_t want[16];
+    memset(p, 0, sizeof(*p));
+    if (!e->has_src || !*e->netdev)
+        return NULL;
+    struct probe_isolation *iso = calloc(1, sizeof(*iso));
+    if (!iso) {
+        strscpy(p->error, "out of memory", sizeof(p->error));
+        return NULL;
+    }
+    memcpy(iso->dst, dst, 16);
+    if (!read_both(e, dst, &iso->last)) {
+        free(iso);
+        return NULL;
+    }
+    strscpy(p->rail, e->netdev, sizeof(p->rail));
+    mapped(e->family, dst, want);
+    const struct link_traffic_entry *owner = link_traffic_owner(&iso->last.peer, want);
+    if (!owner) {
+        snprintf(p->error, sizeof(p->error), "the peer reports no netdev that holds %s", e->addr);
+        free(iso);
+        return NULL;
+    }
+    strscpy(p->peer_rail, owner->name, sizeof(p->peer_rail));
+    memcpy(p->peer_rail_mac, owner->mac, 6);
+    return iso;
+}
+
+/* The payload each way of transport T's probes. A failed probe's own payload is not
+ * known, so the bytes this node's rail sent stand for it on the way out, once they are
+ * more than the links answers' own few hundred bytes (a probe that sent nothing, as one
+ * without an RDMA device, is unmeasured). */
+#define FAILED_PROBE_MIN_BYTES 1024
+static void payload(const struct probe_peer *e, enum isolation_transport t, struct isolation_leg *l)
+{
+    const struct probe_result *lat = &e->result[t == ISOLATION_RDMA ? PROBE_RDMA_LATENCY : PROBE_TCP_LATENCY],
+                              *bw = &e->result[t == ISOLATION_RDMA ? PROBE_RDMA_BANDWIDTH : PROBE_TCP_BANDWIDTH];
+    l->out_bytes = lat->bytes / 2 + (bw->deferred[0] ? 0 : bw->bytes);
+    l->back_bytes = lat->bytes / 2;
+    if (lat->error && !l->out_bytes && l->own_tx.want_bytes >= FAILED_PROBE_MIN_BYTES)
+        l->out_bytes = l->own_tx.want_bytes;
+}
+
+void probe_isolation_after(struct probe_isolation *iso, struct probe_peer *e, enum isolation_transport t)
+{
+    struct path_isolation *p = &e->isolation;
+    if (!iso)
+        return;
+    if (!read_both(e, iso->dst, &iso->now))
+        return;
+    struct isolation_leg *l = &p->leg[t];
+    isolation_side_measure(&iso->last.own, &iso->now.own, p->rail, false, &l->own_tx);
+    isolation_side_measure(&iso->last.peer, &iso->now.peer, p->peer_rail, true, &l->peer_rx);
+    isolation_side_measure(&iso->last.peer, &iso->now.peer, p->peer_rail, false, &l->peer_tx);
+    isolation_side_measure(&iso->last.own, &iso->now.own, p->rail, true, &l->own_rx);
+    payload(e, t, l);
+    l->measured = true;
+    iso->last = iso->now;
+}
+
+void probe_isolation_finish(struct probe_isolation *iso, struct probe_peer *e)
+{
+    struct path_isolation *p = &e->isolation;
+    struct probe_result *lat = &e->result[PROBE_RDMA_LATENCY];
+    uint8_t mac[6];
+    if (!iso)
+        return;
+    if (lat->ran && lat->error && source_neighbour_mac(p->rail, e->family, iso->dst, mac) == 0 &&
+        memcmp(mac, p->peer_rail_mac, 6) != 0) {
+        const struct link_traffic_entry *owner = link_traffic_by_mac(&iso->last.peer, mac);
+        p->flux = true;
+        memcpy(p->neigh_mac, mac, 6);
+        strscpy(p->neigh_owner, owner ? owner->name : "", sizeof(p->neigh_owner));
+        char was[sizeof(lat->error_text)];
+        strscpy(was, lat->error_text, sizeof(was));
+        /* Cut where it must: the flux leads, the old text follows as far as it fits. */
+        if (snprintf(lat->error_text, sizeof(lat->error_text),
+                     "ARP flux: %s's entry for %s is the peer's %s MAC, not its %s's (%s)", p->rail, e->addr, owner ? owner->name : "unknown", p->peer_rail, was) < 0)
+            strscpy(lat->error_text, was, sizeof(lat->error_text));
+    }
+    free(iso);
+}

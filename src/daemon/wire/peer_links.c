@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: ISC */
+/* The responder's links answer (peer_links.h). */
+#include "config.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+
+#include "peer_links.h"
+
+static void put64(uint8_t *p, uint64_t v) { v = htobe64(v); memcpy(p, &v, 8); }
+static uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return be64toh(v); }
+
+size_t peer_links_write(const struct link_traffic *t, uint8_t *out)
+{
+    size_t n = t->n < LINK_TRAFFIC_MAX ? t->n : LINK_TRAFFIC_MAX;
+    uint8_t *p = out + 1;
+    out[0] = (uint8_t)n;
+    memset(p, 0, n * PEER_LINKS_ENTRY_LEN);
+    for (size_t i = 0; i < n; i++, p += PEER_LINKS_ENTRY_LEN) {
+        const struct link_traffic_entry *e = &t->e[i];
+        size_t len = strnlen(e->name, sizeof(e->name));
+        memcpy(p, e->name, len < 16 ? len : 15);
+        memcpy(p + 16, e->mac, 6);
+        p[22] = e->n_addrs < LINK_TRAFFIC_ADDRS ? e->n_addrs : LINK_TRAFFIC_ADDRS;
+        put64(p + 24, e->rx_bytes);
+        put64(p + 32, e->tx_bytes);
+        memcpy(p + 40, e->addrs, (size_t)p[22] * 16);
+    }
+    return 1 + n * PEER_LINKS_ENTRY_LEN;
+}
+
+int peer_links_parse(const uint8_t *in, size_t len, struct link_traffic *ret)
+{
+    if (!in || len < 1 || in[0] > LINK_TRAFFIC_MAX || len != 1 + (size_t)in[0] * PEER_LINKS_ENTRY_LEN)
+        return -EBADMSG;
+    struct link_traffic t = { .n = in[0] };
+    const uint8_t *p = in + 1;
+    for (size_t i = 0; i < t.n; i++, p += PEER_LINKS_ENTRY_LEN) {
+        struct link_traffic_entry *e = &t.e[i];
+        size_t len_name = strnlen((const char *)p, 16);
+        if (len_name == 0 || len_name == 16 || p[22] > LINK_TRAFFIC_ADDRS || p[23])
+            return -EBADMSG;
+        for (size_t k = 0; k < len_name; k++)
+            if (p[k] <= ' ' || p[k] > '~' || p[k] == '/')
+                return -EBADMSG;        /* what the kernel allows in a netdev's name */
+        memcpy(e->name, p, len_name);
+        e->name[len_name] = '\0';
+        memcpy(e->mac, p + 16, 6);
+        e->n_addrs = p[22];
+        e->rx_bytes = get64(p + 24);
+        e->tx_bytes = get64(p + 32);
+        memcpy(e->addrs, p + 40, sizeof(e->addrs));
+    }
+    *ret = t;
+    return 0;
+}

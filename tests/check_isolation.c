@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: ISC */
+/* route.isolation's pieces without a network: the side rule (model/link_traffic.c), the
+ * responder's links answer (wire/peer_links.c) both ways and its bounds, and the check's
+ * verdicts and messages on the figures tests/isolation-netns.sh measured for real. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "check_findings.h"
+#include "check_run.h"
+#include "checks.h"
+#include "link_traffic.h"
+#include "peer_links.h"
+
+static void entry(struct link_traffic *t, const char *name, uint8_t mac_last, uint64_t rx, uint64_t tx,
+                  const char *v4)
+{
+    struct link_traffic_entry *e = &t->e[t->n++];
+    memset(e, 0, sizeof(*e));
+    snprintf(e->name, sizeof(e->name), "%s", name);
+    uint8_t mac[6] = { 0x52, 0x54, 0, 0x77, 0x0b, mac_last };
+    memcpy(e->mac, mac, 6);
+    e->rx_bytes = rx;
+    e->tx_bytes = tx;
+    uint8_t a[4];
+    ck_assert_int_eq(sscanf(v4, "%hhu.%hhu.%hhu.%hhu", &a[0], &a[1], &a[2], &a[3]), 4);
+    ck_assert(link_traffic_add_address(e, AF_INET, a));
+}
+
+START_TEST(test_side_rule)
+{
+    struct link_traffic before = { 0 }, after = { 0 };
+    struct isolation_side s;
+    entry(&before, "b1", 0, 1000, 10, "10.9.0.101");
+    entry(&before, "b2", 1, 5000, 20, "10.9.0.102");
+    entry(&after, "b1", 0, 1000 + 145000, 10, "10.9.0.101");
+    entry(&after, "b2", 1, 5000 + 300, 20, "10.9.0.102");
+    entry(&after, "b9", 9, 1 << 30, 0, "10.9.0.109");     /* new during the probe: no figure */
+
+    isolation_side_measure(&before, &after, "b2", true, &s);
+    ck_assert_str_eq(s.want, "b2");
+    ck_assert_uint_eq(s.want_bytes, 300);
+    ck_assert_str_eq(s.other, "b1");
+    ck_assert_uint_eq(s.other_bytes, 145000);
+    ck_assert_int_eq(isolation_side_judge(&s, 140000), ISOLATION_ELSEWHERE);
+    /* The payload's half on the rail is enough: background elsewhere never accuses it. */
+    isolation_side_measure(&before, &after, "b1", true, &s);
+    ck_assert_int_eq(isolation_side_judge(&s, 140000), ISOLATION_RIGHT);
+    ck_assert_int_eq(isolation_side_judge(&s, 300000), ISOLATION_UNSEEN);
+    ck_assert_int_eq(isolation_side_judge(&s, 0), ISOLATION_UNMEASURED);
+    /* A counter that went backwards (a driver reset) counts nothing. */
+    after.e[1].rx_bytes = 10;
+    isolation_side_measure(&before, &after, "b2", true, &s);
+    ck_assert_uint_eq(s.want_bytes, 0);
+
+    uint8_t want[16] = { [10] = 0xff, [11] = 0xff, 10, 9, 0, 102 };
+    ck_assert_str_eq(link_traffic_owner(&after, want)->name, "b2");
+    want[15] = 7;
+    ck_assert_ptr_null(link_traffic_owner(&after, want));
+    ck_assert_str_eq(link_traffic_by_mac(&after, after.e[0].mac)->name, "b1");
+
+    struct isolation_leg l = { .measured = true, .out_bytes = 140000, .back_bytes = 0 };
+    isolation_side_measure(&before, &after, "b1", true, &l.peer_rx);
+    ck_assert_int_eq(isolation_leg_judge(&l), ISOLATION_RIGHT);     /* the way back unmeasured */
+    l.own_rx = (struct isolation_side){ .want = "a1", .want_bytes = 100, .other = "a2", .other_bytes = 100 };
+    l.back_bytes = 1000;
+    ck_assert_int_eq(isolation_leg_judge(&l), ISOLATION_UNSEEN);   /* the way back: nowhere */
+    isolation_side_measure(&before, &after, "b2", true, &l.peer_rx);
+    ck_assert_int_eq(isolation_leg_judge(&l), ISOLATION_ELSEWHERE);
+}
+END_TEST
+
+START_TEST(test_links_answer)
+{
+    static struct link_traffic t, back;
+    static uint8_t buf[PEER_LINKS_MAX_LEN];
+    entry(&t, "eth0", 0, 123456789012ull, 42, "10.77.0.2");
+    entry(&t, "eth1", 1, 7, 1ull << 40, "10.77.0.4");
+    size_t len = peer_links_write(&t, buf);
+    ck_assert_uint_eq(len, 1 + 2 * PEER_LINKS_ENTRY_LEN);
+    ck_assert_int_eq(peer_links_parse(buf, len, &back), 0);
+    ck_assert_uint_eq(back.n, 2);
+    ck_assert_str_eq(back.e[1].name, "eth1");
+    ck_assert(back.e[0].rx_bytes == 123456789012ull);
+    ck_assert(back.e[1].tx_bytes == 1ull << 40);
+    ck_assert_int_eq(memcmp(back.e[1].mac, t.e[1].mac, 6), 0);
+    ck_assert_uint_eq(back.e[1].n_addrs, 1);
+    ck_assert_int_eq(memcmp(back.e[1].addrs[0], t.e[1].addrs[0], 16), 0);
+    /* Every length but the one the count says; a name without its NUL, or with a byte no
+     * netdev name has; more addresses than the slots. */
+    ck_assert_int_eq(peer_links_parse(buf, len - 1, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, len + 1, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, 0, &back), -EBADMSG);
+    buf[0] = LINK_TRAFFIC_MAX + 1;
+    ck_assert_int_eq(peer_links_parse(buf, 1 + (LINK_TRAFFIC_MAX + 1) * PEER_LINKS_ENTRY_LEN, &back), -EBADMSG);
+    buf[0] = 2;
+    memset(buf + 1, 'x', 16);
+    ck_assert_int_eq(peer_links_parse(buf, len, &back), -EBADMSG);
+    memcpy(buf + 1, "et\nh0\0\0\0\0\0\0\0\0\0\0\0", 16);
+    ck_assert_int_eq(peer_links_parse(buf, len, &back), -EBADMSG);
+    memcpy(buf + 1, "eth0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+    buf[1 + 22] = LINK_TRAFFIC_ADDRS + 1;
+    ck_assert_int_eq(peer_links_parse(buf, len, &back), -EBADMSG);
+    buf[1 + 22] = 1;
+    ck_assert_int_eq(peer_links_parse(buf, len, &back), 0);
+    /* No netdev: an answer still. */
+    t.n = 0;
+    ck_assert_uint_eq(peer_links_write(&t, buf), 1);
+    ck_assert_int_eq(peer_links_parse(buf, 1, &back), 0);
+    ck_assert_uint_eq(back.n, 0);
+}
+END_TEST
+
+static void side(struct isolation_side *s, const char *want, uint64_t wb, const char *other, uint64_t ob)
+{
+    snprintf(s->want, sizeof(s->want), "%s", want);
+    s->want_bytes = wb;
+    snprintf(s->other, sizeof(s->other), "%s", other);
+    s->other_bytes = ob;
+}
+
+/* One path, rxe1/1 to 10.9.0.102, from a2 to B's b2, with tests/isolation-netns.sh's
+ * stock figures (its TCP bytes left by a1). */
+static void path(struct probe_run *run, struct probe_peer *e)
+{
+    memset(run, 0, sizeof(*run));
+    memset(e, 0, sizeof(*e));
+    run->peers = e;
+    run->n_peers = 1;
+    snprintf(e->peer, sizeof(e->peer), "10.9.0.102");
+    snprintf(e->addr, sizeof(e->addr), "10.9.0.102");
+    snprintf(e->rail, sizeof(e->rail), "rxe1/1");
+    snprintf(e->isolation.rail, sizeof(e->isolation.rail), "a2");
+    snprintf(e->isolation.peer_rail, sizeof(e->isolation.peer_rail), "b2");
+    struct isolation_leg *l = &e->isolation.leg[ISOLATION_TCP];
+    l->measured = true;
+    l->out_bytes = 41933824;
+    l->back_bytes = 56320;
+    side(&l->own_tx, "a2", 0, "a1", 42026416);
+    side(&l->peer_rx, "b2", 42026416, "b1", 0);
+    side(&l->peer_tx, "b2", 80000, "b1", 0);
+    side(&l->own_rx, "a2", 0, "a1", 80000);
+}
+
+START_TEST(test_check_verdicts)
+{
+    struct probe_run run;
+    struct probe_peer e;
+    struct findings fs = { 0 };
+    path(&run, &e);
+    check_isolation(&run, &fs);
+    const struct finding *f = one_finding(&fs, "route.isolation", "rxe1/1");
+    ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+    ck_assert_ptr_nonnull(strstr(f->message, "left by a1 (+42026416 B), not a2 (+0 B)"));
+    ck_assert_ptr_nonnull(strstr(f->message, "arrived on a1 (+80000 B), not a2 (+0 B)"));
+    ck_assert_ptr_nonnull(strstr(f->hint, "arp_ignore=1"));
+    ck_assert_str_eq(f->subject, "10.9.0.102");
+    findings_done(&fs);
+
+    /* Fixed: every side on its rail. */
+    struct isolation_leg *l = &e.isolation.leg[ISOLATION_TCP];
+    side(&l->own_tx, "a2", 42026416, "a1", 0);
+    side(&l->own_rx, "a2", 80000, "a1", 0);
+    check_isolation(&run, &fs);
+    f = one_finding(&fs, "route.isolation", "rxe1/1");
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_ptr_nonnull(strstr(f->message, "arrived on the peer's b2 (+42026416 B)"));
+    findings_done(&fs);
+
+    /* A failed RDMA probe whose neighbour entry holds the peer's other NIC: flux, named. */
+    e.isolation.flux = true;
+    uint8_t mac[6] = { 0x52, 0x54, 0, 0x77, 0x0b, 0 };
+    memcpy(e.isolation.neigh_mac, mac, 6);
+    snprintf(e.isolation.neigh_owner, sizeof(e.isolation.neigh_owner), "b1");
+    check_isolation(&run, &fs);
+    f = one_finding(&fs, "route.isolation", "rxe1/1");
+    ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+    ck_assert_ptr_nonnull(strstr(f->message, "ARP flux: this node's neighbour entry for 10.9.0.102 on a2 "
+                                             "holds 52:54:00:77:0b:00, the MAC of the peer's b1, not of its b2"));
+    findings_done(&fs);
+
+    /* Bytes no netdev counted (an offloading HCA): unknown, never ok. */
+    e.isolation.flux = false;
+    side(&l->own_tx, "a2", 10, "a1", 10);
+    check_isolation(&run, &fs);
+    ck_assert_int_eq(one_finding(&fs, "route.isolation", "rxe1/1")->severity, SEVERITY_UNKNOWN);
+    findings_done(&fs);
+
+    /* Unmeasured, with why; a path from the host is not judged. */
+    snprintf(e.isolation.error, sizeof(e.isolation.error), "no links answer from the peer");
+    check_isolation(&run, &fs);
+    f = one_finding(&fs, "route.isolation", "rxe1/1");
+    ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
+    ck_assert_ptr_nonnull(strstr(f->message, "not measured: no links answer"));
+    findings_done(&fs);
+    memset(&e.isolation, 0, sizeof(e.isolation));
+    check_isolation(&run, &fs);
+    ck_assert_uint_eq(fs.n, 0);
+    findings_done(&fs);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("isolation");
+    TCase *tc = tcase_create("isolation");
+    tcase_add_test(tc, test_side_rule);
+    tcase_add_test(tc, test_links_answer);
+    tcase_add_test(tc, test_check_verdicts);
+    suite_add_tcase(s, tc);
+    return check_run(s);
+}
