@@ -17,10 +17,14 @@
  * group is the package's (fabtune.sysusers): without it the daemon says so at start. */
 static int check_group(const char *name, char *why, size_t len)
 {
+    /* Not looked up: that would load the NSS modules (and ask systemd-userdb) in every
+     * fabtuned --once, for an answer that changes nothing. */
+    if (streq(name, DEFAULT_GROUP))
+        return 0;
     struct group g, *found = NULL;
     char buf[4096];
     int r = getgrnam_r(name, &g, buf, sizeof(buf), &found);
-    if (found || streq(name, DEFAULT_GROUP))
+    if (found)
         return 0;
     if (r != 0 && r != ENOENT && r != ESRCH)
         return 0;   /* the group database cannot be read now: the daemon warns at start */

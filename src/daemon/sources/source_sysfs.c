@@ -46,44 +46,73 @@ static bool parse_index(const char *s, unsigned long min, unsigned long max, uns
     return true;
 }
 
+/* A GID attribute (gid_attrs/types/I, gid_attrs/ndevs/I) through its directory, listed once
+ * per port; by path where that directory could not be opened, for the same errors. */
+static int read_gid_attr(const char *root, const struct rail *r, struct sysfs_dir *d,
+                         const char *attr, unsigned long idx, char *buf, size_t len)
+{
+    char name[24];
+    snprintf(name, sizeof(name), "%lu", idx);
+    if (d)
+        return sysfs_dir_read_line(d, name, buf, len);
+    return sysfs_read_line(root, buf, len, IB "/%s/ports/%u/gid_attrs/%s/%s", r->device, r->port,
+                           attr, name);
+}
+
+/* The attribute directories are opened at the first GID in use: most slots are empty. */
+static void open_gid_attrs(const char *root, const struct rail *r, bool *opened,
+                           struct sysfs_dir **types, struct sysfs_dir **ndevs)
+{
+    if (*opened)
+        return;
+    *opened = true;
+    if (sysfs_dir_open(root, types, IB "/%s/ports/%u/gid_attrs/types", r->device, r->port) < 0)
+        *types = NULL;
+    if (sysfs_dir_open(root, ndevs, IB "/%s/ports/%u/gid_attrs/ndevs", r->device, r->port) < 0)
+        *ndevs = NULL;
+}
+
 static int read_gids(const char *root, struct rail *r)
 {
-    char **names = NULL;
-    size_t n = 0;
-    int err = sysfs_list(root, &names, &n, IB "/%s/ports/%u/gids", r->device, r->port);
+    _cleanup_(sysfs_dir_freep) struct sysfs_dir *gids = NULL;
+    _cleanup_(sysfs_dir_freep) struct sysfs_dir *types = NULL;
+    _cleanup_(sysfs_dir_freep) struct sysfs_dir *ndevs = NULL;
+    bool attrs_opened = false;
+    int err = sysfs_dir_open(root, &gids, IB "/%s/ports/%u/gids", r->device, r->port);
     if (err < 0)
         return err;
 
+    size_t n = sysfs_dir_count(gids);
     uint32_t len = 0;
     unsigned long idx;
     for (size_t i = 0; i < n; i++)
-        if (parse_index(names[i], 0, 65535, &idx) && idx + 1 > len)
+        if (parse_index(sysfs_dir_name(gids, i), 0, 65535, &idx) && idx + 1 > len)
             len = (uint32_t)idx + 1;
     r->gids = calloc(len ? len : 1, sizeof(*r->gids));
-    if (!r->gids) {
-        strv_free(names);
+    if (!r->gids)
         return -ENOMEM;
-    }
     r->n_gids = len;
     for (size_t i = 0; i < n; i++) {
         char buf[64];
-        if (!parse_index(names[i], 0, len ? len - 1 : 0, &idx) || idx >= len)
+        const char *name = sysfs_dir_name(gids, i);
+        if (!parse_index(name, 0, len ? len - 1 : 0, &idx) || idx >= len)
             continue;
         struct gid_entry *g = &r->gids[idx];
-        if (sysfs_read_line(root, buf, sizeof(buf), IB "/%s/ports/%u/gids/%lu",
-                            r->device, r->port, idx) < 0 || gid_parse_sysfs(buf, g->raw) < 0)
+        /* The file idx names, not NAME: "03" in a captured tree reads gids/3, as ever. */
+        char canon[24];
+        snprintf(canon, sizeof(canon), "%lu", idx);
+        if (sysfs_dir_read_line(gids, canon, buf, sizeof(buf)) < 0 ||
+            gid_parse_sysfs(buf, g->raw) < 0)
             continue;
         if (gid_is_zero(g->raw))
             continue;   /* an empty slot: its attributes read as EINVAL */
-        int rd = sysfs_read_line(root, buf, sizeof(buf), IB "/%s/ports/%u/gid_attrs/types/%lu",
-                                 r->device, r->port, idx);
+        open_gid_attrs(root, r, &attrs_opened, &types, &ndevs);
+        int rd = read_gid_attr(root, r, types, "types", idx, buf, sizeof(buf));
         /* No file is not a read that fails: NCCL's open() fails on the one, not the other. */
         g->type = rd == 0 ? gid_type_parse(buf)
                 : rd == -ENOENT ? GID_TYPE_MISSING : GID_TYPE_UNREADABLE;
-        (void)sysfs_read_line(root, g->ndev, sizeof(g->ndev), IB "/%s/ports/%u/gid_attrs/ndevs/%lu",
-                              r->device, r->port, idx);
+        (void)read_gid_attr(root, r, ndevs, "ndevs", idx, g->ndev, sizeof(g->ndev));
     }
-    strv_free(names);
     return 0;
 }
 

@@ -32,11 +32,8 @@ static int build_path(char *path, size_t len, const char *root, const char *fmt,
     return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static int read_line_at(const char *path, char *buf, size_t len)
+static int read_line_fd(int fd, char *buf, size_t len)
 {
-    _cleanup_close_ int fd = open_regular(path);
-    if (fd < 0)
-        return fd;
     ssize_t k;
     do
         k = read(fd, buf, len - 1);
@@ -46,6 +43,12 @@ static int read_line_at(const char *path, char *buf, size_t len)
     buf[k] = '\0';
     buf[strcspn(buf, "\n")] = '\0';
     return 0;
+}
+
+static int read_line_at(const char *path, char *buf, size_t len)
+{
+    _cleanup_close_ int fd = open_regular(path);
+    return fd < 0 ? fd : read_line_fd(fd, buf, len);
 }
 
 /* The first line of root/fmt..., for the readers below. */
@@ -229,6 +232,116 @@ int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ..
     if (ret_n)
         *ret_n = l.n;
     return 0;
+}
+
+struct sysfs_dir_entry {
+    char *name;
+    unsigned char type;         /* d_type: DT_UNKNOWN when the listing did not say */
+};
+
+struct sysfs_dir {
+    DIR *dir;                   /* NULL under a snapshot root */
+    char path[PATH_MAX];
+    struct sysfs_dir_entry *v;
+    size_t n, cap;
+};
+
+static int dir_entry_cmp(const void *a, const void *b)
+{
+    return strverscmp(((const struct sysfs_dir_entry *)a)->name,
+                      ((const struct sysfs_dir_entry *)b)->name);
+}
+
+static int dir_add(struct sysfs_dir *d, const char *name, unsigned char type)
+{
+    int r = GROW_ARRAY(d->v, d->cap, d->n + 1, SYSFS_LIST_MAX);
+    if (r < 0)
+        return r;
+    if (!(d->v[d->n].name = strdup(name)))
+        return -ENOMEM;
+    d->v[d->n++].type = type;
+    return 0;
+}
+
+static int dir_add_unknown(const char *name, void *u)
+{
+    return dir_add(u, name, DT_UNKNOWN);
+}
+
+int sysfs_dir_open(const char *root, struct sysfs_dir **ret, const char *fmt, ...)
+{
+    struct sysfs_dir *d = calloc(1, sizeof(*d));
+    if (!d)
+        return -ENOMEM;
+    va_list ap;
+    va_start(ap, fmt);
+    int r = build_path(d->path, sizeof(d->path), root, fmt, ap);
+    va_end(ap);
+    const char *inside;
+    const struct tarfs *t = r < 0 ? NULL : tarfs_owner(d->path, &inside);
+    if (t)
+        r = tarfs_list(t, inside, dir_add_unknown, d);
+    else if (r == 0 && !(d->dir = opendir(d->path)))
+        r = -errno;
+    else if (r == 0) {
+        struct dirent *de;
+        while (r == 0 && (de = readdir(d->dir)))
+            if (!streq(de->d_name, ".") && !streq(de->d_name, ".."))
+                r = dir_add(d, de->d_name, de->d_type);
+    }
+    if (r < 0) {
+        sysfs_dir_free(d);
+        return r;
+    }
+    qsort(d->v, d->n, sizeof(*d->v), dir_entry_cmp);
+    *ret = d;
+    return 0;
+}
+
+size_t sysfs_dir_count(const struct sysfs_dir *d)
+{
+    return d->n;
+}
+
+const char *sysfs_dir_name(const struct sysfs_dir *d, size_t i)
+{
+    return i < d->n ? d->v[i].name : NULL;
+}
+
+int sysfs_dir_read_line(const struct sysfs_dir *d, const char *name, char *buf, size_t len)
+{
+    struct sysfs_dir_entry key = { .name = (char *)name };
+    const struct sysfs_dir_entry *e = d->dir ? bsearch(&key, d->v, d->n, sizeof(*d->v),
+                                                       dir_entry_cmp) : NULL;
+    if (e && e->type == DT_REG) {
+        /* Listed as a regular file: no fstat(). O_NOFOLLOW: one that has become a symlink
+         * since goes the long way, through open_regular()'s checks. */
+        int fd = openat(dirfd(d->dir), name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+        if (fd >= 0) {
+            int r = read_line_fd(fd, buf, len);
+            close(fd);
+            return r;
+        }
+        if (errno != ELOOP)
+            return -errno;
+    }
+    char path[PATH_MAX];
+    int n = snprintf(path, sizeof(path), "%s/%s", d->path, name);
+    if (n < 0 || (size_t)n >= sizeof(path))
+        return -ENAMETOOLONG;
+    return read_line_at(path, buf, len);
+}
+
+void sysfs_dir_free(struct sysfs_dir *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n; i++)
+        free(d->v[i].name);
+    free(d->v);
+    if (d->dir)
+        closedir(d->dir);
+    free(d);
 }
 
 /* A file of the mounted snapshot as a memfd, so that every reader (open_regular, FILE*,

@@ -25,6 +25,24 @@ int sysfs_link_name(const char *root, char *buf, size_t len, const char *fmt, ..
  * SYSFS_LIST_MAX entries. */
 int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A directory under a root, listed once and kept open for many reads of the small files
+ * in it (a port's GID table is 256 files, or more): each read is an openat() of a name, with
+ * no path to build and walk again, and a file the listing says is regular needs no fstat()
+ * to prove it. Under a snapshot root its reads go by path, as sysfs_read_line()'s do. */
+struct sysfs_dir;
+/* Opens and lists ROOT/PATH: -errno as sysfs_list(), whose order sysfs_dir_name() keeps. */
+int sysfs_dir_open(const char *root, struct sysfs_dir **ret, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+size_t sysfs_dir_count(const struct sysfs_dir *d);
+const char *sysfs_dir_name(const struct sysfs_dir *d, size_t i);
+/* sysfs_read_line() of DIR/NAME, with the same results. */
+int sysfs_dir_read_line(const struct sysfs_dir *d, const char *name, char *buf, size_t len);
+void sysfs_dir_free(struct sysfs_dir *d);
+static inline void sysfs_dir_freep(struct sysfs_dir **d)
+{
+    sysfs_dir_free(*d);
+}
+
 /* All of ROOT/PATH, at most MAX bytes (-EFBIG beyond), NUL-terminated, malloc'd in *RET. */
 int sysfs_read_file(const char *root, size_t max, char **ret, size_t *ret_len, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
