@@ -293,7 +293,8 @@ int sysfs_dir_open(const char *root, struct sysfs_dir **ret, const char *fmt, ..
         sysfs_dir_free(d);
         return r;
     }
-    qsort(d->v, d->n, sizeof(*d->v), dir_entry_cmp);
+    if (d->n > 0) /* an empty directory has no array: qsort(NULL, 0) is undefined */
+        qsort(d->v, d->n, sizeof(*d->v), dir_entry_cmp);
     *ret = d;
     return 0;
 }
@@ -311,7 +312,7 @@ const char *sysfs_dir_name(const struct sysfs_dir *d, size_t i)
 int sysfs_dir_read_line(const struct sysfs_dir *d, const char *name, char *buf, size_t len)
 {
     struct sysfs_dir_entry key = { .name = (char *)name };
-    const struct sysfs_dir_entry *e = d->dir ? bsearch(&key, d->v, d->n, sizeof(*d->v),
+    const struct sysfs_dir_entry *e = d->dir && d->n > 0 ? bsearch(&key, d->v, d->n, sizeof(*d->v),
                                                        dir_entry_cmp) : NULL;
     if (e && e->type == DT_REG) {
         /* Listed as a regular file: no fstat(). O_NOFOLLOW: one that has become a symlink
