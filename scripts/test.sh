@@ -57,7 +57,7 @@ configure_here() {
 fuzz_targets="tests/fuzz/fuzz_policy tests/fuzz/fuzz_sysfs tests/fuzz/fuzz_dcb tests/fuzz/fuzz_request
     tests/fuzz/fuzz_state tests/fuzz/fuzz_reply tests/fuzz/fuzz_sysctl_conf tests/fuzz/fuzz_netlink
     tests/fuzz/fuzz_pci_config tests/fuzz/fuzz_tarfs tests/fuzz/fuzz_peers tests/fuzz/fuzz_routes
-    tests/fuzz/fuzz_module_eeprom tests/fuzz/fuzz_lldp"
+    tests/fuzz/fuzz_module_eeprom tests/fuzz/fuzz_lldp tests/fuzz/fuzz_fec"
 
 "$top/scripts/deps-debian.sh"
 cd "$top"
