@@ -366,7 +366,7 @@ static enum severity judge_rail(const char *fixture, void (*edit)(struct module_
         strscpy(r->module.why, "the driver gives no module EEPROM (Operation not supported)",
                 sizeof(r->module.why));
     }
-    check_module(&inv, &p, &fs);
+    check_module(&inv, NULL, &p, &fs);
     ck_assert_uint_eq(fs.n, 1);
     ck_assert_str_eq(fs.items[0].check, "link.module");
     ck_assert_str_eq(fs.items[0].rail, "mlx5_0/1");
@@ -434,7 +434,7 @@ START_TEST(test_check_module_not_read)
     struct findings fs = { 0 };
     policy_init_defaults(&p);
     ck_assert_ptr_nonnull(inventory_add_rail(&inv, "mlx5_0", 1));
-    check_module(&inv, &p, &fs);
+    check_module(&inv, NULL, &p, &fs);
     ck_assert_uint_eq(fs.n, 0);
     findings_done(&fs);
     inventory_done(&inv);

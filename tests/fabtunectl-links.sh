@@ -75,10 +75,10 @@ out "$(q mlx5_5/1 '.module')" '^null$'
 out "$(q mlx5_0/1 '"\(.symbol_errors_total) \(.link_downs_24h) \(.carrier_changes_24h) \(.events)"')" '^0 0 0 \[\]$'
 
 expect_rc 0 "$ctl" -s "$sock" links
-expect_match '^RAIL  *NETDEV  *FEC  *PRE-FEC BER  *POST-FEC BER  *SYMBOL ERR/H  *DOWNS 24H  *MODULE  *TEMPERATURE  *WEAKEST RX$' "$LAST_OUT"
-expect_match '^mlx5_0/1  *enp26s0f0np0  *rs  *-  *-  *[0-9-]*  *0  *QSFP28 optical FABTUNE OPTICS QSFP28-SR4-100G  *35.5 C (warn 70.0)  *lane 3 -12.22 dBm (warn -10.00, -2.22 dB)$' "$LAST_OUT"
-expect_match '^mlx5_1/1  *enp60s0f0np0 .* QSFP28 DAC FABTUNE CABLES QSFP28-DAC-1M  *not monitored  *not monitored$' "$LAST_OUT"
-expect_match '^mlx5_4/1  *enp154s0f0np0 .* unknown  *-  *-$' "$LAST_OUT"
+expect_match '^RAIL  *NETDEV  *FEC  *PRE-FEC BER  *POST-FEC BER  *SYMBOL ERR/H  *DOWNS 24H  *MODULE  *TEMPERATURE  *WEAKEST RX  *RX TREND$' "$LAST_OUT"
+expect_match '^mlx5_0/1  *enp26s0f0np0  *rs  *-  *-  *[0-9-]*  *0  *QSFP28 optical FABTUNE OPTICS QSFP28-SR4-100G  *35.5 C (warn 70.0)  *lane 3 -12.22 dBm (warn -10.00, -2.22 dB)  *-$' "$LAST_OUT"
+expect_match '^mlx5_1/1  *enp60s0f0np0 .* QSFP28 DAC FABTUNE CABLES QSFP28-DAC-1M  *not monitored  *not monitored  *-$' "$LAST_OUT"
+expect_match '^mlx5_4/1  *enp154s0f0np0 .* unknown  *-  *-  *-$' "$LAST_OUT"
 expect_match '^mlx5_4/1: module unknown: no answer to MODULE_EEPROM_GET when the snapshot was taken (Operation not supported)$' "$LAST_OUT"
 expect_match '^  no flap, link down or error burst kept$' "$LAST_OUT"
 

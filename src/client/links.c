@@ -2,7 +2,8 @@
 /* fabtunectl links: each rail's link from the status reply's rails[].link (the daemon's
  * report, outputs/report_json.c): FEC and BER (not read yet: "-"), symbol errors per
  * hour, link downs in the last day, the module, its temperature and its weakest lane's Rx
- * power against the low warning; then the latest flaps, link downs and error bursts. */
+ * power against the low warning, and the lane whose Rx power falls fastest over the trend
+ * window (rx_power_trend); then the latest flaps, link downs and error bursts. */
 #include "config.h"
 
 #include <stdio.h>
@@ -14,7 +15,7 @@
 #include "json_text.h"
 #include "macro.h"
 
-#define COLUMNS 10
+#define COLUMNS 11
 #define CELL 96
 
 static json_object *get(json_object *o, const char *key)
@@ -78,6 +79,26 @@ static void rx_cell(json_object *m, char *buf, size_t len)
     }
 }
 
+/* "lane 3 -1.70 dB/24h (60 samples)", or "-" while no lane has enough samples. */
+static void trend_cell(json_object *l, char *buf, size_t len)
+{
+    json_object *t = get(l, "rx_power_trend");
+    if (!t || json_object_is_type(t, json_type_null)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    double w = json_num(t, "window_seconds");
+    char per[24];
+    if (w >= 3600 && w == (double)(long long)(w / 3600) * 3600)
+        snprintf(per, sizeof(per), "%.0fh", w / 3600);
+    else if (w >= 60 && w == (double)(long long)(w / 60) * 60)
+        snprintf(per, sizeof(per), "%.0fm", w / 60);
+    else
+        snprintf(per, sizeof(per), "%.0fs", w);
+    snprintf(buf, len, "lane %s %+.2f dB/%s (%s samples)", json_text(t, "lane"),
+             json_num(t, "db_per_window"), per, json_text(t, "samples"));
+}
+
 /* A count as an integer, a BER in scientific notation, "-" when null. */
 static void number_cell(json_object *l, const char *key, bool ber, char *buf, size_t len)
 {
@@ -100,7 +121,8 @@ static void print_row(char cells[COLUMNS][CELL], const int *w)
 static void render_table(json_object *rails)
 {
     static const char *const heads[COLUMNS] = { "RAIL", "NETDEV", "FEC", "PRE-FEC BER",
-        "POST-FEC BER", "SYMBOL ERR/H", "DOWNS 24H", "MODULE", "TEMPERATURE", "WEAKEST RX" };
+        "POST-FEC BER", "SYMBOL ERR/H", "DOWNS 24H", "MODULE", "TEMPERATURE", "WEAKEST RX",
+        "RX TREND" };
     size_t n = json_object_array_length(rails);
     char (*rows)[COLUMNS][CELL] = calloc(n + 1, sizeof(*rows));
     int w[COLUMNS];
@@ -122,6 +144,7 @@ static void render_table(json_object *rails)
         module_cell(m, row[7], CELL);
         temperature_cell(m, row[8], CELL);
         rx_cell(m, row[9], CELL);
+        trend_cell(l, row[10], CELL);
     }
     for (int c = 0; c < COLUMNS; c++) {
         w[c] = 0;

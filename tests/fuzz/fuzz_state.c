@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: ISC */
 /* libFuzzer target for the state files fabtuned reads back at start-up: the sysctl
- * originals, the counter state, the probe baselines and the link memory. Any bytes in any of them load or
+ * originals, the counter state, the probe baselines and the link memory (with its Rx
+ * power trends). Any bytes in any of them load or
  * fail cleanly, stay within their bounds, and what loads saves and loads again. The first
  * input byte picks the file; the rest is its content. */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +83,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 /* The rules on what loaded: no age is negative, no count overflows. */
                 (void)link_memory_sticky(&m, m.rails[i].rail, USEC_PER_HOUR);
                 (void)link_memory_warnings(&m, m.rails[i].rail, "counters.link", USEC_PER_HOUR, true);
+                /* The Rx power trend: within its ring, in time order, and its fit finite. */
+                const struct rx_trend *t = &m.rails[i].rx;
+                struct rx_fit f;
+                if (t->n > RX_TREND_SAMPLES)
+                    abort();
+                for (size_t j = 1; j < t->n; j++)
+                    if (t->samples[j].wall < t->samples[j - 1].wall)
+                        abort();
+                if (t->n && rx_trend_steepest(t, t->samples[t->n - 1].wall, USEC_PER_HOUR, &f) &&
+                    (!isfinite(f.db_per_window) || f.lane >= MODULE_LANES_MAX))
+                    abort();
             }
             if (link_store_save(dir, &m) < 0 || link_store_load(dir, &again) < 0 || again.n != m.n)
                 abort();    /* what was saved loads again, whole */

@@ -2,8 +2,9 @@
 /* link.module: a rail's pluggable module against its own thresholds (SFF-8636 page 03h,
  * CMIS page 02h). A reading past a warning threshold is a warning, past an alarm an error;
  * a latched flag whose reading is back inside is a warning (the excursion happened since
- * the last read). A DAC has no monitors: "not monitored". One finding per rail, the worst
- * reading named. Only rails whose module a source read (live Ethernet rails) get one. */
+ * the last read). A lane whose Rx power's fit over the trend window falls faster than the
+ * policy's dB per window is a warning (model/rx_trend.h). A DAC has no monitors: "not
+ * monitored". One finding per rail, the worst reading named. Only rails whose module a source read (live Ethernet rails) get one. */
 #include "config.h"
 
 #include <math.h>
@@ -100,6 +101,29 @@ static void judge_module(const struct module_info *info, struct worst *w)
     }
 }
 
+/* The steepest falling lane of the rail's trend, when it falls past the policy's rate. */
+static void judge_trend(const struct rail *r, const struct link_memory *links,
+                        const struct policy *p, struct worst *w)
+{
+    const struct rail_memory *rm = links ? link_memory_find_const(links, r->name) : NULL;
+    usec_t window = p->checks.module.rx_power_window;
+    double fall = p->checks.module.rx_power_fall;
+    struct rx_fit f;
+    char span[32], per[32], what[160];
+    if (!rm || fall <= 0 || !rx_trend_steepest(&rm->rx, links->now_wall, window, &f) ||
+        f.db_per_window > -fall)
+        return;
+    double h = (double)f.span / (double)USEC_PER_HOUR;
+    if (h >= 1)
+        snprintf(span, sizeof(span), "%.1f h", h);
+    else
+        snprintf(span, sizeof(span), "%.0f s", (double)f.span / (double)USEC_PER_SEC);
+    snprintf(what, sizeof(what), "lane %u Rx power fell %.2f dB in %s (%.2f dB per %s over "
+             "%zu samples), now %.2f dBm", f.lane + 1, f.first_dbm - f.last_dbm, span,
+             f.db_per_window, duration_format(window, per, sizeof(per)), f.samples, f.last_dbm);
+    note(w, SEVERITY_WARNING, what);
+}
+
 static bool any_thresholds(const struct module_info *info)
 {
     for (int q = 0; q < MODULE_QUANTITIES; q++)
@@ -108,7 +132,8 @@ static bool any_thresholds(const struct module_info *info)
     return false;
 }
 
-static void check_one(const struct rail *r, struct findings *out)
+static void check_one(const struct rail *r, const struct link_memory *links,
+                      const struct policy *p, struct findings *out)
 {
     const struct module_state *m = &r->module;
     const struct module_info *info = &m->info;
@@ -127,13 +152,15 @@ static void check_one(const struct rail *r, struct findings *out)
                                                      : "the module implements no monitor");
         return;
     }
-    if (!any_thresholds(info)) {
+    struct worst w = { .sev = SEVERITY_OK };
+    if (any_thresholds(info))
+        judge_module(info, &w);
+    judge_trend(r, links, p, &w);
+    if (!any_thresholds(info) && w.sev == SEVERITY_OK) {
         findings_add(out, "link.module", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
                      "%s: the module gives no thresholds to judge its readings by", who);
         return;
     }
-    struct worst w = { .sev = SEVERITY_OK };
-    judge_module(info, &w);
     if (w.sev == SEVERITY_OK)
         findings_add(out, "link.module", SEVERITY_OK, r->name, "within the module's thresholds",
                      "within", NULL, "%s: every reading within the module's thresholds", who);
@@ -145,10 +172,10 @@ static void check_one(const struct rail *r, struct findings *out)
                      "%s: %s", who, w.what);
 }
 
-void check_module(const struct inventory *inv, const struct policy *p, struct findings *out)
+void check_module(const struct inventory *inv, const struct link_memory *links,
+                  const struct policy *p, struct findings *out)
 {
-    (void)p;
     for (size_t i = 0; i < inv->n_rails; i++)
         if (inv->rails[i].module.read)
-            check_one(&inv->rails[i], out);
+            check_one(&inv->rails[i], links, p, out);
 }

@@ -33,7 +33,7 @@ static void run_qos(const struct check_input *in, struct findings *out)
 
 static void run_module(const struct check_input *in, struct findings *out)
 {
-    check_module(in->inventory, in->policy, out);
+    check_module(in->inventory, in->links, in->policy, out);
 }
 
 static void run_fec(const struct check_input *in, struct findings *out)

@@ -35,7 +35,9 @@ void check_ports(const struct inventory *inv, const struct policy *p, struct fin
 void check_netdevs(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_gids(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_qos(const struct inventory *inv, const struct policy *p, struct findings *out);
-void check_module(const struct inventory *inv, const struct policy *p, struct findings *out);
+/* link.module; LINKS (may be NULL) holds each rail's Rx power trend. */
+void check_module(const struct inventory *inv, const struct link_memory *links,
+                  const struct policy *p, struct findings *out);
 /* link.fec (each Ethernet rail's FEC mode against its lane rate) and, with ST, link.ber
  * (its pre- and post-FEC bit error ratios from the rates in ST). */
 void check_fec(const struct inventory *inv, const struct counter_state *st,

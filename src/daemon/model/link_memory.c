@@ -216,6 +216,22 @@ int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_b
     return 0;
 }
 
+int link_memory_observe_modules(struct link_memory *m, usec_t now_wall,
+                                const struct inventory *inv, usec_t window)
+{
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct rail *r = &inv->rails[i];
+        struct rail_memory *rm;
+        if (!r->module.known || !r->module.info.monitored)
+            continue;
+        int err = link_memory_rail(m, r->name, &rm);
+        if (err < 0)
+            return err;
+        rx_trend_add(&rm->rx, &r->module.info, now_wall, window);
+    }
+    return 0;
+}
+
 static bool failing(enum severity s)
 {
     return s == SEVERITY_WARNING || s == SEVERITY_ERROR;

@@ -21,6 +21,7 @@
 #include "counters.h"
 #include "findings.h"
 #include "inventory.h"
+#include "rx_trend.h"
 #include "timeutil.h"
 
 enum link_event_kind {
@@ -62,6 +63,7 @@ struct rail_memory {
     uint32_t failing;           /* bit i: tracked check i failed at the last pass */
     struct link_event events[LINK_MEMORY_EVENTS];
     size_t n_events;
+    struct rx_trend rx;         /* its module's Rx power over the trend window */
 };
 
 struct link_memory {
@@ -92,6 +94,10 @@ int link_memory_add_event(struct link_memory *m, const char *rail, const struct 
 int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_boottime,
                         usec_t now_wall, const struct inventory *inv,
                         const struct counter_state *counters, double link_threshold);
+/* Adds a sample of each rail's module Rx power (rails whose module was read) at NOW_WALL
+ * to its trend over WINDOW (rx_trend.h). Call after link_memory_observe. -ENOMEM. */
+int link_memory_observe_modules(struct link_memory *m, usec_t now_wall,
+                                const struct inventory *inv, usec_t window);
 /* Records the raises among FS's findings of tracked checks (warning or error now, not at
  * the last pass) as LINK_EVENT_WARNING events, and which fail now. -ENOMEM. */
 int link_memory_note_findings(struct link_memory *m, const struct findings *fs);

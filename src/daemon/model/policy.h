@@ -101,6 +101,9 @@ struct policy {
          * FEC corrects to its target (RS(544,514) on 50G/100G PAM4 lanes, RS(528,514) on
          * 25G lanes), the fraction of it that warns, and the post-FEC BER limit. */
         struct { double kp4_limit, kr4_limit, pre_fec_margin, post_fec_ber; } fec;
+        /* link.module's trend (model/rx_trend.h): a lane whose Rx power's fit falls this
+         * many dB per window is a warning (0: off). */
+        struct { double rx_power_fall; usec_t rx_power_window; } module;
     } checks;
     struct {
         enum tuning_mode mode;

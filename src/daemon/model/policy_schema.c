@@ -122,11 +122,18 @@ static const struct policy_field fec_fields[] = {
     END,
 };
 
+static const struct policy_field module_fields[] = {
+    DBL("rx_power_fall", checks.module.rx_power_fall, 0, 40),
+    DUR("rx_power_window", checks.module.rx_power_window, 1 * S, 7 * 24 * HOUR),
+    END,
+};
+
 static const struct policy_field checks_fields[] = {
     DUR("interval", checks.interval, 1 * S, 1 * HOUR),
     MAP("flaps", flaps_fields),
     MAP("counters", counters_fields),
     MAP("fec", fec_fields),
+    MAP("module", module_fields),
     END,
 };
 

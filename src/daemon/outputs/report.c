@@ -69,14 +69,17 @@ void report_keep_rates(struct report *r, const struct counter_state *st)
     }
 }
 
-void report_keep_links(struct report *r, const struct link_memory *m)
+void report_keep_links(struct report *r, const struct link_memory *m, usec_t rx_window)
 {
     if (!links_alloc(r))
         return;
     for (size_t i = 0; i < r->inventory.n_rails; i++) {
-        r->rail_links[i].has_memory = true;
-        link_memory_summary(m, r->inventory.rails[i].name, REPORT_LINK_WINDOW,
-                            &r->rail_links[i].memory);
+        struct report_link *l = &r->rail_links[i];
+        const struct rail_memory *rm = link_memory_find_const(m, r->inventory.rails[i].name);
+        l->has_memory = true;
+        link_memory_summary(m, r->inventory.rails[i].name, REPORT_LINK_WINDOW, &l->memory);
+        l->rx_window = rx_window;
+        l->has_rx_fit = rm && rx_trend_steepest(&rm->rx, m->now_wall, rx_window, &l->rx_fit);
     }
 }
 

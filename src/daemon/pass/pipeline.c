@@ -107,6 +107,9 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
         pthread_mutex_lock(&in->shared->lock);
     err = link_memory_observe(m, st->boot_id, now_usec(CLOCK_BOOTTIME), now_usec(CLOCK_REALTIME),
                               &r->inventory, st, in->policy->checks.counters.link);
+    if (err >= 0)
+        err = link_memory_observe_modules(m, m->now_wall, &r->inventory,
+                                          in->policy->checks.module.rx_power_window);
     if (in->shared)
         pthread_mutex_unlock(&in->shared->lock);
     if (err < 0)
@@ -126,7 +129,7 @@ static void links_keep(const struct pipeline_input *in, struct report *r, struct
     if ((err = link_memory_note_findings(s->links, &r->findings)) < 0)
         log_warning_errno(err, "Cannot keep the link memory: %m");
     saved(in, r, link_store_save(in->state_dir, s->links), LINKS_SAVE);
-    report_keep_links(r, s->links);
+    report_keep_links(r, s->links, in->policy->checks.module.rx_power_window);
 }
 
 static void tuning_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)

@@ -5,12 +5,17 @@
  * and wall-clock times:
  *   {"boot_id":"...","rails":[{"rail":"mlx5_0/1","carrier_changes":4,"downs":1,
  *     "bursting":false,"failing":["counters.link"],"events":[{"kind":"link_down",
- *     "boot_id":"...","boottime_usec":..,"wall_usec":..,"count":1,"what":"link_downed"}]}]}
+ *     "boot_id":"...","boottime_usec":..,"wall_usec":..,"count":1,"what":"link_downed"}],
+ *     "rx_power":{"serial":"...","samples":[{"wall_usec":..,"rx":[5012,null,...]}]}}]}
+ * where rx_power is its module's Rx power trend (model/rx_trend.h): per sample, each lane's
+ * reading in 0.1 uW (1-65535, as the module's 16-bit monitor), null where it had none;
+ * samples oldest first.
  * A file is outside data: every string is checked for its type and length, rails and
  * events past their bounds are refused, and any fault refuses the whole file. */
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <json-c/json.h>
 #include <string.h>
 
@@ -65,6 +70,66 @@ static int load_event(json_object *o, struct link_event *ev)
     return 0;
 }
 
+static int load_rx_sample(json_object *o, struct rx_sample *s)
+{
+    json_object *rx;
+    memset(s, 0, sizeof(*s));
+    if (!json_object_is_type(o, json_type_object) || get_u64(o, "wall_usec", &s->wall, NULL) < 0 ||
+        !json_object_object_get_ex(o, "rx", &rx) || !json_object_is_type(rx, json_type_array) ||
+        json_object_array_length(rx) > MODULE_LANES_MAX)
+        return -EBADMSG;
+    for (size_t l = 0; l < json_object_array_length(rx); l++) {
+        json_object *v = json_object_array_get_idx(rx, l);
+        if (!v)
+            continue;               /* null: the lane had no reading */
+        int64_t raw = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : 0;
+        if (raw < 1 || raw > UINT16_MAX)
+            return -EBADMSG;
+        s->rx[l] = (uint32_t)raw;
+        s->valid |= (uint8_t)(1u << l);
+    }
+    return 0;
+}
+
+/* The optional "rx_power" member: samples within bounds, in time order. */
+static int load_rx_trend(json_object *o, struct rx_trend *t)
+{
+    json_object *rx, *samples;
+    if (!json_object_object_get_ex(o, "rx_power", &rx))
+        return 0;
+    if (!json_object_is_type(rx, json_type_object) ||
+        get_string(rx, "serial", t->serial, sizeof(t->serial)) < 0 ||
+        !json_object_object_get_ex(rx, "samples", &samples) ||
+        !json_object_is_type(samples, json_type_array) ||
+        json_object_array_length(samples) > RX_TREND_SAMPLES)
+        return -EBADMSG;
+    for (size_t i = 0; i < json_object_array_length(samples); i++) {
+        struct rx_sample *s = &t->samples[i];
+        if (load_rx_sample(json_object_array_get_idx(samples, i), s) < 0 ||
+            (i > 0 && s->wall < t->samples[i - 1].wall))
+            return -EBADMSG;
+        t->n = i + 1;
+    }
+    return 0;
+}
+
+static json_object *rx_trend_json(const struct rx_trend *t)
+{
+    json_object *o = json_object_new_object(), *samples = json_object_new_array();
+    json_object_object_add(o, "serial", json_object_new_string(t->serial));
+    for (size_t i = 0; i < t->n; i++) {
+        const struct rx_sample *s = &t->samples[i];
+        json_object *so = json_object_new_object(), *rx = json_object_new_array();
+        json_object_object_add(so, "wall_usec", json_object_new_uint64(s->wall));
+        for (unsigned l = 0; l < MODULE_LANES_MAX; l++)
+            json_object_array_add(rx, s->valid & (1u << l) ? json_object_new_int64(s->rx[l]) : NULL);
+        json_object_object_add(so, "rx", rx);
+        json_object_array_add(samples, so);
+    }
+    json_object_object_add(o, "samples", samples);
+    return o;
+}
+
 static int load_rail(struct link_memory *m, json_object *o)
 {
     char rail[sizeof(((struct rail_memory *)0)->rail)];
@@ -105,7 +170,7 @@ static int load_rail(struct link_memory *m, json_object *o)
             rm->failing |= 1u << t;
         }
     }
-    return 0;
+    return load_rx_trend(o, &rm->rx);
 }
 
 int link_store_load(const char *state_dir, struct link_memory *m)
@@ -161,6 +226,8 @@ int link_store_save(const char *state_dir, const struct link_memory *m)
         for (size_t j = 0; j < rm->n_events; j++)
             json_object_array_add(events, event_json(&rm->events[j]));
         json_object_object_add(o, "events", events);
+        if (rm->rx.n > 0)
+            json_object_object_add(o, "rx_power", rx_trend_json(&rm->rx));
         json_object_array_add(rails, o);
     }
     json_object_object_add(root, "rails", rails);
