@@ -75,7 +75,7 @@ grep -c '^link.module ' "$tmp/rows" > "$tmp/n"; expect_match '^3$' "$tmp/n"
 "$FABTUNED" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/sr4.tar" > "$tmp/sr4.json"
 jq -r '.rails[0].link | "\(.link_downs_24h) \(.events) \(.memory_unknown_reason) \(.module.type)"' \
     "$tmp/sr4.json" > "$tmp/link"
-expect_match '^null null a snapshot is one moment: it has no link memory QSFP28$' "$tmp/link"
+expect_match '^null null the snapshot kept no link memory (no daemon state it could read) QSFP28$' "$tmp/link"
 # The neighbours a snapshot keeps (fabtune/net/IF/lldp): rail 2 on leaf-r7, whose port
 # advertises a 1518-byte frame and VLAN 200, against the tree as built (leaf-r2, 9216,
 # VLAN 100). The ports (swpN+1) and ages are not compared: they differ on any two nodes.

@@ -16,7 +16,11 @@
 #   passes (per hour x interval / 3600 = 36), 2 link downs in 24 h, and the events with
 #   their times, newest first, in --json and the text table;
 # - rail 0's corrected bits +4,000,000 and uncorrectable blocks +10 in its FEC_GET answer
-#   between the passes: pre-FEC BER x 400 Gb/s x the interval = 4,000,000, post-FEC = 10.
+#   between the passes: pre-FEC BER x 400 Gb/s x the interval = 4,000,000, post-FEC = 10;
+# - the memory in a snapshot: fabtunectl snapshot --state-dir keeps the daemon's links.json
+#   and when it was taken; fabtuned --once --snapshot on the node's tree with them shows the
+#   link downs and events and judges counters.sticky at that time; a damaged copy is left
+#   out with a warning.
 # Only the check passes sample (counters.interval 1h), so the rate is the one between
 # them. Needs root ("fabtunectl reload" runs a check pass now).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -102,4 +106,38 @@ expect_match "^  mlx5_0/1  *$stamp  *flap  *2 carrier changes on enp26s0f0np0\$"
 expect_match "^  mlx5_2/1  *$stamp  *link_down  *link_downed +2\$" "$LAST_OUT"
 expect_match '^mlx5_0/1  *enp26s0f0np0  *rs  *[0-9]\.[0-9]e-[0-9]*  *[0-9]\.[0-9]e-[0-9]*  ' "$LAST_OUT"
 expect_match '^mlx5_2/1  *enp77s0f0np0  *-  *-  *-  *[0-9]*  *2  *OSFP ' "$LAST_OUT"
+
+# The memory in a snapshot. fabtunectl snapshot on this host keeps the daemon's links.json
+# as it was and when it was taken (this host has no RDMA rails: only those two files are
+# asserted here) ...
+expect_rc 0 "$ctl" snapshot --state-dir "$tmp/state" "$tmp/host.tar"
+tar -xOf "$tmp/host.tar" ./fabtune/state/links.json > "$tmp/kept.json" 2>/dev/null ||
+    tar -xOf "$tmp/host.tar" fabtune/state/links.json > "$tmp/kept.json"
+cmp -s "$tmp/kept.json" "$tmp/state/links.json" && pass "the snapshot keeps the daemon's links.json" ||
+    fail "the snapshot's links.json differs from the daemon's"
+tar -xOf "$tmp/host.tar" ./fabtune/taken > "$tmp/taken" 2>/dev/null ||
+    tar -xOf "$tmp/host.tar" fabtune/taken > "$tmp/taken"
+expect_match '^[0-9]\{16\} [0-9]\{1,\}$' "$tmp/taken"
+# ... and fabtuned reads them back from a snapshot of the 8-rail node (its tree with the
+# two files): mlx5_2's link downs and events as the daemon showed them, judged at the time
+# the snapshot was taken (counters.sticky under a 1 h window).
+mkdir -p "$tmp/fx/fabtune/state"
+cp "$tmp/kept.json" "$tmp/fx/fabtune/state/links.json"
+cp "$tmp/taken" "$tmp/fx/fabtune/taken"
+tar -C "$tmp/fx" -cf "$tmp/node.tar" .
+sed 's/sticky_window: 0s/sticky_window: 1h/' "$tmp/policy.yaml" > "$tmp/sticky.yaml"
+"$fabtuned" --once --json --no-probes -c "$tmp/sticky.yaml" --snapshot "$tmp/node.tar" > "$tmp/node.json" 2>> "$tmp/log"
+jq -r '.rails[] | select(.name == "mlx5_2/1") | .link | "\(.link_downs_24h) \(.memory_unknown_reason) \(.events[0].kind) \(.events[0].what)"' \
+    "$tmp/node.json" > "$tmp/v"
+expect_match '^2 null link_down link_downed$' "$tmp/v"
+jq -r '.findings[] | select(.check == "counters.sticky" and .rail == "mlx5_2/1") | "\(.severity) \(.message)"' \
+    "$tmp/node.json" > "$tmp/v"
+expect_match '^warning the link went down (link_downed +2) at [0-9-]*T[0-9:]*Z; DEGRADED until' "$tmp/v"
+# A damaged copy is left out, said, and the rest of the report stands.
+echo '{"boot_id":7}' > "$tmp/fx/fabtune/state/links.json"
+tar -C "$tmp/fx" -cf "$tmp/bad.tar" .
+"$fabtuned" --once --json --no-probes -c "$tmp/sticky.yaml" --snapshot "$tmp/bad.tar" > "$tmp/bad.json" 2> "$tmp/bad.err"
+jq -r '.rails[] | select(.name == "mlx5_2/1") | .link | "\(.link_downs_24h) \(.module.type)"' "$tmp/bad.json" > "$tmp/v"
+expect_match '^null OSFP$' "$tmp/v"
+expect_grep "The snapshot's link memory (links.json) is damaged" "$tmp/bad.err"
 finish

@@ -318,7 +318,7 @@ if grep -q "net.core.rmem_max: live" "$LAST_ERR"; then fail "-d policy logs tuni
 # fabtunectl's usage errors say what the command needs, in its table's words.
 ctl="$top_builddir/src/client/fabtunectl"
 expect_rc 64 "$ctl" snapshot
-expect_grep "fabtunectl: snapshot needs FILE.tar (usage: fabtunectl snapshot FILE.tar)" "$LAST_ERR"
+expect_grep "fabtunectl: snapshot needs FILE.tar (usage: fabtunectl snapshot [--state-dir DIR] FILE.tar)" "$LAST_ERR"
 expect_rc 64 "$ctl" status extra
 expect_grep "fabtunectl: status: unexpected argument 'extra' (usage: fabtunectl status)" "$LAST_ERR"
 expect_rc 64 "$ctl" checks tuning.drift port.state

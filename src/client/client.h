@@ -16,6 +16,7 @@ struct ctl {
     double wait_timeout;
     const char *config;         /* diff: the policy both sides are judged by */
     const char *rail;           /* checks --rail: a rail ("mlx5_0/1") or a device's rails */
+    const char *state_dir;      /* snapshot --state-dir: the daemon's, for its link memory */
 };
 
 /* Runs CMD on the daemon (errors reported, as fabtunectl's exit code); on 0, *ret_data is
@@ -53,7 +54,8 @@ void render_tuning(json_object *data);
 void render_reload(json_object *data);
 void render_probe_now(json_object *data);
 /* Captures the sysfs and procfs files fabtune reads into a tarball; 0 or 1. */
-int snapshot_take(const char *tarball);
+/* Writes TARBALL; the link memory comes from STATE_DIR. */
+int snapshot_take(const char *tarball, const char *state_dir);
 /* fabtunectl diff: fabtuned's reports on snapshot A and on B (NULL: this node live),
  * compared; prints the differences and returns 0 (the same), 1 (they differ) or
  * EXIT_NOINPUT (no report on one side). */

@@ -18,6 +18,7 @@
 #include "macro.h"
 #include "protocol.h"
 #include "snapshot_archive.h"
+#include "snapshot_layout.h"
 
 #define TIMEOUT_MS 10000
 
@@ -271,7 +272,7 @@ static int run_reload(const struct ctl *c, const struct command *k, char **args)
 
 static int run_snapshot(const struct ctl *c, const struct command *k, char **args)
 {
-    return snapshot_take(args[0]);
+    return snapshot_take(args[0], c->state_dir);
 }
 
 static int run_diff(const struct ctl *c, const struct command *k, char **args)
@@ -310,9 +311,10 @@ static const struct command commands[] = {
     { "probe-now", "", "", 0, 0, "start a probe run now (root)", ask, render_probe_now },
     { "apply", "", "", 0, 0, "apply the sysctl profile now (root)", ask, render_tuning },
     { "revert", "", "", 0, 0, "restore the sysctl originals (root)", ask, render_tuning },
-    { "snapshot", "", "FILE.tar", 1, 1,
+    { "snapshot", "[--state-dir DIR]", "FILE.tar", 1, 1,
       "capture what fabtune reads, for another machine (no daemon needed), compressed as "
-      "the name ends: " SNAPSHOT_ARCHIVE_SUFFIXES, run_snapshot, NULL },
+      "the name ends: " SNAPSHOT_ARCHIVE_SUFFIXES "; with the daemon's link memory from "
+      "DIR (default " SNAPSHOT_DEFAULT_STATE_DIR ")", run_snapshot, NULL },
     { "diff", "[-c POLICY]", "A.tar [B.tar]", 1, 2,
       "what differs between two nodes' snapshots (or one and this node): exit 0 the same, "
       "1 different; runs $FABTUNED, else the fabtuned beside fabtunectl, else "
@@ -414,7 +416,7 @@ static int parse_timeout(const char *arg, double *ret)
  * EXIT_USAGE (reported). */
 static int parse_options(int argc, char **argv, struct ctl *c)
 {
-    enum { OPT_JSON = 0x100, OPT_FAILED, OPT_CONF, OPT_FORMAT, OPT_TIMEOUT, OPT_RAIL };
+    enum { OPT_JSON = 0x100, OPT_FAILED, OPT_CONF, OPT_FORMAT, OPT_TIMEOUT, OPT_RAIL, OPT_STATE_DIR };
     static const struct option longopts[] = {
         { "socket", required_argument, NULL, 's' },
         { "config", required_argument, NULL, 'c' },
@@ -424,6 +426,7 @@ static int parse_options(int argc, char **argv, struct ctl *c)
         { "conf", no_argument, NULL, OPT_CONF },
         { "format", required_argument, NULL, OPT_FORMAT },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
+        { "state-dir", required_argument, NULL, OPT_STATE_DIR },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         {},
@@ -439,6 +442,7 @@ static int parse_options(int argc, char **argv, struct ctl *c)
         case OPT_RAIL: c->rail = optarg; break;
         case OPT_CONF: c->conf = true; break;
         case OPT_FORMAT: c->format = optarg; break;
+        case OPT_STATE_DIR: c->state_dir = optarg; break;
         case OPT_TIMEOUT:
             if (parse_timeout(optarg, &c->wait_timeout) < 0)
                 return EXIT_USAGE;
@@ -454,7 +458,8 @@ static int parse_options(int argc, char **argv, struct ctl *c)
 int main(int argc, char **argv)
 {
     const char *env = getenv("FABTUNE_SOCKET");
-    struct ctl c = { .socket = env && env[0] ? env : PROTOCOL_DEFAULT_SOCKET, .format = "npd" };
+    struct ctl c = { .socket = env && env[0] ? env : PROTOCOL_DEFAULT_SOCKET, .format = "npd",
+                     .state_dir = SNAPSHOT_DEFAULT_STATE_DIR };
     int r = parse_options(argc, argv, &c);
     if (r)
         return r == 1 ? 0 : r;

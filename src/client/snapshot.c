@@ -16,11 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client.h"
+#include "fileio.h"
 #include "macro.h"
 #include "snapshot_archive.h"
+#include "snapshot_layout.h"
 #include "snapshot_write.h"
 
 /* sysfs paths are far below PATH_MAX; a path that did not fit would only make that one
@@ -330,6 +333,40 @@ static void copy_proc(const char *out)
     }
 }
 
+/* What the node remembered: the daemon's link memory as it last saved it, and when this
+ * snapshot was taken (snapshot_layout.h). A state directory fabtunectl cannot read (no
+ * daemon, not root) leaves the memory out, and says so. */
+static void keep_state(const char *out, const char *state_dir)
+{
+    char path[PATH_MAX], *text = NULL;
+    size_t len = 0;
+    struct timespec wall, boot;
+    snprintf(path, sizeof(path), "%s/%s", out, SNAPSHOT_STATE_DIR);
+    if (mkdir_p(path) < 0)
+        return;
+    snprintf(path, sizeof(path), "%s/%s", state_dir, SNAPSHOT_LINKS_FILE);
+    int r = read_file_full(path, 16u << 20, &text, &len);
+    if (r == 0) {
+        snprintf(path, sizeof(path), "%s/%s/%s", out, SNAPSHOT_STATE_DIR, SNAPSHOT_LINKS_FILE);
+        if (write_file_atomic(path, text, len, 0644) < 0)
+            fprintf(stderr, "fabtunectl: snapshot: cannot keep the link memory: %m\n");
+    } else if (r != -ENOENT) {
+        fprintf(stderr, "fabtunectl: snapshot: the link memory %s is left out: %s\n", path,
+                strerror(-r));
+    }
+    free(text);
+    clock_gettime(CLOCK_REALTIME, &wall);
+    clock_gettime(CLOCK_BOOTTIME, &boot);
+    snprintf(path, sizeof(path), "%s/%s", out, SNAPSHOT_TAKEN);
+    FILE *f = fopen(path, "we");
+    if (f) {
+        fprintf(f, "%llu %llu\n",
+                (unsigned long long)wall.tv_sec * 1000000ull + (unsigned long long)wall.tv_nsec / 1000,
+                (unsigned long long)boot.tv_sec * 1000000ull + (unsigned long long)boot.tv_nsec / 1000);
+        fclose(f);
+    }
+}
+
 /* What is not a file: each netdev's DCB netlink and ethtool replies, as raw bytes. */
 static void keep_replies(const char *out)
 {
@@ -352,7 +389,7 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
     return remove(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
-int snapshot_take(const char *tarball)
+int snapshot_take(const char *tarball, const char *state_dir)
 {
     static const char *const tops[] = { "sys", "proc", "fabtune", NULL };
     char tmpl[] = "/tmp/fabtune-snapshot.XXXXXX", mod[PATH_MAX], why[512] = "";
@@ -377,6 +414,7 @@ int snapshot_take(const char *tarball)
     copy_proc(out);
     copy_cpufreq(out);
     keep_replies(out);
+    keep_state(out, state_dir);
 
     int r = snapshot_archive_write(out, tops, tarball, why, sizeof(why));
     if (r == 0)

@@ -13,7 +13,17 @@
  * them (lldp_capture.h's text) in fabtune/net/IFNAME/lldp. A request the
  * kernel refused is kept as its errno (NAME.errno, decimal), so that the offline analysis
  * says what the live one said. snapshot_write.h writes them; fabtuned's sources read them
- * back (snapshot_read.h) and parse them as they parse the live replies. */
+ * back (snapshot_read.h) and parse them as they parse the live replies.
+ *
+ * Beside them, what the node remembered: fabtune/state/links.json, the daemon's link
+ * memory (state/link_store.c's file, copied as it was), and fabtune/taken, when the
+ * snapshot was taken: "WALL_USEC BOOTTIME_USEC\n" (CLOCK_REALTIME, CLOCK_BOOTTIME), the
+ * "now" that memory is judged at offline. */
 #pragma once
 
 #define SNAPSHOT_REPLIES_DIR "fabtune/net"
+#define SNAPSHOT_STATE_DIR "fabtune/state"
+#define SNAPSHOT_LINKS_FILE "links.json"      /* state/link_store.h's LINK_STORE_FILE */
+/* Where fabtunectl snapshot looks for it unless told (fabtuned's default --state-dir). */
+#define SNAPSHOT_DEFAULT_STATE_DIR "/var/lib/fabtune"
+#define SNAPSHOT_TAKEN "fabtune/taken"

@@ -344,7 +344,7 @@ static json_object *link_to_json(const struct report *r, size_t i)
     json_object_object_add(o, "error_bursts_24h", mem ? json_object_new_int((int)l->memory.bursts) : NULL);
     add_string(o, "memory_unknown_reason", mem ? NULL
                : r->inventory.source == INVENTORY_LIVE ? "no link memory: the pass kept no counters"
-               : "a snapshot is one moment: it has no link memory");
+               : "the snapshot kept no link memory (no daemon state it could read)");
     json_object *events = mem ? json_object_new_array() : NULL;
     for (size_t k = 0; mem && k < l->memory.n_last; k++)
         json_object_array_add(events, event_to_json(&l->memory.last[k]));

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -19,6 +20,8 @@
 #include "nccl.h"
 #include "pipeline.h"
 #include "rail_sysctl.h"
+#include "snapshot_read.h"
+#include "state_file.h"
 #include "inventory_take.h"
 #include "source_counters.h"
 #include "strutil.h"
@@ -35,6 +38,7 @@ struct pass_state {
     struct counter_state own_counters;
     struct link_memory *links;          /* the daemon's or own_links; NULL: none */
     struct link_memory own_links;
+    bool links_kept;                    /* a snapshot's memory: judged, never saved */
     struct baselines own_baselines;
 };
 
@@ -88,13 +92,41 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
     s->checks.counters = st;
 }
 
+/* A snapshot's link memory: the daemon's file it kept, judged at the time it was taken,
+ * never observed (one sample has no rise) nor saved. None when it kept no file or time. */
+static void links_of_snapshot(const struct pipeline_input *in, struct pass_state *s)
+{
+    struct link_memory *m = &s->own_links;
+    uint64_t wall, boottime;
+    char *text = NULL;
+    size_t len;
+    int err;
+    if (snapshot_read_taken(in->sysfs_root, &wall, &boottime) < 0 ||
+        snapshot_read_link_memory(in->sysfs_root, STATE_FILE_MAX, &text, &len) < 0)
+        return;
+    err = link_store_parse(text, m);
+    free(text);
+    if (err < 0) {
+        log_warning_errno(err, "The snapshot's link memory (" LINK_STORE_FILE ") is damaged "
+                          "(%m); it is left out");
+        return;
+    }
+    m->now_wall = wall;
+    m->now_boottime = boottime;
+    s->links = m;
+    s->checks.links = m;
+    s->links_kept = true;
+}
+
 /* The link's memory sees this pass's carrier and link-down counts and the counters' peak
- * rates, under the counters' boot id (a snapshot has no memory: one sample, another node). */
+ * rates, under the counters' boot id (a snapshot: the memory it kept, as it was). */
 static void links_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
 {
     const struct counter_state *st = s->checks.counters;
     struct link_memory *m = in->links;
     int err;
+    if (st && st->snapshot && r->inventory.n_rails > 0)
+        links_of_snapshot(in, s);
     if (!st || st->snapshot || r->inventory.n_rails == 0)
         return;
     if (!m) {
@@ -126,6 +158,10 @@ static void links_keep(const struct pipeline_input *in, struct report *r, struct
     int err;
     if (!s->links)
         return;
+    if (s->links_kept) {
+        report_keep_links(r, s->links, in->policy->checks.module.rx_power_window);
+        return;
+    }
     if ((err = link_memory_note_findings(s->links, &r->findings)) < 0)
         log_warning_errno(err, "Cannot keep the link memory: %m");
     saved(in, r, link_store_save(in->state_dir, s->links), LINKS_SAVE);

@@ -3,6 +3,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "snapshot_layout.h"
 #include "snapshot_read.h"
@@ -29,4 +32,23 @@ int snapshot_read_reply(const char *sysroot, const char *ifname, const char *nam
         return 0;
     }
     return -ENOENT;
+}
+
+int snapshot_read_link_memory(const char *sysroot, size_t max, char **buf, size_t *len)
+{
+    return sysfs_read_file(sysroot, max, buf, len, "../%s/%s", SNAPSHOT_STATE_DIR,
+                           SNAPSHOT_LINKS_FILE);
+}
+
+int snapshot_read_taken(const char *sysroot, uint64_t *wall_usec, uint64_t *boottime_usec)
+{
+    char *text = NULL, end;
+    size_t len;
+    int r = sysfs_read_file(sysroot, 128, &text, &len, "../%s", SNAPSHOT_TAKEN);
+    if (r < 0)
+        return r;
+    r = sscanf(text, "%" SCNu64 " %" SCNu64 "%c", wall_usec, boottime_usec, &end) == 3 &&
+        end == '\n' && *wall_usec > 0 ? 0 : -EBADMSG;
+    free(text);
+    return r;
 }

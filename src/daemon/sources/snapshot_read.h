@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Whether the snapshot whose sys/ is SYSROOT kept anything for IFNAME. */
 bool snapshot_read_has_replies(const char *sysroot, const char *ifname);
@@ -12,3 +13,10 @@ bool snapshot_read_has_replies(const char *sysroot, const char *ifname);
  * refused request's errno (negative) in *ERR, -ENOENT when the snapshot holds neither. */
 int snapshot_read_reply(const char *sysroot, const char *ifname, const char *name, char **buf,
                         size_t *len, int *err);
+/* The daemon's link memory file the snapshot kept (SNAPSHOT_STATE_DIR), at most MAX bytes:
+ * 0 with its bytes (malloc'd, NUL-terminated), -ENOENT when it kept none, or the read's
+ * -errno. */
+int snapshot_read_link_memory(const char *sysroot, size_t max, char **buf, size_t *len);
+/* When the snapshot was taken (SNAPSHOT_TAKEN): 0, or -ENOENT (a snapshot made before it
+ * was kept), -EBADMSG. */
+int snapshot_read_taken(const char *sysroot, uint64_t *wall_usec, uint64_t *boottime_usec);

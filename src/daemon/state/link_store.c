@@ -173,13 +173,11 @@ static int load_rail(struct link_memory *m, json_object *o)
     return load_rx_trend(o, &rm->rx);
 }
 
-int link_store_load(const char *state_dir, struct link_memory *m)
+/* The memory ROOT holds into M (emptied), or -EBADMSG with M empty. Puts ROOT. */
+static int load_root(json_object *root, struct link_memory *m)
 {
-    json_object *root, *rails = NULL;
-    memset(m, 0, sizeof(*m));
-    int r = state_file_load(state_dir, LINK_STORE_FILE, &root);
-    if (r < 0 || !root)
-        return r;
+    json_object *rails = NULL;
+    int r = 0;
     if (get_string(root, "boot_id", m->boot_id, sizeof(m->boot_id)) < 0 ||
         !json_object_object_get_ex(root, "rails", &rails) ||
         !json_object_is_type(rails, json_type_array) ||
@@ -191,6 +189,27 @@ int link_store_load(const char *state_dir, struct link_memory *m)
     if (r < 0)
         link_memory_done(m);
     return r < 0 ? r : 0;
+}
+
+int link_store_load(const char *state_dir, struct link_memory *m)
+{
+    json_object *root;
+    memset(m, 0, sizeof(*m));
+    int r = state_file_load(state_dir, LINK_STORE_FILE, &root);
+    if (r < 0 || !root)
+        return r;
+    return load_root(root, m);
+}
+
+int link_store_parse(const char *text, struct link_memory *m)
+{
+    memset(m, 0, sizeof(*m));
+    json_object *root = json_tokener_parse(text);
+    if (!root || !json_object_is_type(root, json_type_object)) {
+        json_object_put(root);
+        return -EBADMSG;
+    }
+    return load_root(root, m);
 }
 
 static json_object *event_json(const struct link_event *ev)

@@ -11,7 +11,6 @@
 #include "state_file.h"
 #include "fileio.h"
 
-#define STATE_FILE_MAX (16 * 1024 * 1024)
 
 int state_file_load(const char *dir, const char *name, json_object **ret)
 {

@@ -7,6 +7,9 @@
 
 #include <json-c/json.h>
 
+/* The largest state file read back. */
+#define STATE_FILE_MAX (16 * 1024 * 1024)
+
 /* DIR/NAME parsed as a JSON object into *RET (the caller puts it). A missing file is 0
  * with *RET NULL; an unreadable or malformed one is -errno / -EBADMSG. */
 int state_file_load(const char *dir, const char *name, json_object **ret);
