@@ -336,6 +336,69 @@ START_TEST(test_check_ber)
 }
 END_TEST
 
+/* One lane of four bad (lanes 0, 1 and 3 +24,000 corrected bits in 10 s, lane 2
+ * +LANE2): FEC_GET's per-lane counts, or mlx5's rx_err_lane_N_phy when PHY; the finding's
+ * severity and message, and the lanes' BERs. */
+static enum severity lane_case(uint64_t lane2, bool phy, char *msg, size_t len,
+                               struct lane_ber *lb)
+{
+    struct inventory inv = { 0 };
+    struct findings fs = { 0 };
+    struct counter_state st = { 0 };
+    struct policy p;
+    char name[COUNTER_NAME_MAX];
+    policy_init_defaults(&p);
+    add_rail(&inv, "r", 400, "400 Gb/sec (4X NDR)", "rs400");
+    for (int k = 0; k < 2; k++) {
+        struct counter_sample s;
+        uint64_t d[4] = { 24000, 24000, lane2, 24000 }, total = 0;
+        memset(&s, 0, sizeof(s));
+        s.taken = (usec_t)(100 + 10 * k) * USEC_PER_SEC;
+        for (unsigned l = 0; l < 4; l++) {
+            uint64_t v = 1000000 + (k ? d[l] : 0);
+            total += v;
+            ck_assert_int_eq(counter_sample_add(&s, link_lane_counter(l, phy, name, sizeof(name)), v), 0);
+        }
+        ck_assert_int_eq(counter_sample_add(&s, phy ? "ethtool:rx_corrected_bits_phy"
+                                                    : "fec:corrected_bits", total), 0);
+        ck_assert_int_eq(counters_fold(&st, "boot", "r/1", &s, false, 0, 0), 0);
+        counter_sample_done(&s);
+    }
+    check_fec(&inv, &st, &p, &fs);
+    const struct finding *f = judge(&fs, "link.ber", "r/1");
+    enum severity sev = f->severity;
+    snprintf(msg, len, "%s", f->message);
+    link_lane_ber_of(counters_find_const(&st, "r/1")->lanes, 100, 400, lb);
+    findings_done(&fs);
+    counters_done(&st);
+    inventory_done(&inv);
+    policy_done(&p);
+    return sev;
+}
+
+START_TEST(test_check_ber_lanes)
+{
+    char msg[512];
+    struct lane_ber lb;
+    /* Even lanes: 2.4e-8 each, ok, the worst named. */
+    ck_assert_int_eq(lane_case(24000, false, msg, sizeof(msg), &lb), SEVERITY_OK);
+    ck_assert_uint_eq(lb.n, 4);
+    ck_assert(lb.known[2] && fabs(lb.ber[2] - 2.4e-8) < 1e-12);
+    ck_assert_msg(strstr(msg, "lane 0's pre-FEC BER 2.40e-08, the worst of 4"), "%s", msg);
+    /* Lane 2 at 3e-5 (30,000,000 bits in 10 s of 100 Gb/s): the link's mean is 7.5e-6,
+     * under the 2.4e-5 warning; the lane is past it. */
+    ck_assert_int_eq(lane_case(30000000, false, msg, sizeof(msg), &lb), SEVERITY_WARNING);
+    ck_assert_int_eq(lb.worst, 2);
+    ck_assert_msg(strstr(msg, "pre-FEC BER 7.52e-06") && strstr(msg, "lane 2's pre-FEC BER "
+                  "3.00e-05, the worst of 4"), "%s", msg);
+    /* Past RS(544,514)'s limit on that lane alone: an error. */
+    ck_assert_int_eq(lane_case(300000000, false, msg, sizeof(msg), &lb), SEVERITY_ERROR);
+    /* mlx5's raw errors per lane read the same. */
+    ck_assert_int_eq(lane_case(30000000, true, msg, sizeof(msg), &lb), SEVERITY_WARNING);
+    ck_assert_msg(strstr(msg, "lane 2's pre-FEC BER 3.00e-05"), "%s", msg);
+}
+END_TEST
+
 /* One sample (a snapshot, a first pass): the totals, the rate unknown. */
 START_TEST(test_check_ber_one_sample)
 {
@@ -535,6 +598,20 @@ START_TEST(test_fec_metrics)
     add_rail(&rep.inventory, "mlx5_1", 100, "100 Gb/sec (4X EDR)", "eopnotsupp");
     fold(&st, "mlx5_0/1", 100, 691234567, 3);
     fold(&st, "mlx5_0/1", 110, 691234567 + 96000, 3 + 4);
+    /* Per lane, on a second 400G rail: lane 1 +240,000 bits in 10 s of 100 Gb/s. */
+    struct rail *y = add_rail(&rep.inventory, "mlx5_2", 400, "400 Gb/sec (4X NDR)", "rs400");
+    snprintf(y->netdev.name, sizeof(y->netdev.name), "ens3");
+    for (int k = 0; k < 2; k++) {
+        struct counter_sample s;
+        char name[COUNTER_NAME_MAX];
+        memset(&s, 0, sizeof(s));
+        s.taken = (usec_t)(100 + 10 * k) * USEC_PER_SEC;
+        for (unsigned lane = 0; lane < 4; lane++)
+            ck_assert_int_eq(counter_sample_add(&s, link_lane_counter(lane, false, name, sizeof(name)),
+                                                1000 + (k && lane == 1 ? 240000 : 0)), 0);
+        ck_assert_int_eq(counters_fold(&st, "boot", "mlx5_2/1", &s, false, 0, 0), 0);
+        counter_sample_done(&s);
+    }
     report_keep_rates(&rep, &st);
     report_finish(&rep);
     char *text = metrics_render(&rep);
@@ -551,6 +628,11 @@ START_TEST(test_fec_metrics)
                                "netdev=\"ens1\"} 2.4e-08\n"), "%s", text);
     ck_assert_msg(strstr(text, "\nfabtune_rail_post_fec_ber{device=\"mlx5_0\",port=\"1\","
                                "netdev=\"ens1\"} 1e-12\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_lane_pre_fec_ber{device=\"mlx5_2\",port=\"1\","
+                               "netdev=\"ens3\",lane=\"1\"} 2.4e-07\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\nfabtune_rail_lane_pre_fec_ber{device=\"mlx5_2\",port=\"1\","
+                               "netdev=\"ens3\",lane=\"3\"} 0\n"), "%s", text);
+    ck_assert_ptr_null(strstr(text, "fabtune_rail_lane_pre_fec_ber{device=\"mlx5_0\""));
     ck_assert_ptr_null(strstr(text, "fabtune_rail_fec_info{device=\"mlx5_1\""));
     ck_assert_int_eq(check_scratch_dir(dir, sizeof(dir), "check_fec_metrics"), 0);
     snprintf(path, sizeof(path), "%s/fabtune.prom", dir);
@@ -586,6 +668,7 @@ static Suite *fec_suite(void)
     tc = tcase_create("check");
     tcase_add_test(tc, test_check_mode);
     tcase_add_test(tc, test_check_ber);
+    tcase_add_test(tc, test_check_ber_lanes);
     tcase_add_test(tc, test_check_ber_one_sample);
     tcase_add_test(tc, test_fec_metrics);
     tcase_add_test(tc, test_ber_escalation);

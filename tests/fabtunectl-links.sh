@@ -17,6 +17,7 @@
 #   their times, newest first, in --json and the text table;
 # - rail 0's corrected bits +4,000,000 and uncorrectable blocks +10 in its FEC_GET answer
 #   between the passes: pre-FEC BER x 400 Gb/s x the interval = 4,000,000, post-FEC = 10;
+#   all on lane 0: its own BER x 100 Gb/s x the interval = 4,000,000, the others 0;
 # - the memory in a snapshot: fabtunectl snapshot --state-dir keeps the daemon's links.json
 #   and when it was taken; fabtuned --once --snapshot on the node's tree with them shows the
 #   link downs and events and judges counters.sticky at that time; a damaged copy is left
@@ -95,6 +96,9 @@ expect_rc 0 "$ctl" -s "$sock" reload
 out "$(q mlx5_0/1 '"\(.pre_fec_ber * 400e9 * .symbol_errors_interval_seconds | round) \(.post_fec_ber * 400e9 * .symbol_errors_interval_seconds | round) \(.ber_unknown_reason)"')" \
     '^4000000 10 null$'
 out "$(q mlx5_0/1 '.fec.corrected_bits.total')" '^695234567$'
+# All 4,000,000 on lane 0 (tests/fec_replies raises lane 0): its BER at 100 Gb/s a lane.
+out "$(q mlx5_0/1 '"\(.pre_fec_ber_lanes | length) \(.pre_fec_ber_lanes[0] * 100e9 * .symbol_errors_interval_seconds | round) \(.pre_fec_ber_lanes[1:])"')" \
+    '^4 4000000 \[0,0,0\]$'
 out "$(q mlx5_0/1 '"\(.symbol_errors_total) \(.symbol_errors_per_hour * .symbol_errors_interval_seconds / 3600 * 1000 | round)"')" '^36 36000$'
 out "$(q mlx5_0/1 '.symbol_errors_interval_seconds > 0')" '^true$'
 stamp='[0-9-]*T[0-9:]*Z'

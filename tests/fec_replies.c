@@ -3,7 +3,7 @@
  * (src/snapshot/snapshot_layout.h: fabtune/net/IFNAME/fec), or its seed for the fuzz
  * corpus (tests/fuzz/fec-corpus).
  *   tests/fec_replies KIND IFNAME FILE [MORE_BITS MORE_UNCORR]
- * MORE_BITS and MORE_UNCORR raise rs400's corrected bits (lane 1) and uncorrectable blocks:
+ * MORE_BITS and MORE_UNCORR raise rs400's corrected bits (lane 0) and uncorrectable blocks:
  * the same port read later. */
 #include "config.h"
 

@@ -130,7 +130,7 @@ static void check_ber(const struct rail *r, const struct rail_counters *rc,
         return;
     }
     enum severity sev = SEVERITY_OK;
-    char what[320] = "";
+    char what[480] = "";
     size_t at = 0;
     if (b.pre_known) {
         if (limit > 0 && b.pre_ber > limit)
@@ -147,6 +147,19 @@ static void check_ber(const struct rail *r, const struct rail_counters *rc,
             at += (size_t)snprintf(what + at, sizeof(what) - at, ", no limit: FEC %s",
                                    r->fec.known ? fec_mode_name(running(&r->fec.info))
                                                 : "unknown");
+    }
+    /* The worst lane against the same limit: one bad lane hides in the link's mean. */
+    struct lane_ber lb;
+    link_lane_ber_of(rc ? rc->lanes : (struct symbol_rate[LINK_LANES]){ 0 }, lane,
+                     r->rate_gbps, &lb);
+    if (lb.worst >= 0 && lb.n > 1 && at < sizeof(what)) {
+        double w = lb.ber[lb.worst];
+        if (limit > 0 && w > limit)
+            sev = SEVERITY_ERROR;
+        else if (limit > 0 && w > warn && sev < SEVERITY_WARNING)
+            sev = SEVERITY_WARNING;
+        at += (size_t)snprintf(what + at, sizeof(what) - at, "%slane %d's pre-FEC BER %.2e, "
+                               "the worst of %u", at ? "; " : "", lb.worst, w, lb.n);
     }
     if (b.post_known && at < sizeof(what)) {
         double allowed = fec_errors_per_second(post_limit, r->rate_gbps);

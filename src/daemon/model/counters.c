@@ -154,12 +154,47 @@ static void value_rate(const struct rail_counters *rc, const struct counter_samp
 
 static void symbol_rate(struct rail_counters *rc, const struct counter_sample *s)
 {
+    char name[COUNTER_NAME_MAX];
     value_rate(rc, s, symbol_errors(s), rc->have_last ? symbol_errors(&rc->last) : NULL,
                &rc->symbols);
     for (int i = 0; i < LINK_RATES; i++) {
-        const char *name = link_rate_counter(i);    /* FEC_GET's and ethtool's: not PMA */
+        const char *n = link_rate_counter(i);       /* FEC_GET's and ethtool's: not PMA */
+        value_rate(rc, s, find_value(s, n, false),
+                   rc->have_last ? find_value(&rc->last, n, false) : NULL, &rc->link[i]);
+    }
+    /* Per lane, FEC_GET's count where the sample has lane 0's, else the PHY's. */
+    bool phy = !find_value(s, link_lane_counter(0, false, name, sizeof(name)), false);
+    for (unsigned l = 0; l < LINK_LANES; l++) {
+        link_lane_counter(l, phy, name, sizeof(name));
         value_rate(rc, s, find_value(s, name, false),
-                   rc->have_last ? find_value(&rc->last, name, false) : NULL, &rc->link[i]);
+                   rc->have_last ? find_value(&rc->last, name, false) : NULL, &rc->lanes[l]);
+    }
+}
+
+const char *link_lane_counter(unsigned lane, bool phy, char *buf, size_t len)
+{
+    if (phy)
+        snprintf(buf, len, "ethtool:rx_err_lane_%u_phy", lane);
+    else
+        snprintf(buf, len, "fec:corrected_bits:lane%u", lane);
+    return buf;
+}
+
+void link_lane_ber_of(const struct symbol_rate lanes[LINK_LANES], double lane_gbps,
+                      double rate_gbps, struct lane_ber *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->worst = -1;
+    while (b->n < LINK_LANES && lanes[b->n].present)
+        b->n++;
+    if (!(lane_gbps > 0) && b->n > 0 && rate_gbps > 0)
+        lane_gbps = rate_gbps / b->n;
+    for (unsigned l = 0; l < b->n; l++) {
+        double v = lanes[l].known ? fec_ber(lanes[l].per_second, lane_gbps) : -1;
+        b->known[l] = v >= 0;
+        b->ber[l] = b->known[l] ? v : 0;
+        if (b->known[l] && (b->worst < 0 || v > b->ber[b->worst]))
+            b->worst = (int)l;
     }
 }
 

@@ -40,6 +40,8 @@ struct symbol_rate {
  * statistics ("fec:*", source_fec.h) and mlx5's PHY statistics ("ethtool:*_phy",
  * drivers/net/ethernet/mellanox/mlx5/core/en_stats.c's PPCNT physical-layer group). Each
  * a count since its last reset and its rate between the last two samples, as symbols. */
+#define LINK_LANES 8            /* ETHTOOL_MAX_LANES: the per-lane counts kept */
+
 enum link_rate {
     LINK_RATE_FEC_CORRECTED_BITS,   /* fec:corrected_bits */
     LINK_RATE_FEC_UNCORRECTABLE,    /* fec:uncorrectable (blocks) */
@@ -63,6 +65,21 @@ struct link_ber {
 };
 void link_ber_of(const struct symbol_rate link[LINK_RATES], double rate_gbps, struct link_ber *b);
 
+/* Each lane's pre-FEC count: FEC_GET's corrected bits per lane ("fec:corrected_bits:laneN"),
+ * else mlx5's raw errors per lane before FEC (ethtool:rx_err_lane_N_phy). A single bad lane
+ * (one fibre of a DR4, one pair of a DAC) hides in the link's mean: 1 lane of 8 at 8x. */
+const char *link_lane_counter(unsigned lane, bool phy, char *buf, size_t len);
+/* The lanes' pre-FEC BERs at LANE_GBPS each (0: the link's RATE_GBPS over the lanes that
+ * count), and the worst known one. */
+struct lane_ber {
+    unsigned n;                 /* lanes with a count (the first N) */
+    bool known[LINK_LANES];
+    double ber[LINK_LANES];
+    int worst;                  /* -1: none known */
+};
+void link_lane_ber_of(const struct symbol_rate lanes[LINK_LANES], double lane_gbps,
+                      double rate_gbps, struct lane_ber *b);
+
 struct carrier_mark {
     usec_t at;                  /* CLOCK_BOOTTIME */
     uint64_t changes;
@@ -76,6 +93,7 @@ struct rail_counters {
     struct class_rate rates[COUNTER_CLASSES];
     struct symbol_rate symbols;
     struct symbol_rate link[LINK_RATES];    /* same meaning as symbols */
+    struct symbol_rate lanes[LINK_LANES];   /* each lane's corrected bits (link_lane_counter) */
     unsigned resets;            /* counters seen going backwards since the last reading */
     char note[160];             /* why no rates: first sample, a reboot */
     struct carrier_mark carrier[CARRIER_HISTORY];

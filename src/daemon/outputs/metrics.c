@@ -323,6 +323,23 @@ static void fec_metrics(FILE *f, const struct report *r)
             sample(f, name, post ? b.post_ber : b.pre_ber, RAIL_LABELS(l), NULL);
         }
     }
+    family(f, "fabtune_rail_lane_pre_fec_ber", "gauge",
+           "Pre-FEC bit error ratio of one lane over the last interval: its corrected bits (FEC_GET per lane, else mlx5's rx_err_lane_N_phy) over a lane's share of the port's rate.");
+    for (size_t i = 0; r->rail_links && i < inv->n_rails; i++) {
+        const struct rail *rail = &inv->rails[i];
+        struct lane_ber lb;
+        char lane[8];
+        link_lane_ber_of(r->rail_links[i].lanes, fec_lane_gbps(rail->rate_gbps, rail->rate_text),
+                         rail->rate_gbps, &lb);
+        rail_labels(r, rail->name, &l);
+        for (unsigned k = 0; k < lb.n; k++) {
+            if (!lb.known[k])
+                continue;
+            snprintf(lane, sizeof(lane), "%u", k);
+            sample(f, "fabtune_rail_lane_pre_fec_ber", lb.ber[k], RAIL_LABELS(l), "lane", lane,
+                   NULL);
+        }
+    }
 }
 
 static int by_check_and_rail(const void *a, const void *b)

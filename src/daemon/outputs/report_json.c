@@ -272,6 +272,23 @@ static json_object *fec_to_json(const struct fec_state *f)
     return o;
 }
 
+/* Each lane's pre-FEC BER (index: the driver's lane, from 0), null where unknown; null
+ * when the driver gives no lanes. */
+static json_object *lanes_to_json(const struct report_link *l, const struct rail *rail)
+{
+    struct lane_ber lb;
+    if (!l)
+        return NULL;
+    link_lane_ber_of(l->lanes, fec_lane_gbps(rail->rate_gbps, rail->rate_text), rail->rate_gbps,
+                     &lb);
+    if (lb.n == 0)
+        return NULL;
+    json_object *a = json_object_new_array();
+    for (unsigned i = 0; i < lb.n; i++)
+        json_object_array_add(a, double_or_null(lb.known[i], lb.ber[i]));
+    return a;
+}
+
 /* Why the BER is unknown, or NULL when both are known. */
 static const char *ber_unknown_reason(const struct rail *rail, const struct report_link *l,
                                       const struct link_ber *b)
@@ -322,6 +339,7 @@ static json_object *link_to_json(const struct report *r, size_t i)
     add_string(o, "fec_mode", mode == FEC_MODE_UNKNOWN ? NULL : fec_mode_name(mode));
     json_object_object_add(o, "pre_fec_ber", double_or_null(b.pre_known, b.pre_ber));
     json_object_object_add(o, "post_fec_ber", double_or_null(b.post_known, b.post_ber));
+    json_object_object_add(o, "pre_fec_ber_lanes", lanes_to_json(l, rail));
     add_string(o, "fec_unknown_reason", mode != FEC_MODE_UNKNOWN ? NULL
                : !rail->fec.read ? (!streq(rail->link_layer, "Ethernet")
                                     ? "FEC is read through an Ethernet netdev's ethtool"

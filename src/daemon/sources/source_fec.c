@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters.h"
 #include "fec_reply.h"
 #include "inventory.h"
 #include "kernel_module.h"
@@ -95,4 +96,10 @@ void source_fec_sample(bool live, const struct rail *r, struct counter_sample *s
     for (int i = 0; i < FEC_STATS; i++)
         if (f->info.stats[i].valid)
             (void)counter_sample_add(s, names[i], f->info.stats[i].total);
+    /* Each lane's corrected bits, for the worst lane's BER (counters.h, link_lane_counter). */
+    const struct fec_counter *bits = &f->info.stats[FEC_STAT_CORRECTED_BITS];
+    char name[COUNTER_NAME_MAX];
+    for (unsigned l = 0; bits->valid && l < bits->n_lanes && l < LINK_LANES; l++)
+        (void)counter_sample_add(s, link_lane_counter(l, false, name, sizeof(name)),
+                                 bits->lanes[l]);
 }
