@@ -328,7 +328,7 @@ static void fec_metrics(FILE *f, const struct report *r)
     for (size_t i = 0; r->rail_links && i < inv->n_rails; i++) {
         const struct rail *rail = &inv->rails[i];
         struct lane_ber lb;
-        char lane[8];
+        char lane[12];
         link_lane_ber_of(r->rail_links[i].lanes, fec_lane_gbps(rail->rate_gbps, rail->rate_text),
                          rail->rate_gbps, &lb);
         rail_labels(r, rail->name, &l);
