@@ -26,8 +26,8 @@ cc -w -O0 -ffunction-sections -fdata-sections -Wl,--gc-sections -DETHTOOL_ENABLE
     -I"$eth" -I"$eth/uapi" -I"$builddir" -I"$top/src/daemon/model" -I"$top/src/daemon/sources" \
     -I"$top/src/shared" -o "$work/cmp" "$top/bench/fec_vs_ethtool.c" "$eth/netlink/fec.c" \
     "$eth/netlink/bitset.c" "$eth/json_print.c" "$eth/json_writer.c" \
-    "$top/src/daemon/sources/fec_reply.c" "$top/src/daemon/sources/module_reply.c" \
-    "$top/src/daemon/model/fec.c" "$top/src/daemon/model/module_eeprom.c" -lmnl -lm
+    "$top/src/daemon/sources/fec_reply.c" "$top/src/daemon/sources/ethnl_reply.c" \
+    "$top/src/daemon/model/fec.c" -lmnl -lm
 mkdir "$work/in"
 fixtures="rs400 rs400v off100 eopnotsupp"
 for k in $fixtures; do

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "module_reply.h"
+#include "ethnl_reply.h"
 
 static uint32_t get_u32(const unsigned char *p, size_t len)
 {
@@ -96,28 +96,13 @@ static void parse_stats(const unsigned char *p, size_t len, struct fec_info *inf
 int fec_reply_parse(const unsigned char *buf, size_t len, struct fec_info *info, char *why,
                     size_t whylen)
 {
-    struct nlmsghdr h;
+    const unsigned char *p;
     memset(info, 0, sizeof(*info));
-    if (len < NLMSG_HDRLEN) {
-        snprintf(why, whylen, "a truncated netlink answer (%zu bytes)", len);
-        return -EBADMSG;
-    }
-    memcpy(&h, buf, sizeof(h));
-    if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len) {
-        snprintf(why, whylen, "a netlink answer whose length (%u) is not its size (%zu)",
-                 h.nlmsg_len, len);
-        return -EBADMSG;
-    }
-    len = h.nlmsg_len;
-    if (h.nlmsg_type == NLMSG_ERROR)
-        return nl_reply_error(buf, len, "the driver reports no FEC",
-                              "the kernel refused the FEC read", why, whylen);
-    if (len < NLMSG_HDRLEN + GENL_HDRLEN || buf[NLMSG_HDRLEN] != ETHTOOL_MSG_FEC_GET_REPLY) {
-        snprintf(why, whylen, "not a FEC_GET reply");
-        return -EBADMSG;
-    }
-    const unsigned char *p = buf + NLMSG_HDRLEN + GENL_HDRLEN;
-    len -= NLMSG_HDRLEN + GENL_HDRLEN;
+    int r = ethnl_reply_attrs(buf, len, ETHTOOL_MSG_FEC_GET_REPLY, "FEC_GET",
+                              "the driver reports no FEC", "the kernel refused the FEC read",
+                              &p, &len, why, whylen);
+    if (r < 0)
+        return r;
     size_t n = 0;
     const unsigned char *v;
     if ((v = nl_attr_find(p, len, ETHTOOL_A_FEC_MODES, &n)))
