@@ -72,6 +72,21 @@ live_veth_rail() {
     ln -s /sys/devices/virtual/net/v0 "$root/devices/virtual/net/v0"
 }
 
+# fabtuned on the tree at $root under $tmp/policy.yaml, with procfs $tmp/proc, its state
+# and runtime directories under $tmp and its log appended to $tmp/log; sets dpid. Waits,
+# bounded, for its socket $sock and its first judged pass (health's npd code 2 is UNKNOWN).
+# Uses the test's $fabtuned and $ctl.
+fabtuned_start() {
+    "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" \
+        --state-dir "$tmp/state" --runtime-dir "$tmp/run" --log-target stderr 2>> "$tmp/log" &
+    dpid=$!
+    for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
+    for _ in $(seq 200); do
+        "$ctl" -s "$sock" health > /dev/null 2>&1; [ $? -ne 2 ] && break; sleep 0.05
+    done
+}
+fabtuned_stop() { kill -TERM "$dpid"; wait "$dpid"; rm -f "$sock"; }
+
 # The build tree's fixture trees (tests/fixtures/shared-fixtures.sh), generated once for
 # every test: read them in place; copy one before changing it.
 shared_fixtures() {

@@ -32,17 +32,6 @@ mkdir -p "$tmp/proc/sys/kernel/random"
 echo 3f1c8e2a-5b7d-4c6e-9a0b-1d2e3f4a5b6c > "$tmp/proc/sys/kernel/random/boot_id"
 sock="$tmp/run/fabtuned.sock"
 dpid=""
-start() {
-    "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" \
-        --state-dir "$tmp/state" --runtime-dir "$tmp/run" --log-target stderr 2>> "$tmp/log" &
-    dpid=$!
-    for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
-    # Its first pass judged (health's npd code 2 is UNKNOWN), a bounded while.
-    for _ in $(seq 200); do
-        "$ctl" -s "$sock" health > /dev/null 2>&1; [ $? -ne 2 ] && break; sleep 0.05
-    done
-}
-stop() { kill -TERM "$dpid"; wait "$dpid"; rm -f "$sock"; }
 trap 'kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 st() { "$ctl" -s "$sock" --json status | jq -r "$1"; }
 # "CHECK RAIL" -> "severity actual message | hint" of that finding
@@ -52,7 +41,7 @@ finding() {
 }
 rail_verdict() { st ".rails[] | select(.name == \"$1\") | .verdict"; }
 
-start
+fabtuned_start
 finding counters.sticky mlx5_2/1 > "$tmp/f"
 expect_match '^ok none no flap, link down or error burst in the last 20s' "$tmp/f"
 [ "$(st .verdict)" = READY ] && pass "READY at start: a first reading is no event" ||
@@ -78,8 +67,8 @@ jq -r '.rails[] | select(.rail == "mlx5_2/1") | .events[] | "\(.kind) \(.count) 
 expect_grep 'link_down 1 link_downed 3f1c8e2a-5b7d-4c6e-9a0b-1d2e3f4a5b6c' "$tmp/events"
 
 # The restart: a new process, whose rates see no rise since; the window goes on.
-stop
-start
+fabtuned_stop
+fabtuned_start
 finding counters.link_down mlx5_2/1 > "$tmp/rate"
 finding counters.sticky mlx5_2/1 > "$tmp/after"
 cat "$tmp/rate" "$tmp/after"
@@ -99,5 +88,5 @@ done
     fail "still $(rail_verdict mlx5_2/1) / $(rail_verdict mlx5_0/1)"
 finding counters.sticky mlx5_2/1 > "$tmp/f"
 expect_match '^ok none no flap, link down or error burst in the last 20s' "$tmp/f"
-stop
+fabtuned_stop
 finish

@@ -56,16 +56,6 @@ mkdir -p "$tmp/proc/sys/kernel/random"
 echo 3f1c8e2a-5b7d-4c6e-9a0b-1d2e3f4a5b6c > "$tmp/proc/sys/kernel/random/boot_id"
 sock="$tmp/run/fabtuned.sock"
 dpid=""
-start() {
-    "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" \
-        --state-dir "$tmp/state" --runtime-dir "$tmp/run" --log-target stderr 2>> "$tmp/log" &
-    dpid=$!
-    for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
-    for _ in $(seq 200); do
-        "$ctl" -s "$sock" health > /dev/null 2>&1; [ $? -ne 2 ] && break; sleep 0.05
-    done
-}
-stop() { kill -TERM "$dpid"; wait "$dpid"; rm -f "$sock"; }
 trap 'kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 finding() {
     "$ctl" -s "$sock" --json checks |
@@ -76,7 +66,7 @@ trend() {
         jq -r '.[] | select(.rail == "mlx5_0/1") | .rx_power_trend | if . == null then "null" else "\(.lane) \(.db_per_window) \(.samples) \(.window_seconds)" end'
 }
 
-start
+fabtuned_start
 finding > "$tmp/f"
 expect_match '^ok .*every reading within the module.s thresholds' "$tmp/f"
 seen=""
@@ -107,8 +97,8 @@ jq -r '.rails[] | select(.rail == "mlx5_0/1") | .rx_power | "\(.serial) \(.sampl
 expect_match '^SR4SERIAL0000001 [0-9]* 8$' "$tmp/saved"
 
 # A restart: the samples come back from the state file; the first pass shows the trend.
-stop
-start
+fabtuned_stop
+fabtuned_start
 trend > "$tmp/t2"
 read -r lane2 rate2 samples2 _ < "$tmp/t2"
 [ "$lane2" = 2 ] && [ "$samples2" -ge 8 ] &&
@@ -120,5 +110,5 @@ policy 0
 expect_rc 0 "$ctl" -s "$sock" reload
 finding > "$tmp/f"
 expect_match '^ok ' "$tmp/f"
-stop
+fabtuned_stop
 finish

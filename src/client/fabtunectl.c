@@ -18,7 +18,7 @@
 #include "macro.h"
 #include "protocol.h"
 #include "snapshot_archive.h"
-#include "snapshot_layout.h"
+#include "paths.h"
 
 #define TIMEOUT_MS 10000
 
@@ -314,7 +314,7 @@ static const struct command commands[] = {
     { "snapshot", "[--state-dir DIR]", "FILE.tar", 1, 1,
       "capture what fabtune reads, for another machine (no daemon needed), compressed as "
       "the name ends: " SNAPSHOT_ARCHIVE_SUFFIXES "; with the daemon's link memory from "
-      "DIR (default " SNAPSHOT_DEFAULT_STATE_DIR ")", run_snapshot, NULL },
+      "DIR (default " PATHS_DEFAULT_STATE_DIR ")", run_snapshot, NULL },
     { "diff", "[-c POLICY]", "A.tar [B.tar]", 1, 2,
       "what differs between two nodes' snapshots (or one and this node): exit 0 the same, "
       "1 different; runs $FABTUNED, else the fabtuned beside fabtunectl, else "
@@ -459,7 +459,7 @@ int main(int argc, char **argv)
 {
     const char *env = getenv("FABTUNE_SOCKET");
     struct ctl c = { .socket = env && env[0] ? env : PROTOCOL_DEFAULT_SOCKET, .format = "npd",
-                     .state_dir = SNAPSHOT_DEFAULT_STATE_DIR };
+                     .state_dir = PATHS_DEFAULT_STATE_DIR };
     int r = parse_options(argc, argv, &c);
     if (r)
         return r == 1 ? 0 : r;

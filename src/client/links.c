@@ -14,6 +14,7 @@
 #include "client.h"
 #include "json_text.h"
 #include "macro.h"
+#include "timeutil.h"
 
 #define COLUMNS 11
 #define CELL 96
@@ -88,13 +89,8 @@ static void trend_cell(json_object *l, char *buf, size_t len)
         return;
     }
     double w = json_num(t, "window_seconds");
-    char per[24];
-    if (w >= 3600 && w == (double)(long long)(w / 3600) * 3600)
-        snprintf(per, sizeof(per), "%.0fh", w / 3600);
-    else if (w >= 60 && w == (double)(long long)(w / 60) * 60)
-        snprintf(per, sizeof(per), "%.0fm", w / 60);
-    else
-        snprintf(per, sizeof(per), "%.0fs", w);
+    char per[32];
+    duration_format(w > 0 ? (usec_t)(w * USEC_PER_SEC + 0.5) : 0, per, sizeof(per));
     snprintf(buf, len, "lane %s %+.2f dB/%s (%s samples)", json_text(t, "lane"),
              json_num(t, "db_per_window"), per, json_text(t, "samples"));
 }

@@ -22,6 +22,7 @@
 #include "client.h"
 #include "fileio.h"
 #include "macro.h"
+#include "paths.h"
 #include "snapshot_archive.h"
 #include "snapshot_layout.h"
 #include "snapshot_write.h"
@@ -344,10 +345,10 @@ static void keep_state(const char *out, const char *state_dir)
     snprintf(path, sizeof(path), "%s/%s", out, SNAPSHOT_STATE_DIR);
     if (mkdir_p(path) < 0)
         return;
-    snprintf(path, sizeof(path), "%s/%s", state_dir, SNAPSHOT_LINKS_FILE);
+    snprintf(path, sizeof(path), "%s/%s", state_dir, PATHS_LINKS_FILE);
     int r = read_file_full(path, 16u << 20, &text, &len);
     if (r == 0) {
-        snprintf(path, sizeof(path), "%s/%s/%s", out, SNAPSHOT_STATE_DIR, SNAPSHOT_LINKS_FILE);
+        snprintf(path, sizeof(path), "%s/%s/%s", out, SNAPSHOT_STATE_DIR, PATHS_LINKS_FILE);
         if (write_file_atomic(path, text, len, 0644) < 0)
             fprintf(stderr, "fabtunectl: snapshot: cannot keep the link memory: %m\n");
     } else if (r != -ENOENT) {

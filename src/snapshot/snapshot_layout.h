@@ -23,7 +23,4 @@
 
 #define SNAPSHOT_REPLIES_DIR "fabtune/net"
 #define SNAPSHOT_STATE_DIR "fabtune/state"
-#define SNAPSHOT_LINKS_FILE "links.json"      /* state/link_store.h's LINK_STORE_FILE */
-/* Where fabtunectl snapshot looks for it unless told (fabtuned's default --state-dir). */
-#define SNAPSHOT_DEFAULT_STATE_DIR "/var/lib/fabtune"
 #define SNAPSHOT_TAKEN "fabtune/taken"

@@ -4,7 +4,8 @@
  * a latched flag whose reading is back inside is a warning (the excursion happened since
  * the last read). A lane whose Rx power's fit over the trend window falls faster than the
  * policy's dB per window is a warning (model/rx_trend.h). A DAC has no monitors: "not
- * monitored". One finding per rail, the worst reading named. Only rails whose module a source read (live Ethernet rails) get one. */
+ * monitored". One finding per rail, the worst reading named. Only rails whose module a
+ * source read (live Ethernet rails) get one. */
 #include "config.h"
 
 #include <math.h>

@@ -5,10 +5,10 @@
 #include "rx_trend.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "macro.h"
+#include "strutil.h"
 
 double rx_raw_dbm(uint32_t raw)
 {
@@ -42,7 +42,7 @@ void rx_trend_add(struct rx_trend *t, const struct module_info *info, usec_t now
     struct rx_sample s = { .wall = now };
     if (!streq(t->serial, info->serial)) {
         t->n = 0;
-        snprintf(t->serial, sizeof(t->serial), "%s", info->serial);
+        strscpy(t->serial, info->serial, sizeof(t->serial));
     }
     expire(t, now, window);
     for (unsigned l = 0; l < info->lanes && l < MODULE_LANES_MAX; l++)

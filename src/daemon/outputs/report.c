@@ -23,6 +23,7 @@ void report_init(struct report *r, const struct policy *p, const char *policy_so
     r->gid_family = policy_roce_family(p);
     r->gid_version = p->rails.roce.version;
     r->gid_range = p->rails.roce.subnet;
+    r->rx_window = p->checks.module.rx_power_window;
     r->started = now_usec(CLOCK_REALTIME);
     r->verdict = VERDICT_UNKNOWN;
     strscpy(r->verdict_cause, "the check has not finished", sizeof(r->verdict_cause));
@@ -70,7 +71,7 @@ void report_keep_rates(struct report *r, const struct counter_state *st)
     }
 }
 
-void report_keep_links(struct report *r, const struct link_memory *m, usec_t rx_window)
+void report_keep_links(struct report *r, const struct link_memory *m)
 {
     if (!links_alloc(r))
         return;
@@ -79,8 +80,7 @@ void report_keep_links(struct report *r, const struct link_memory *m, usec_t rx_
         const struct rail_memory *rm = link_memory_find_const(m, r->inventory.rails[i].name);
         l->has_memory = true;
         link_memory_summary(m, r->inventory.rails[i].name, REPORT_LINK_WINDOW, &l->memory);
-        l->rx_window = rx_window;
-        l->has_rx_fit = rm && rx_trend_steepest(&rm->rx, m->now_wall, rx_window, &l->rx_fit);
+        l->has_rx_fit = rm && rx_trend_steepest(&rm->rx, m->now_wall, r->rx_window, &l->rx_fit);
     }
 }
 

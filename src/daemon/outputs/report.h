@@ -37,8 +37,7 @@ struct report_link {
     bool has_memory;            /* a daemon's or --once's state dir; none for a snapshot */
     struct link_summary memory; /* within REPORT_LINK_WINDOW */
     bool has_rx_fit;            /* its module's steepest Rx power fit (rx_trend.h) */
-    struct rx_fit rx_fit;
-    usec_t rx_window;           /* the fit's window: the policy's rx_power_window */
+    struct rx_fit rx_fit;       /* over the report's rx_window */
 };
 
 struct report {
@@ -51,6 +50,7 @@ struct report {
     int gid_family;
     uint32_t gid_version;
     struct cidr gid_range;
+    usec_t rx_window;           /* the Rx power trend's window (checks.module) */
     usec_t started;             /* CLOCK_REALTIME, when the pass began */
     usec_t finished;            /* CLOCK_REALTIME, when report_finish() ran */
     struct inventory inventory;
@@ -88,8 +88,8 @@ enum verdict report_rail_verdict(const struct report *r, size_t i);
  * stay unknown). */
 void report_keep_rates(struct report *r, const struct counter_state *st);
 /* Copies each rail's link memory summary from M (the rails it has none of: none). */
-/* The link memory's day of each rail, and its Rx power trend over RX_WINDOW. */
-void report_keep_links(struct report *r, const struct link_memory *m, usec_t rx_window);
+/* The link memory's day of each rail, and its Rx power trend over the report's rx_window. */
+void report_keep_links(struct report *r, const struct link_memory *m);
 /* Copies each baseline's state ("TARGET PROBE SIZE" keys). */
 void report_keep_regressions(struct report *r, const struct baselines *all);
 /* Sets the verdict from the findings; call once every section is in. */

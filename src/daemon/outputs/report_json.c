@@ -309,14 +309,14 @@ static const char *ber_unknown_reason(const struct rail *rail, const struct repo
 }
 
 /* The module's lane whose Rx power falls fastest, fitted over the trend window. */
-static json_object *rx_fit_to_json(const struct report_link *l)
+static json_object *rx_fit_to_json(const struct report *r, const struct report_link *l)
 {
     const struct rx_fit *f = &l->rx_fit;
     json_object *o = json_object_new_object();
     json_object_object_add(o, "lane", json_object_new_int((int)f->lane + 1));
     json_object_object_add(o, "db_per_window", json_object_new_double(f->db_per_window));
     json_object_object_add(o, "window_seconds",
-                           json_object_new_double((double)l->rx_window / USEC_PER_SEC));
+                           json_object_new_double((double)r->rx_window / USEC_PER_SEC));
     json_object_object_add(o, "samples", json_object_new_int64((int64_t)f->samples));
     json_object_object_add(o, "span_seconds",
                            json_object_new_double((double)f->span / USEC_PER_SEC));
@@ -368,7 +368,7 @@ static json_object *link_to_json(const struct report *r, size_t i)
         json_object_array_add(events, event_to_json(&l->memory.last[k]));
     json_object_object_add(o, "events", events);
     json_object_object_add(o, "module", module_to_json(&r->inventory.rails[i].module));
-    json_object_object_add(o, "rx_power_trend", l && l->has_rx_fit ? rx_fit_to_json(l) : NULL);
+    json_object_object_add(o, "rx_power_trend", l && l->has_rx_fit ? rx_fit_to_json(r, l) : NULL);
     return o;
 }
 

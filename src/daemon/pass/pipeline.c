@@ -125,10 +125,12 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
     const struct counter_state *st = s->checks.counters;
     struct link_memory *m = in->links;
     int err;
-    if (st && st->snapshot && r->inventory.n_rails > 0)
-        links_of_snapshot(in, s);
-    if (!st || st->snapshot || r->inventory.n_rails == 0)
+    if (!st || r->inventory.n_rails == 0)
         return;
+    if (st->snapshot) {
+        links_of_snapshot(in, s);
+        return;
+    }
     if (!m) {
         m = &s->own_links;
         if ((err = link_store_load(in->state_dir, m)) < 0)
@@ -159,13 +161,13 @@ static void links_keep(const struct pipeline_input *in, struct report *r, struct
     if (!s->links)
         return;
     if (s->links_kept) {
-        report_keep_links(r, s->links, in->policy->checks.module.rx_power_window);
+        report_keep_links(r, s->links);
         return;
     }
     if ((err = link_memory_note_findings(s->links, &r->findings)) < 0)
         log_warning_errno(err, "Cannot keep the link memory: %m");
     saved(in, r, link_store_save(in->state_dir, s->links), LINKS_SAVE);
-    report_keep_links(r, s->links, in->policy->checks.module.rx_power_window);
+    report_keep_links(r, s->links);
 }
 
 static void tuning_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)

@@ -5,9 +5,10 @@
 #include <stdbool.h>
 
 #include "log.h"
+#include "paths.h"
 
 #define DEFAULT_CONFIG_PATH "/etc/fabtune/fabtune.yaml"
-#define DEFAULT_STATE_DIR "/var/lib/fabtune"
+#define DEFAULT_STATE_DIR PATHS_DEFAULT_STATE_DIR
 #define DEFAULT_RUNTIME_DIR "/run/fabtune"
 
 enum fabtuned_action {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "paths.h"
 #include "snapshot_layout.h"
 #include "snapshot_read.h"
 #include "sysfs.h"
@@ -37,7 +38,7 @@ int snapshot_read_reply(const char *sysroot, const char *ifname, const char *nam
 int snapshot_read_link_memory(const char *sysroot, size_t max, char **buf, size_t *len)
 {
     return sysfs_read_file(sysroot, max, buf, len, "../%s/%s", SNAPSHOT_STATE_DIR,
-                           SNAPSHOT_LINKS_FILE);
+                           PATHS_LINKS_FILE);
 }
 
 int snapshot_read_taken(const char *sysroot, uint64_t *wall_usec, uint64_t *boottime_usec)

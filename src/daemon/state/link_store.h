@@ -3,8 +3,9 @@
 #pragma once
 
 #include "link_memory.h"
+#include "paths.h"
 
-#define LINK_STORE_FILE "links.json"
+#define LINK_STORE_FILE PATHS_LINKS_FILE
 
 /* STATE_DIR/links.json; a missing file is an empty memory. A malformed or hostile one is
  * -EBADMSG (or the read's -errno) with *M empty: the caller says so and starts anew. */
