@@ -18,8 +18,15 @@
 #                    (cm_oob_write); each refused or ended at the limit, B's QPs, CQs and
 #                    MRs as before; then, B's limit 30 s again, a real probe succeeds
 #                    (cm_after);
+#   two_rails        both nodes gain a second rail on the same L2 and subnet (rails.sh):
+#                    stock, fabtuned names the guests' real ARP and routing faults; with
+#                    the printed fix, all four paths carry RDMA and TCP on their own NICs
+#                    at both ends; an ARP-fluxed neighbour entry makes rail 2's RDMA
+#                    probe fail, and fabtuned says it is the flux, with B's NIC that got
+#                    the bytes (issue 29: the state tworail-vm measured behind its hangs);
 #   node-a-tests.sh NAME      (environment: top_srcdir, builddir, shared, state)
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/guest-two-node/rails.sh"
 fabtuned="$builddir/src/daemon/fabtuned"
 a=10.77.0.1 b=10.77.0.2 port=18516
 policy="$state/a.yaml"
@@ -336,6 +343,97 @@ test_cm_after() {
     res_back "after the attacks, a real probe"
 }
 
+# route.* findings of the report $REPORT, "CHECK RAIL SEVERITY" (and SUBJECT, for
+# isolation). expect_rc and run overwrite LAST_OUT: each report is copied there first.
+REPORT="$state/report.json"
+routes_seen() {
+    jq -r '.findings[] | select(.check | startswith("route.")) |
+        "\(.check) \(.rail) \(.severity)\(if .check == "route.isolation" then " " + .subject else "" end)"' \
+        "$REPORT" | sort
+}
+# One side of a path's leg: "NETDEV BYTES OTHER_NETDEV OTHER_BYTES VERDICT PAYLOAD".
+#   leg_side RAIL PEER TRANSPORT SIDE
+leg_side() {
+    jq -r --arg r "$1" --arg p "$2" --arg t "$3" --arg s "$4" '.probes.peers[] |
+        select(.rail == $r and .peer == $p) | .isolation[$t] | . as $l | .[$s] |
+        "\(.netdev) \(.bytes) \(.other_netdev // "-") \(.other_bytes // 0) \(.verdict) " +
+        "\(if $s == "sent" or $s == "peer_received" then $l.out_bytes else $l.back_bytes end)"' "$REPORT"
+}
+
+test_two_rails() {
+    ask rail2 > "$state/ans"
+    [ "$asked_rc" = 0 ] && pass "B's second rail and its responder: $(cat "$state/ans")" ||
+        { fail "B's second rail: rc $asked_rc: $(cat "$state/ans")"; return; }
+    rail_up eth1 "$a2" rxe1 && pass "A's second rail: $(rdma link show rxe1/1 | cut -d' ' -f2-4)" ||
+        { fail "A's second rail did not come up"; return; }
+    cat > "$policy" <<EOP
+version: 1
+rails: {expect_count: 2}
+tuning: {mode: off}
+probes:
+  rdma: {iterations: 100, bandwidth: {duration: 10ms}}
+  tcp: {iterations: 100, size: 64, bandwidth: {duration: 50ms}}
+  peers: {hosts: [$b, $b2], k: 2, port: $port, unreachable_degraded: 0}
+EOP
+    # Stock: the guest kernel's own sysctls and routes, read by the routes source.
+    run "$fabtuned" --once --json --no-probes -c "$policy" --state-dir "$state/s6"
+    cp "$LAST_OUT" "$REPORT"
+    routes_seen > "$state/f"; sed 's/^/    stock: /' "$state/f"
+    for want in "route.arp rxe0/1 error" "route.arp rxe1/1 error" "route.subnets rxe0/1 error" \
+                "route.subnets rxe1/1 error" "route.egress rxe0/1 ok" "route.egress rxe1/1 error"; do
+        expect_match "^$want\$" "$state/f"
+    done
+    jq -r '.findings[] | select(.check == "route.egress" and .rail == "rxe1/1") | .message' "$REPORT" > "$state/m"
+    expect_match "^packets from $a2 to 10\.77\.0\.[24] (and 1 more of 2) leave by eth0, not eth1" "$state/m"
+
+    # The fix on both nodes; then every path of the four, both transports.
+    ask fix > "$state/ans"
+    [ "$asked_rc" = 0 ] && rails_fix "$a" "$a2" && pass "the fix on both nodes (B: $(cat "$state/ans"))" ||
+        { fail "the fix: B rc $asked_rc"; return; }
+    once "$state/s6"
+    cp "$LAST_OUT" "$REPORT"
+    routes_seen > "$state/f"; sed 's/^/    fixed: /' "$state/f"
+    expect_rc 1 grep -v " ok" "$state/f"
+    grep -c "^route.isolation .* ok " "$state/f" > "$state/n"; expect_match '^4$' "$state/n"
+    for path in rxe0/1:eth0:$b:eth0 rxe0/1:eth0:$b2:eth1 rxe1/1:eth1:$b:eth0 rxe1/1:eth1:$b2:eth1; do
+        IFS=: read -r r own p theirs <<EOR
+$path
+EOR
+        for side in sent:$own peer_received:$theirs peer_sent:$theirs received:$own; do
+            leg_side "$r" "$p" rdma "${side%%:*}" > "$state/s"
+            read -r nd bytes other obytes verdict payload < "$state/s"
+            [ "$nd $verdict" = "${side#*:} right" ] && [ "$payload" -gt 0 ] && [ "$bytes" -ge "$payload" ] &&
+                pass "fixed: $r to $p over RDMA, ${side%%:*}: ${side#*:} counted $bytes B of $payload (busiest other: $other $obytes B)" ||
+                fail "fixed: $r to $p over RDMA, ${side%%:*}: $(cat "$state/s")"
+        done
+    done
+
+    # ARP flux: A's eth1 entry for B's second address holds B's eth0 MAC, as the flux
+    # leaves it when B's eth0 answers the ARP request first.
+    b_eth0=52:54:00:fa:b0:0b
+    ip neigh replace "$b2" lladdr "$b_eth0" dev eth1 nud permanent
+    t0=$(cut -d' ' -f1 /proc/uptime)
+    once "$state/s6"
+    cp "$LAST_OUT" "$REPORT"
+    echo "    the probe run with the flux took $(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $t0 }") s"
+    routes_seen > "$state/f"; sed 's/^/    flux: /' "$state/f"
+    expect_match "^route.isolation rxe1/1 error $b2\$" "$state/f"
+    expect_match "^route.isolation rxe0/1 ok $b\$" "$state/f"
+    jq -r --arg p "$b2" '.probes.peers[] | select(.rail == "rxe1/1" and .peer == $p) |
+        "\(.rdma_latency.error // "none") | \(.isolation.arp_flux.neighbour_mac) \(.isolation.arp_flux.peer_netdev_of_mac)"' \
+        "$REPORT" > "$state/s"
+    expect_match "^ARP flux: eth1's entry for $b2 is the peer's eth0 MAC, not its eth1's .* | $b_eth0 eth0\$" "$state/s"
+    jq -r --arg p "$b2" '.findings[] | select(.check == "route.isolation" and .rail == "rxe1/1" and .subject == $p) |
+        .message' "$REPORT" > "$state/m"
+    expect_grep "ARP flux: this node's neighbour entry for $b2 on eth1 holds $b_eth0, the MAC of the peer's eth0, not of its eth1" "$state/m"
+    leg_side rxe1/1 "$b2" tcp peer_received > "$state/s"
+    read -r nd bytes other obytes verdict payload < "$state/s"
+    [ "$nd $other $verdict" = "eth1 eth0 elsewhere" ] && [ "$obytes" -ge "$payload" ] && [ "$payload" -gt 0 ] &&
+        pass "flux: rail 2's TCP bytes for $b2 arrived on B's eth0 ($obytes B of $payload), not eth1 ($bytes B)" ||
+        fail "flux: TCP peer_received: $(cat "$state/s")"
+    ip neigh del "$b2" dev eth1
+}
+
 bench() {
     write_policy 10 10ms 1.5 1000
     : > "$out/bench.fabtune"; : > "$out/bench.perftest"
@@ -361,7 +459,7 @@ case $1 in
     peer_regression) test_peer_regression ;;
     peer_refused) test_peer_refused ;;
     peer_killed) test_peer_killed ;;
-    cm_hello|cm_no_rtu|cm_flood|cm_stall|cm_oob_write|cm_after) test_$1 ;;
+    cm_hello|cm_no_rtu|cm_flood|cm_stall|cm_oob_write|cm_after|two_rails) test_$1 ;;
     done) ask done >/dev/null; exit 0 ;;
     *) fail "no test $1" ;;
 esac

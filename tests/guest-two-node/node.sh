@@ -4,8 +4,9 @@
 # guest. Both nodes: the virtio NIC eth0 with 10.77.0.1 (A) or .2 (B), rxe0 on it, and
 # fabtuned. B serves: its daemon's responder answers A, and it carries out A's requests
 # (netem on its NIC, a policy without A or with a short session_limit, a kill, a count
-# of its RDMA resources) through SHARED/cmd and SHARED/ack. A drives the tests and writes
-# "PASS|FAIL name seconds" to OUTDIR/results.
+# of its RDMA resources, its second rail and its routes' fix) through SHARED/cmd and
+# SHARED/ack. A drives the tests and writes "PASS|FAIL name seconds" to OUTDIR/results.
+# The second NIC, eth1, stays down until the last test (tests/guest-two-node/rails.sh).
 #   node.sh OUTDIR SRCDIR BUILDDIR ROLE [BENCH]
 set -u
 out=$1 srcdir=$2 builddir=$3 role=$4 bench=${5:-0}
@@ -14,6 +15,7 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 ulimit -l unlimited
 fabtuned="$builddir/src/daemon/fabtuned" ctl="$builddir/src/client/fabtunectl"
 a=10.77.0.1 b=10.77.0.2 port=18516
+. "$srcdir/tests/guest-two-node/rails.sh"
 now() { cut -d' ' -f1 /proc/uptime; }
 
 case $role in a) me=$a ;; b) me=$b ;; *) echo "node.sh: role a or b, not '$role'"; exit 2 ;; esac
@@ -29,11 +31,11 @@ echo "node $role: $(rdma link show rxe0/1), $(ip -br addr show eth0)"
 tmp=$(mktemp -d)
 
 if [ "$role" = b ]; then
-    # $1: the allowlist, $2: session_limit (30s unless given)
+    # $1: the allowlist, $2: session_limit (30s unless given), $3: the rails (1 unless given)
     policy() {
         cat > "$tmp/policy.yaml" <<EOP
 version: 1
-rails: {expect_count: 1}
+rails: {expect_count: ${3:-1}}
 checks: {interval: 1h}
 tuning: {mode: off}
 probes:
@@ -96,6 +98,15 @@ EOP
                 kill -9 "$dpid"; wait "$dpid" 2>/dev/null
                 text=killed ;;
             start) start; rc=$? ;;
+            rail2)  # the second rail, and the daemon restarted so that it answers on both
+                if rail_up eth1 "$b2" rxe1 && policy "$a, $b, $a2, $b2" 30s 2; then
+                    kill "$dpid"; wait "$dpid" 2>/dev/null; start; rc=$?
+                else
+                    rc=1
+                fi
+                text="$(rdma link show rxe1/1 | cut -d' ' -f2-4) $(ss -Hltn "sport = :$port" | awk '{ print $4 }' | sort | tr '\n' ' ')" ;;
+            fix) rails_fix "$b" "$b2"; rc=$?
+                 text=$(ip rule | tr -s '\t ' ' ' | tr '\n' ';') ;;
             ibwl-server)    # perftest's server for A's client, side by side with fabtune
                 timeout 60 ib_write_lat -d rxe0 -x 1 -s 8 -n 1000 > "$out/ib_write_lat.server" 2>&1 &
                 sleep 1 ;;
@@ -137,6 +148,8 @@ if [ "$bench" = 1 ]; then
     env top_srcdir="$srcdir" builddir="$builddir" shared="$shared" state="$tmp" out="$out" \
         sh "$srcdir/tests/guest-two-node/node-a-tests.sh" bench | tee -a "$results"
 fi
+# Last: it leaves both nodes with two rails and their routes changed.
+run_test two_rails
 env top_srcdir="$srcdir" builddir="$builddir" shared="$shared" state="$tmp" \
     sh "$srcdir/tests/guest-two-node/node-a-tests.sh" done
 echo "suite done"

@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# make check's two-node stage: two qemu guests (TCG) of Debian's kernel, each with a
-# virtio NIC, joined by a qemu socket network (UDP on the host's loopback: a wire between
-# the two NICs and nothing else), each with rdma_rxe on that NIC and fabtuned running.
+# make check's two-node stage: two qemu guests (TCG) of Debian's kernel, each with two
+# virtio NICs, all four members of one qemu multicast-socket hub on the host's loopback
+# (one L2 and nothing else on it, as ../shared/reference/tworail-vm measured), each guest
+# with rdma_rxe on its first NIC and fabtuned running; the second NICs carry a second
+# rail for the last test (tests/guest-two-node/rails.sh).
 # Node A probes node B through B's responder (tests/guest-two-node/node.sh holds both
 # roles; they meet in a shared 9p directory). Reports one line per test, the boot and
 # stage times.
@@ -15,7 +17,7 @@
 
 # The tests node A reports; each must PASS.
 EXPECTED="peer_tcp peer_rdma peer_regression peer_refused peer_killed
-    cm_hello cm_no_rtu cm_flood cm_stall cm_oob_write cm_after"
+    cm_hello cm_no_rtu cm_flood cm_stall cm_oob_write cm_after two_rails"
 
 guest_skip_rule "the two-node guest stage"
 guest_need_tools "the two-node stage"
@@ -32,16 +34,20 @@ kroot=$1 kver=$2 initrd=$3
 base="$top_builddir/tests/guest-two-node"
 rm -rf "$base/a" "$base/b" "$base/shared"
 mkdir -p "$base/a" "$base/b" "$base/shared"
-# Two UDP ports on the host's loopback for the wire: A sends to B's, B to A's.
-pa=$((20000 + $$ % 20000)) pb=$((40000 + $$ % 20000))
+# The hub: a multicast group and port on the host's loopback, one per run (a concurrent
+# run of the stage has its own). Every member gets every frame; each NIC's MAC filter
+# keeps its own unicasts and the broadcasts, as a switch port would.
+hub="230.0.$(($$ % 250)).$((1 + $$ / 250 % 250)):$((20000 + $$ % 40000))"
 
 timeout_s=${FABTUNE_VM2_TIMEOUT:-${FABTUNE_VM_TIMEOUT:-900}}
 bench=${FABTUNE_VM2_BENCH:-${FABTUNE_VM_BENCH:-0}}
 t_qemu=$(date +%s.%N)
-boot() {    # boot ROLE LOCAL_PORT REMOTE_PORT MAC_BYTE
+boot() {    # boot ROLE MAC_BYTE
     guest_qemu "$timeout_s" "$base/$1.rc" "$base/$1.console" -m 1024 -smp 1 \
-        -netdev "socket,id=wire,udp=127.0.0.1:$3,localaddr=127.0.0.1:$2" \
-        -device "virtio-net-pci,netdev=wire,mac=52:54:00:fa:b0:$4" \
+        -netdev "socket,id=rail1,mcast=$hub,localaddr=127.0.0.1" \
+        -device "virtio-net-pci,netdev=rail1,mac=52:54:00:fa:b0:$2" \
+        -netdev "socket,id=rail2,mcast=$hub,localaddr=127.0.0.1" \
+        -device "virtio-net-pci,netdev=rail2,mac=52:54:00:fa:b1:$2" \
         -kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
         -append "console=ttyS0 panic=-1 quiet fabtune.src=$top_srcdir fabtune.build=$top_builddir fabtune.suite=tests/guest-two-node/node.sh fabtune.role=$1 fabtune.bench=$bench" \
         -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
@@ -50,8 +56,8 @@ boot() {    # boot ROLE LOCAL_PORT REMOTE_PORT MAC_BYTE
         -virtfs "local,path=$base/$1,mount_tag=results,security_model=none" \
         -virtfs "local,path=$base/shared,mount_tag=shared,security_model=none"
 }
-boot a "$pa" "$pb" 0a & qa=$!
-boot b "$pb" "$pa" 0b & qb=$!
+boot a 0a & qa=$!
+boot b 0b & qb=$!
 wait $qa; wait $qb
 t_end=$(date +%s.%N)
 for n in a b; do echo "--- node $n"; cat "$base/$n.console"; done
