@@ -26,6 +26,12 @@ struct link_traffic_entry {
     uint64_t rx_bytes, tx_bytes;
     uint8_t n_addrs;
     uint8_t addrs[LINK_TRAFFIC_ADDRS][16];  /* IPv6, IPv4 as ::ffff:a.b.c.d */
+    /* The data counters of the RDMA port whose netdev this is (sources/source_port_data.h),
+     * in bytes: an HCA that offloads RoCE (mlx5) counts its RDMA bytes there, not in the
+     * netdev's rx_bytes/tx_bytes. False without such a port, or one without the counters
+     * (Soft-RoCE has hw_counters/ only). */
+    bool has_port_data;
+    uint64_t port_rx_bytes, port_tx_bytes;
 };
 
 /* A node's netdevs that carry an address, loopback left out. */
