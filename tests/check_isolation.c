@@ -80,9 +80,9 @@ START_TEST(test_links_answer)
     static uint8_t buf[PEER_LINKS_MAX_LEN];
     entry(&t, "eth0", 0, 123456789012ull, 42, "10.77.0.2");
     entry(&t, "eth1", 1, 7, 1ull << 40, "10.77.0.4");
-    size_t len = peer_links_write(&t, buf);
+    size_t len = peer_links_write(&t, PEER_LINKS_NETDEV, buf);
     ck_assert_uint_eq(len, 1 + 2 * PEER_LINKS_ENTRY_LEN);
-    ck_assert_int_eq(peer_links_parse(buf, len, &back), 0);
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_NETDEV, &back), 0);
     ck_assert_uint_eq(back.n, 2);
     ck_assert_str_eq(back.e[1].name, "eth1");
     ck_assert(back.e[0].rx_bytes == 123456789012ull);
@@ -92,26 +92,97 @@ START_TEST(test_links_answer)
     ck_assert_int_eq(memcmp(back.e[1].addrs[0], t.e[1].addrs[0], 16), 0);
     /* Every length but the one the count says; a name without its NUL, or with a byte no
      * netdev name has; more addresses than the slots. */
-    ck_assert_int_eq(peer_links_parse(buf, len - 1, &back), -EBADMSG);
-    ck_assert_int_eq(peer_links_parse(buf, len + 1, &back), -EBADMSG);
-    ck_assert_int_eq(peer_links_parse(buf, 0, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, len - 1, PEER_LINKS_NETDEV, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, len + 1, PEER_LINKS_NETDEV, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, 0, PEER_LINKS_NETDEV, &back), -EBADMSG);
     buf[0] = LINK_TRAFFIC_MAX + 1;
-    ck_assert_int_eq(peer_links_parse(buf, 1 + (LINK_TRAFFIC_MAX + 1) * PEER_LINKS_ENTRY_LEN, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, 1 + (LINK_TRAFFIC_MAX + 1) * PEER_LINKS_ENTRY_LEN, PEER_LINKS_NETDEV, &back), -EBADMSG);
     buf[0] = 2;
     memset(buf + 1, 'x', 16);
-    ck_assert_int_eq(peer_links_parse(buf, len, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_NETDEV, &back), -EBADMSG);
     memcpy(buf + 1, "et\nh0\0\0\0\0\0\0\0\0\0\0\0", 16);
-    ck_assert_int_eq(peer_links_parse(buf, len, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_NETDEV, &back), -EBADMSG);
     memcpy(buf + 1, "eth0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
     buf[1 + 22] = LINK_TRAFFIC_ADDRS + 1;
-    ck_assert_int_eq(peer_links_parse(buf, len, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_NETDEV, &back), -EBADMSG);
     buf[1 + 22] = 1;
-    ck_assert_int_eq(peer_links_parse(buf, len, &back), 0);
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_NETDEV, &back), 0);
     /* No netdev: an answer still. */
     t.n = 0;
-    ck_assert_uint_eq(peer_links_write(&t, buf), 1);
-    ck_assert_int_eq(peer_links_parse(buf, 1, &back), 0);
+    ck_assert_uint_eq(peer_links_write(&t, PEER_LINKS_NETDEV, buf), 1);
+    ck_assert_int_eq(peer_links_parse(buf, 1, PEER_LINKS_NETDEV, &back), 0);
     ck_assert_uint_eq(back.n, 0);
+    ck_assert_int_eq(peer_links_parse(buf, 1, PEER_LINKS_PORT_DATA, &back), 0);
+    ck_assert_uint_eq(back.n, 0);
+}
+END_TEST
+
+/* Layout 0 is the wire format of every fabtuned before port data, byte for byte, whatever
+ * the entries hold; layout 1 adds the port data, bounds-checked. */
+START_TEST(test_links_layouts)
+{
+    static struct link_traffic t, back;
+    static uint8_t buf[PEER_LINKS_MAX_LEN];
+    entry(&t, "eth0", 0, 0x0102030405060708ull, 9, "10.77.0.2");
+    t.e[0].has_port_data = true;
+    t.e[0].port_rx_bytes = 4000;
+    t.e[0].port_tx_bytes = 1ull << 42;
+    entry(&t, "rxe-v0", 1, 7, 8, "10.77.0.4");         /* no port data (Soft-RoCE) */
+
+    /* Layout 0: the old bytes, written out by hand, and no port data. */
+    uint8_t want[1 + PEER_LINKS_ENTRY_LEN] = { 1, 'e', 't', 'h', '0' };
+    static const uint8_t mac[6] = { 0x52, 0x54, 0, 0x77, 0x0b, 0 };
+    memcpy(want + 1 + 16, mac, 6);
+    want[1 + 22] = 1;
+    for (int i = 0; i < 8; i++)
+        want[1 + 24 + i] = (uint8_t)(i + 1);
+    want[1 + 32 + 7] = 9;
+    static const uint8_t v4[16] = { [10] = 0xff, [11] = 0xff, 10, 77, 0, 2 };
+    memcpy(want + 1 + 40, v4, 16);
+    t.n = 1;
+    ck_assert_uint_eq(peer_links_write(&t, PEER_LINKS_NETDEV, buf), sizeof(want));
+    ck_assert_int_eq(memcmp(buf, want, sizeof(want)), 0);
+    ck_assert_int_eq(peer_links_parse(buf, sizeof(want), PEER_LINKS_NETDEV, &back), 0);
+    ck_assert(!back.e[0].has_port_data);
+    ck_assert_uint_eq(back.e[0].port_rx_bytes, 0);
+    /* ... which a layout-1 parser refuses (the length says layout 0). */
+    ck_assert_int_eq(peer_links_parse(buf, sizeof(want), PEER_LINKS_PORT_DATA, &back), -EBADMSG);
+
+    /* Layout 1: both entries, their port data as written. */
+    t.n = 2;
+    size_t len = peer_links_write(&t, PEER_LINKS_PORT_DATA, buf);
+    ck_assert_uint_eq(len, 1 + 2 * (PEER_LINKS_ENTRY_LEN + PEER_LINKS_PORT_DATA_LEN));
+    ck_assert_uint_eq(peer_links_entry_len(PEER_LINKS_PORT_DATA), PEER_LINKS_ENTRY_LEN + 24);
+    ck_assert_int_eq(memcmp(buf + 1, want + 1, PEER_LINKS_ENTRY_LEN), 0);    /* layout 0's head */
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_PORT_DATA, &back), 0);
+    ck_assert_uint_eq(back.n, 2);
+    ck_assert(back.e[0].has_port_data);
+    ck_assert_uint_eq(back.e[0].port_rx_bytes, 4000);
+    ck_assert(back.e[0].port_tx_bytes == 1ull << 42);
+    ck_assert(back.e[0].rx_bytes == 0x0102030405060708ull);
+    ck_assert(!back.e[1].has_port_data);
+    ck_assert_str_eq(back.e[1].name, "rxe-v0");
+    ck_assert_uint_eq(back.e[1].tx_bytes, 8);
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_NETDEV, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, len - 1, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, len + 1, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
+    ck_assert_int_eq(peer_links_parse(buf, len, (enum peer_links_layout)2, &back), -EBADMSG);
+    ck_assert_uint_eq(peer_links_entry_len((enum peer_links_layout)2), 0);
+    /* The tail's flag, padding, and figures without the flag. */
+    uint8_t *tail0 = buf + 1 + PEER_LINKS_ENTRY_LEN, *tail1 = tail0 + PEER_LINKS_ENTRY_LEN + 24;
+    tail0[0] = 2;
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
+    tail0[0] = 1;
+    tail0[7] = 1;
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
+    tail0[7] = 0;
+    tail1[23] = 1;
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
+    tail1[23] = 0;
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_PORT_DATA, &back), 0);
+    buf[0] = LINK_TRAFFIC_MAX + 1;
+    ck_assert_int_eq(peer_links_parse(buf, 1 + (LINK_TRAFFIC_MAX + 1) * (PEER_LINKS_ENTRY_LEN + 24),
+                                      PEER_LINKS_PORT_DATA, &back), -EBADMSG);
 }
 END_TEST
 
@@ -210,6 +281,7 @@ int main(void)
     TCase *tc = tcase_create("isolation");
     tcase_add_test(tc, test_side_rule);
     tcase_add_test(tc, test_links_answer);
+    tcase_add_test(tc, test_links_layouts);
     tcase_add_test(tc, test_check_verdicts);
     suite_add_tcase(s, tc);
     return check_run(s);
