@@ -115,10 +115,11 @@ void probe_isolation_after(struct probe_isolation *iso, struct probe_peer *e, en
     if (!read_both(iso, e, &iso->now))
         return;
     struct isolation_leg *l = &p->leg[t];
-    isolation_side_measure(&iso->last.own, &iso->now.own, p->rail, false, &l->own_tx);
-    isolation_side_measure(&iso->last.peer, &iso->now.peer, p->peer_rail, true, &l->peer_rx);
-    isolation_side_measure(&iso->last.peer, &iso->now.peer, p->peer_rail, false, &l->peer_tx);
-    isolation_side_measure(&iso->last.own, &iso->now.own, p->rail, true, &l->own_rx);
+    bool pd = t == ISOLATION_RDMA;      /* TCP always goes through the netdev */
+    isolation_side_measure(&iso->last.own, &iso->now.own, p->rail, false, pd, &l->own_tx);
+    isolation_side_measure(&iso->last.peer, &iso->now.peer, p->peer_rail, true, pd, &l->peer_rx);
+    isolation_side_measure(&iso->last.peer, &iso->now.peer, p->peer_rail, false, pd, &l->peer_tx);
+    isolation_side_measure(&iso->last.own, &iso->now.own, p->rail, true, pd, &l->own_rx);
     payload(e, t, l);
     l->measured = true;
     iso->last = iso->now;
