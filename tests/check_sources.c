@@ -17,7 +17,10 @@
 #include "inventory_take.h"
 #include "pci_config.h"
 #include "source_limits.h"
+#include "source_port_data.h"
+#include "source_sysfs.h"
 #include "fileio.h"
+#include "macro.h"
 #include "sysfs.h"
 
 static char fixtures[256];
@@ -245,6 +248,56 @@ START_TEST(test_hostile_tree)
 }
 END_TEST
 
+/* route.isolation's port data: each RDMA port's counters/port_rcv_data and port_xmit_data
+ * (times 4) on the entry of the netdev its GIDs name, or its PCI function's (IPoIB); none
+ * for Soft-RoCE (no counters/), bnxt_re (no counters/) or a netdev without an RDMA port. */
+START_TEST(test_port_data)
+{
+    char root[512], ifname[IFNAMSIZ];
+    static const char *const names[] = { "enp26s0f0np0", "enp60s0f0np0", "ibp26s1", "v0",
+                                         "ens65f0np0", "eth9" };
+    struct link_traffic t = { .n = ARRAY_SIZE(names) };
+    snprintf(root, sizeof(root), "%s/port_data/sys", fixtures);
+
+    ck_assert_int_eq(source_sysfs_port_netdev(root, "mlx5_0", 1, ifname, sizeof(ifname)), 0);
+    ck_assert_str_eq(ifname, "enp26s0f0np0");
+    ck_assert_int_eq(source_sysfs_port_netdev(root, "mlx5_8", 1, ifname, sizeof(ifname)), 0);
+    ck_assert_str_eq(ifname, "ibp26s1");        /* no GID names it: device/net/ */
+    ck_assert_int_eq(source_sysfs_port_netdev(root, "rxe0", 1, ifname, sizeof(ifname)), 0);
+    ck_assert_str_eq(ifname, "v0");
+    ck_assert_int_eq(source_sysfs_port_netdev(root, "mlx5_7", 1, ifname, sizeof(ifname)), -ENOENT);
+    ck_assert_str_eq(ifname, "");
+
+    for (size_t i = 0; i < t.n; i++) {
+        snprintf(t.e[i].name, sizeof(t.e[i].name), "%s", names[i]);
+        t.e[i].rx_bytes = t.e[i].tx_bytes = 99;
+    }
+    t.e[5].has_port_data = true;            /* a stale figure: cleared */
+    t.e[5].port_rx_bytes = 5;
+    source_port_data_read(root, &t);
+    ck_assert(t.e[0].has_port_data);
+    ck_assert_uint_eq(t.e[0].port_rx_bytes, 4 * 250000);
+    ck_assert_uint_eq(t.e[0].port_tx_bytes, 4 * 125000);
+    ck_assert(t.e[1].has_port_data);
+    ck_assert_uint_eq(t.e[1].port_rx_bytes, 28);
+    ck_assert(t.e[1].port_tx_bytes == 4 * 1099511627776ull);    /* 64-bit, not truncated */
+    ck_assert(t.e[2].has_port_data);
+    ck_assert_uint_eq(t.e[2].port_rx_bytes, 4000);
+    ck_assert_uint_eq(t.e[2].port_tx_bytes, 8000);
+    for (size_t i = 3; i < t.n; i++) {
+        ck_assert_msg(!t.e[i].has_port_data, "%s has port data", names[i]);
+        ck_assert_uint_eq(t.e[i].port_rx_bytes, 0);
+    }
+    ck_assert_uint_eq(t.e[0].rx_bytes, 99);    /* the netdev's own counters untouched */
+
+    /* A tree without RDMA devices: none, and no error. */
+    snprintf(root, sizeof(root), "%s/no_rdma/sys", fixtures);
+    source_port_data_read(root, &t);
+    for (size_t i = 0; i < t.n; i++)
+        ck_assert(!t.e[i].has_port_data);
+}
+END_TEST
+
 static Suite *sources_suite(void)
 {
     Suite *s = suite_create("sources");
@@ -254,6 +307,7 @@ static Suite *sources_suite(void)
     tcase_add_test(tc, test_pci_config_h200);
     tcase_add_test(tc, test_memlock_sources);
     tcase_add_test(tc, test_hostile_tree);
+    tcase_add_test(tc, test_port_data);
     suite_add_tcase(s, tc);
     return s;
 }

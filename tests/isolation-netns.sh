@@ -14,6 +14,8 @@
 #  - a fluxed neighbour entry (A's a2 holding b1's MAC for B's 10.9.0.102, the state ARP
 #    flux leaves; tests/routes-netns.sh reproduces the flux itself): the bytes arrive on
 #    B's b1, not b2, and the finding says so with B's counts.
+# Every figure here is the netdevs' ("counter": "netdev"): veth and the fake rxe rails have
+# no RDMA port data counters (tests/check_isolation holds the port-data cases).
 . "${top_srcdir:-.}/tests/lib.sh"
 if [ -z "${FABTUNE_IN_NETNS:-}" ]; then
     unshare -n -m --propagation private true 2>/dev/null || { echo "SKIP: cannot unshare"; exit 77; }
@@ -126,6 +128,15 @@ for i in 1 2 3; do
             fail "fixed: $r to $p, ${s%%:*}: $(cat "$tmp/s"), payload $want"
     done
 done
+
+# Neither node has an RDMA port with data counters (A's fake rxe rails have none, B none at
+# all; veth counts every byte on the netdev): every figure is the netdevs' counters.
+jq -r '[.probes.peers[].isolation | (.rdma, .tcp) | objects | .[] | objects |
+    (.counter, .other_counter) | strings] | "\(length) \(unique | join(","))"' "$tmp/report.json" > "$tmp/c"
+read -r n counters < "$tmp/c"
+[ "$n" -ge 24 ] && [ "$counters" = netdev ] &&
+    pass "fixed: all $n figures counted by the netdevs (counter \"netdev\": no port data on veth or rxe)" ||
+    fail "fixed: counters $(cat "$tmp/c")"
 
 # ---- a fluxed neighbour entry -------------------------------------------------------------
 b1mac=$(bmac b1)

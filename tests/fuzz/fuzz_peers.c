@@ -4,7 +4,8 @@
  * behaviour; every host that comes out of the file is one peer_host_valid() accepts, the
  * list is sorted without duplicates, a hello that parses (TCP's, or the RDMA CM's
  * private data both ways) says a valid session, and a responder's links answer that
- * parses is in bounds and reads the same once written again. */
+ * parses, in either layout (0: netdev counters; 1: and the RDMA ports' data counters), is
+ * in bounds and reads the same once written again. */
 #include "config.h"
 
 #include <stdint.h>
@@ -55,24 +56,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct peer_hello h;
         if (peer_hello_parse(data, &h) == 0 &&
             !((h.kind == PEER_SESSION_ECHO && h.size >= 1 && h.size <= PEER_WIRE_MAX_SIZE) ||
-              ((h.kind == PEER_SESSION_SINK || h.kind == PEER_SESSION_LINKS) && h.size == 0)))
+              (h.kind == PEER_SESSION_SINK && h.size == 0) ||
+              (h.kind == PEER_SESSION_LINKS && h.size <= PEER_LINKS_LAYOUT_MAX)))
             abort();
     }
-    /* The links answer: what parses is in bounds, and says the same once written again. */
+    /* The links answer, in each layout: what parses is in bounds, says the same once
+     * written again, and has port data only in layout 1. */
     static struct link_traffic t, again;
     static uint8_t out[PEER_LINKS_MAX_LEN];
-    if (peer_links_parse((const uint8_t *)buf, size, &t) == 0) {
-        if (t.n > LINK_TRAFFIC_MAX)
+    for (int layout = PEER_LINKS_NETDEV; layout <= PEER_LINKS_LAYOUT_MAX + 1; layout++) {
+        if (peer_links_parse((const uint8_t *)buf, size, (enum peer_links_layout)layout, &t) != 0)
+            continue;
+        if (layout > PEER_LINKS_LAYOUT_MAX || t.n > LINK_TRAFFIC_MAX ||
+            size != 1 + t.n * peer_links_entry_len((enum peer_links_layout)layout))
             abort();
         for (size_t i = 0; i < t.n; i++)
-            if (!t.e[i].name[0] || t.e[i].n_addrs > LINK_TRAFFIC_ADDRS)
+            if (!t.e[i].name[0] || t.e[i].n_addrs > LINK_TRAFFIC_ADDRS ||
+                (layout == PEER_LINKS_NETDEV && t.e[i].has_port_data) ||
+                (!t.e[i].has_port_data && (t.e[i].port_rx_bytes || t.e[i].port_tx_bytes)))
                 abort();
-        size_t len = peer_links_write(&t, out);
-        if (len != size || peer_links_parse(out, len, &again) != 0 || again.n != t.n)
+        size_t len = peer_links_write(&t, (enum peer_links_layout)layout, out);
+        if (len != size ||
+            peer_links_parse(out, len, (enum peer_links_layout)layout, &again) != 0 || again.n != t.n)
             abort();
         for (size_t i = 0; i < t.n; i++)
             if (strcmp(again.e[i].name, t.e[i].name) || again.e[i].rx_bytes != t.e[i].rx_bytes ||
-                again.e[i].tx_bytes != t.e[i].tx_bytes || memcmp(again.e[i].mac, t.e[i].mac, 6))
+                again.e[i].tx_bytes != t.e[i].tx_bytes || memcmp(again.e[i].mac, t.e[i].mac, 6) ||
+                again.e[i].has_port_data != t.e[i].has_port_data ||
+                again.e[i].port_rx_bytes != t.e[i].port_rx_bytes ||
+                again.e[i].port_tx_bytes != t.e[i].port_tx_bytes)
                 abort();
     }
     free(buf);

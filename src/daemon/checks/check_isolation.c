@@ -6,12 +6,15 @@
  *    nodes), or a failed RDMA probe with this node's neighbour entry for A holding the MAC
  *    of the peer's other NIC: ARP flux, the packets land on a NIC whose rxe drops them;
  *  - ok: every measured side on its rail, with the figures;
- *  - unknown: not measured (why), or the bytes counted by no netdev (an HCA that offloads
- *    RoCE counts it apart from its netdev's counters).
+ *  - unknown: not measured (why), or the bytes counted by no netdev.
+ * The RDMA leg counts a netdev by its RDMA port's data counters where both readings have
+ * them (an HCA that offloads RoCE, mlx5, counts RDMA apart from its netdev's counters:
+ * "+N B port data"), else, as the TCP leg always, by the netdev's ("+N B").
  * A path from the host, without a rail, is not judged. */
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,22 +40,40 @@ static void put(struct text *t, const char *fmt, ...)
         t->len += (size_t)k < sizeof(t->buf) - t->len ? (size_t)k : sizeof(t->buf) - 1 - t->len;
 }
 
+/* A figure: "+N B" from the netdev's counters, "+N B port data" from its RDMA port's. */
+static const char *port_data(enum isolation_counter c)
+{
+    return c == ISOLATION_COUNTER_PORT_DATA ? " port data" : "";
+}
+
 static void side(struct text *t, const char *what, const struct isolation_side *s, uint64_t payload)
 {
     switch (isolation_side_judge(s, payload)) {
     case ISOLATION_RIGHT:
-        put(t, "; %s %s (+%llu B)", what, s->want, (unsigned long long)s->want_bytes);
+        put(t, "; %s %s (+%llu B%s)", what, s->want, (unsigned long long)s->want_bytes,
+            port_data(s->want_counter));
         break;
     case ISOLATION_ELSEWHERE:
-        put(t, "; %s %s (+%llu B), not %s (+%llu B)", what, s->other, (unsigned long long)s->other_bytes,
-            s->want, (unsigned long long)s->want_bytes);
+        put(t, "; %s %s (+%llu B%s), not %s (+%llu B%s)", what, s->other,
+            (unsigned long long)s->other_bytes, port_data(s->other_counter), s->want,
+            (unsigned long long)s->want_bytes, port_data(s->want_counter));
         break;
     case ISOLATION_UNSEEN:
-        put(t, "; %s neither %s (+%llu B) nor another netdev", what, s->want, (unsigned long long)s->want_bytes);
+        put(t, "; %s neither %s (+%llu B%s) nor another netdev", what, s->want,
+            (unsigned long long)s->want_bytes, port_data(s->want_counter));
         break;
     case ISOLATION_UNMEASURED:
         break;
     }
+}
+
+/* Whether a measured side of L counted its rail by port data. */
+static bool leg_port_data(const struct isolation_leg *l)
+{
+    return l->measured && (l->own_tx.want_counter == ISOLATION_COUNTER_PORT_DATA ||
+                           l->peer_rx.want_counter == ISOLATION_COUNTER_PORT_DATA ||
+                           l->peer_tx.want_counter == ISOLATION_COUNTER_PORT_DATA ||
+                           l->own_rx.want_counter == ISOLATION_COUNTER_PORT_DATA);
 }
 
 static void leg(struct text *t, enum isolation_transport tr, const struct isolation_leg *l)
@@ -111,10 +132,15 @@ static void judge_path(const struct probe_peer *e, struct findings *out)
         snprintf(got, sizeof(got), "%s to %s", p->rail, p->peer_rail);
         findings_add(out, "route.isolation", SEVERITY_OK, e->rail, NULL, got, NULL,
                      "%s (%s): on its own rail both ways: %s", e->peer, e->addr, t.buf);
+    } else if (leg_port_data(&p->leg[ISOLATION_RDMA])) {
+        findings_add(out, "route.isolation", SEVERITY_UNKNOWN, e->rail, NULL, "unseen", NULL,
+                     "%s (%s): the probe's bytes were not seen in the netdevs' counters nor in "
+                     "their RDMA ports' data counters%s%s", e->peer, e->addr, t.len ? ": " : "", t.buf);
     } else {
         findings_add(out, "route.isolation", SEVERITY_UNKNOWN, e->rail, NULL, "unseen", NULL,
                      "%s (%s): the probe's bytes were not seen in the netdevs' counters (an HCA "
-                     "that offloads RoCE counts it apart)%s%s", e->peer, e->addr, t.len ? ": " : "", t.buf);
+                     "that offloads RoCE counts it apart, in its port's data counters, which "
+                     "this node or the peer did not give)%s%s", e->peer, e->addr, t.len ? ": " : "", t.buf);
     }
     findings_set_subject(out, e->peer);
 }

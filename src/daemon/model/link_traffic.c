@@ -57,7 +57,7 @@ static uint64_t delta(uint64_t before, uint64_t after)
 }
 
 void isolation_side_measure(const struct link_traffic *before, const struct link_traffic *after,
-                            const char *want, bool rx, struct isolation_side *out)
+                            const char *want, bool rx, bool port_data, struct isolation_side *out)
 {
     memset(out, 0, sizeof(*out));
     strscpy(out->want, want, sizeof(out->want));
@@ -65,14 +65,24 @@ void isolation_side_measure(const struct link_traffic *before, const struct link
         const struct link_traffic_entry *a = &after->e[i], *b = link_traffic_find(before, a->name);
         if (!b)
             continue;           /* appeared during the probe: no count to compare */
-        uint64_t d = rx ? delta(b->rx_bytes, a->rx_bytes) : delta(b->tx_bytes, a->tx_bytes);
+        bool pd = port_data && a->has_port_data && b->has_port_data;
+        enum isolation_counter c = pd ? ISOLATION_COUNTER_PORT_DATA : ISOLATION_COUNTER_NETDEV;
+        uint64_t d = pd ? (rx ? delta(b->port_rx_bytes, a->port_rx_bytes) : delta(b->port_tx_bytes, a->port_tx_bytes))
+                        : (rx ? delta(b->rx_bytes, a->rx_bytes) : delta(b->tx_bytes, a->tx_bytes));
         if (streq(a->name, want)) {
             out->want_bytes = d;
+            out->want_counter = c;
         } else if (!*out->other || d > out->other_bytes) {
             strscpy(out->other, a->name, sizeof(out->other));
             out->other_bytes = d;
+            out->other_counter = c;
         }
     }
+}
+
+const char *isolation_counter_name(enum isolation_counter c)
+{
+    return c == ISOLATION_COUNTER_PORT_DATA ? "port_data" : "netdev";
 }
 
 enum isolation_verdict isolation_side_judge(const struct isolation_side *s, uint64_t payload)

@@ -5,7 +5,9 @@
  *
  * A multi-rail node in one subnet with ARP flux can send rail R's RoCE packets to the MAC
  * of the peer's other NIC, whose rxe drops them without a counter: only that NIC's
- * rx_bytes shows them. A probe's own payload P is known; the rail's netdev counts at
+ * rx_bytes shows them. An HCA that offloads RoCE (mlx5) counts RDMA bytes not in its
+ * netdev's rx_bytes/tx_bytes but in its port's data counters: the RDMA leg reads those
+ * where both readings of a netdev have them. A probe's own payload P is known; the rail's netdev counts at
  * least P when the bytes went its way, whatever else the node sends. So a side is judged
  * "right" when the rail's netdev counted P/2 or more, "elsewhere" when it did not and
  * another netdev did, "unseen" when neither did. Background traffic can only add to the
@@ -26,6 +28,12 @@ struct link_traffic_entry {
     uint64_t rx_bytes, tx_bytes;
     uint8_t n_addrs;
     uint8_t addrs[LINK_TRAFFIC_ADDRS][16];  /* IPv6, IPv4 as ::ffff:a.b.c.d */
+    /* The data counters of the RDMA port whose netdev this is (sources/source_port_data.h),
+     * in bytes: an HCA that offloads RoCE (mlx5) counts its RDMA bytes there, not in the
+     * netdev's rx_bytes/tx_bytes. False without such a port, or one without the counters
+     * (Soft-RoCE has hw_counters/ only). */
+    bool has_port_data;
+    uint64_t port_rx_bytes, port_tx_bytes;
 };
 
 /* A node's netdevs that carry an address, loopback left out. */
@@ -41,13 +49,20 @@ const struct link_traffic_entry *link_traffic_by_mac(const struct link_traffic *
 /* Adds ADDR (family AF_INET or AF_INET6, 4 or 16 bytes) to E, mapped; false when full. */
 bool link_traffic_add_address(struct link_traffic_entry *e, int family, const uint8_t *addr);
 
+/* Which counter a side's figure is: the netdev's bytes, or its RDMA port's data counters
+ * (an RDMA leg, where both readings have them). */
+enum isolation_counter { ISOLATION_COUNTER_NETDEV, ISOLATION_COUNTER_PORT_DATA };
+
 /* One side of one direction: the count of the netdev that should carry the bytes, and the
- * largest count among the others (its name; "" when there is no other netdev). */
+ * largest count among the others (its name; "" when there is no other netdev), each with
+ * the counter it came from. */
 struct isolation_side {
     char want[IFNAMSIZ];
     uint64_t want_bytes;
+    enum isolation_counter want_counter;
     char other[IFNAMSIZ];
     uint64_t other_bytes;
+    enum isolation_counter other_counter;
 };
 
 enum isolation_verdict {
@@ -82,10 +97,14 @@ struct path_isolation {
     char neigh_owner[IFNAMSIZ];
 };
 
-/* The side of the netdev WANT between BEFORE and AFTER: rx counts, or tx. A counter that
- * went backwards (a driver reset) counts as 0. */
+/* The side of the netdev WANT between BEFORE and AFTER: rx counts, or tx. With PORT_DATA
+ * (the RDMA leg), a netdev whose entries both have port data counts by it (an offloading
+ * HCA's RDMA bytes pass its netdev's counters by), any other by its netdev counters; the
+ * TCP leg passes false. A counter that went backwards (a driver reset) counts as 0. */
 void isolation_side_measure(const struct link_traffic *before, const struct link_traffic *after,
-                            const char *want, bool rx, struct isolation_side *out);
+                            const char *want, bool rx, bool port_data, struct isolation_side *out);
+/* "netdev" or "port_data", as the JSON report says it. */
+const char *isolation_counter_name(enum isolation_counter c);
 enum isolation_verdict isolation_side_judge(const struct isolation_side *s, uint64_t payload);
 /* The leg's verdict: the worst of its sides (ELSEWHERE over UNSEEN over RIGHT); the way
  * back is judged only when it carried a payload. */

@@ -502,16 +502,19 @@ static json_object *side_to_json(const struct isolation_side *s, uint64_t payloa
     json_object *o = json_object_new_object();
     add_string(o, "netdev", s->want);
     json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->want_bytes));
+    add_string(o, "counter", isolation_counter_name(s->want_counter));
     if (*s->other) {
         add_string(o, "other_netdev", s->other);
         json_object_object_add(o, "other_bytes", json_object_new_int64((int64_t)s->other_bytes));
+        add_string(o, "other_counter", isolation_counter_name(s->other_counter));
     }
     add_string(o, "verdict", verdicts[isolation_side_judge(s, payload)]);
     return o;
 }
 
 /* route.isolation's figures: per transport, each side's bytes on the rail's netdev and on
- * the busiest other one. */
+ * the busiest other one, and the counter each came from ("netdev", or "port_data": the
+ * netdev's RDMA port's data counters, on the RDMA leg). */
 static json_object *isolation_to_json(const struct path_isolation *p)
 {
     json_object *o = json_object_new_object();

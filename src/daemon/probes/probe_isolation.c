@@ -8,9 +8,11 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "log.h"
 #include "probe_isolation.h"
 #include "probe_tcp.h"
 #include "source_link_traffic.h"
+#include "source_port_data.h"
 #include "strutil.h"
 
 #define LINKS_TIMEOUT 2.0       /* seconds for the peer's links answer */
@@ -21,24 +23,34 @@ struct reading {
 
 struct probe_isolation {
     uint8_t dst[16];
+    enum peer_links_layout layout;      /* the peer's links answer: 1, or 0 from an older one */
     struct reading last, now;
 };
 
-static bool read_both(struct probe_peer *e, const uint8_t dst[16], struct reading *r)
+/* This node's counters and the peer's links answer; this node's own RDMA ports' data
+ * counters too (live: probes run only live). */
+static bool read_both(struct probe_isolation *iso, struct probe_peer *e, struct reading *r)
 {
     const char *why = "";
+    enum peer_links_layout asked = iso->layout;
     int err = source_link_traffic_read(&r->own);
     if (err < 0) {
         snprintf(e->isolation.error, sizeof(e->isolation.error), "this node's link counters: %s",
                  errno_text(-err));
         return false;
     }
-    err = probe_tcp_peer_links(e->family, e->src, dst, e->port, LINKS_TIMEOUT, &r->peer, &why);
+    source_port_data_read("/sys", &r->own);
+    err = probe_tcp_peer_links(e->family, e->src, iso->dst, e->port, LINKS_TIMEOUT, &iso->layout,
+                               &r->peer, &why);
     if (err < 0) {
         snprintf(e->isolation.error, sizeof(e->isolation.error), "no links answer from the peer: %s: %s",
                  why, errno_text(-err));
         return false;
     }
+    if (iso->layout != asked)
+        log_info("probe: %s (%s): its responder gives no RDMA port data (links layout %d, an "
+                 "older fabtuned): the peer's side of route.isolation is its netdev counters",
+                 e->peer, e->addr, (int)iso->layout);
     return true;
 }
 
@@ -62,7 +74,8 @@ struct probe_isolation *probe_isolation_start(struct probe_peer *e, const uint8_
         return NULL;
     }
     memcpy(iso->dst, dst, 16);
-    if (!read_both(e, dst, &iso->last)) {
+    iso->layout = PEER_LINKS_PORT_DATA;
+    if (!read_both(iso, e, &iso->last)) {
         free(iso);
         return NULL;
     }
@@ -99,13 +112,14 @@ void probe_isolation_after(struct probe_isolation *iso, struct probe_peer *e, en
     struct path_isolation *p = &e->isolation;
     if (!iso)
         return;
-    if (!read_both(e, iso->dst, &iso->now))
+    if (!read_both(iso, e, &iso->now))
         return;
     struct isolation_leg *l = &p->leg[t];
-    isolation_side_measure(&iso->last.own, &iso->now.own, p->rail, false, &l->own_tx);
-    isolation_side_measure(&iso->last.peer, &iso->now.peer, p->peer_rail, true, &l->peer_rx);
-    isolation_side_measure(&iso->last.peer, &iso->now.peer, p->peer_rail, false, &l->peer_tx);
-    isolation_side_measure(&iso->last.own, &iso->now.own, p->rail, true, &l->own_rx);
+    bool pd = t == ISOLATION_RDMA;      /* TCP always goes through the netdev */
+    isolation_side_measure(&iso->last.own, &iso->now.own, p->rail, false, pd, &l->own_tx);
+    isolation_side_measure(&iso->last.peer, &iso->now.peer, p->peer_rail, true, pd, &l->peer_rx);
+    isolation_side_measure(&iso->last.peer, &iso->now.peer, p->peer_rail, false, pd, &l->peer_tx);
+    isolation_side_measure(&iso->last.own, &iso->now.own, p->rail, true, pd, &l->own_rx);
     payload(e, t, l);
     l->measured = true;
     iso->last = iso->now;

@@ -371,11 +371,13 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
     }
 }
 
-int probe_tcp_peer_links(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
-                         double timeout, struct link_traffic *out, const char **why)
+/* One links session asking for layout ASK: the answer parsed in ASK, or, when ASK is 1,
+ * in layout 0, as a responder that ignores the ask would send it; *GOT says which. */
+static int links_session(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
+                         double deadline, enum peer_links_layout ask, enum peer_links_layout *got,
+                         struct link_traffic *out, const char **why)
 {
-    double deadline = probe_now() + timeout;
-    int fd = peer_session(family, src, dst, port, PEER_SESSION_LINKS, 0, deadline, why);
+    int fd = peer_session(family, src, dst, port, PEER_SESSION_LINKS, ask, deadline, why);
     if (fd < 0)
         return fd;
     uint8_t *in = malloc(PEER_LINKS_MAX_LEN);
@@ -391,11 +393,32 @@ int probe_tcp_peer_links(int family, const uint8_t *src, const uint8_t dst[16], 
         else
             len += (size_t)k;
     }
-    if (r == 0 && (r = peer_links_parse(in, len, out)) < 0)
+    if (r == 0 && peer_links_parse(in, len, ask, out) == 0) {
+        *got = ask;
+    } else if (r == 0 && ask != PEER_LINKS_NETDEV && peer_links_parse(in, len, PEER_LINKS_NETDEV, out) == 0) {
+        *got = PEER_LINKS_NETDEV;
+    } else if (r == 0) {
+        r = -EBADMSG;
         *why = "its responder's links answer is malformed (an older fabtuned?)";
-    else if (r < 0)
+    } else {
         *why = "its responder's links answer did not come";
+    }
     free(in);
     close(fd);
+    return r;
+}
+
+int probe_tcp_peer_links(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
+                         double timeout, enum peer_links_layout *layout, struct link_traffic *out,
+                         const char **why)
+{
+    double deadline = probe_now() + timeout;
+    int r = links_session(family, src, dst, port, deadline, *layout, layout, out, why);
+    /* A responder older than the layout closes at its hello: once more, in layout 0. */
+    if (r == -ECONNRESET && *layout != PEER_LINKS_NETDEV) {
+        const char *why_again;
+        if (links_session(family, src, dst, port, deadline, PEER_LINKS_NETDEV, layout, out, &why_again) == 0)
+            return 0;
+    }
     return r;
 }

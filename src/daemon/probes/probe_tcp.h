@@ -3,6 +3,7 @@
 #pragma once
 
 #include "link_traffic.h"
+#include "peer_links.h"
 #include "probe_result.h"
 
 /* Runs both ends on addr (AF_INET or AF_INET6): a listener bound to it and a client that
@@ -16,7 +17,11 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
                         const struct probe_params *p, struct probe_result *latency,
                         struct probe_result *bandwidth);
 
-/* The peer's links answer (wire/peer_links.h) from its responder, within TIMEOUT seconds:
- * 0, or -errno with WHY saying what failed. */
+/* The peer's links answer (wire/peer_links.h) in layout *LAYOUT from its responder, within
+ * TIMEOUT seconds: 0, or -errno with WHY saying what failed. An older responder that
+ * refuses the layout (it closes at a hello it does not know) is asked again, once, for
+ * layout 0, and one that answers layout 0 is taken at its word: *LAYOUT says the layout
+ * OUT came in. */
 int probe_tcp_peer_links(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
-                         double timeout, struct link_traffic *out, const char **why);
+                         double timeout, enum peer_links_layout *layout, struct link_traffic *out,
+                         const char **why);

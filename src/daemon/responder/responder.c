@@ -24,6 +24,7 @@
 #include "responder.h"
 #include "responder_rdma.h"
 #include "source_link_traffic.h"
+#include "source_port_data.h"
 #include "strutil.h"
 #include "tcp_io.h"
 
@@ -105,8 +106,9 @@ static void serve_echo(int fd, uint32_t size, char *buf, double deadline)
         ;
 }
 
-/* The links answer: this node's netdevs' counters now, MACs and addresses. */
-static void serve_links(int fd, double deadline)
+/* The links answer in LAYOUT: this node's netdevs' counters now, MACs and addresses, and
+ * in layout 1 their RDMA ports' data counters (live: the responder runs only live). */
+static void serve_links(int fd, enum peer_links_layout layout, double deadline)
 {
     struct link_traffic t;
     uint8_t *out = malloc(PEER_LINKS_MAX_LEN);
@@ -114,7 +116,9 @@ static void serve_links(int fd, double deadline)
         return;
     if (source_link_traffic_read(&t) < 0)
         t.n = 0;                /* an answer still: the prober reads "no netdevs" */
-    tcp_full_io_by(fd, out, peer_links_write(&t, out), true, deadline);
+    if (layout == PEER_LINKS_PORT_DATA)
+        source_port_data_read("/sys", &t);
+    tcp_full_io_by(fd, out, peer_links_write(&t, layout, out), true, deadline);
     free(out);
 }
 
@@ -153,7 +157,7 @@ static void *session_main(void *arg)
         if (h.kind == PEER_SESSION_ECHO)
             serve_echo(s->fd, h.size, buf, deadline);
         else if (h.kind == PEER_SESSION_LINKS)
-            serve_links(s->fd, deadline);
+            serve_links(s->fd, (enum peer_links_layout)h.size, deadline);
         else
             serve_sink(s->fd, buf, deadline);
     }

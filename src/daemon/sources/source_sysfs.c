@@ -116,6 +116,20 @@ static int read_gids(const char *root, struct rail *r)
     return 0;
 }
 
+/* The PCI function's netdev of DEV's PORT: its only one, else its PORT-th (device/net/). */
+static int function_netdev(const char *root, const char *dev, uint32_t port, char *buf, size_t len)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int r = -ENOENT;
+    if (sysfs_list(root, &names, &n, IB "/%s/device/net", dev) == 0 && port >= 1 && n >= port) {
+        strscpy(buf, names[n == 1 ? 0 : port - 1], len);
+        r = 0;
+    }
+    strv_free(names);
+    return r;
+}
+
 /* The port's netdev: the one its GIDs name, else the PCI function's only netdev. */
 static void find_netdev(const char *root, struct rail *r)
 {
@@ -124,12 +138,23 @@ static void find_netdev(const char *root, struct rail *r)
             strscpy(r->netdev.name, r->gids[i].ndev, sizeof(r->netdev.name));
             return;
         }
-    char **names = NULL;
-    size_t n = 0;
-    if (sysfs_list(root, &names, &n, IB "/%s/device/net", r->device) == 0 && r->port >= 1 &&
-        n >= r->port)
-        strscpy(r->netdev.name, names[n == 1 ? 0 : r->port - 1], sizeof(r->netdev.name));
-    strv_free(names);
+    (void)function_netdev(root, r->device, r->port, r->netdev.name, sizeof(r->netdev.name));
+}
+
+int source_sysfs_port_netdev(const char *root, const char *dev, uint32_t port, char *buf, size_t len)
+{
+    _cleanup_(sysfs_dir_freep) struct sysfs_dir *ndevs = NULL;
+    unsigned long idx;
+    if (sysfs_dir_open(root, &ndevs, IB "/%s/ports/%u/gid_attrs/ndevs", dev, port) == 0)
+        for (size_t i = 0; i < sysfs_dir_count(ndevs); i++) {
+            const char *name = sysfs_dir_name(ndevs, i);
+            /* An empty slot's file reads EINVAL; an IB port's GIDs name no netdev. */
+            if (parse_index(name, 0, 65535, &idx) &&
+                sysfs_dir_read_line(ndevs, name, buf, len) == 0 && buf[0])
+                return 0;
+        }
+    buf[0] = '\0';
+    return function_netdev(root, dev, port, buf, len);
 }
 
 static void fill_device(const char *root, struct rail *r)

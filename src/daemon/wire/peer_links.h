@@ -7,7 +7,13 @@
  *     char name[16] (NUL-padded), u8 mac[6], u8 n_addrs (0..4), u8 zero,
  *     u64 rx_bytes, u64 tx_bytes, u8 addrs[4][16] (IPv6; IPv4 as ::ffff:a.b.c.d; unused
  *     slots zero)
- * then the responder closes. */
+ * then the responder closes. That is layout 0, what every fabtuned answers. The prober
+ * asks for a layout in its hello (peer_wire.h); layout 1 appends to each entry the data
+ * counters of the RDMA port whose netdev it is (sources/source_port_data.h):
+ *     u8 has_port_data (0 or 1), 7 zero bytes, u64 port_rx_bytes, u64 port_tx_bytes (both
+ *     zero without port data)
+ * A count and a length tell the layouts apart, but for the empty answer (one byte, the
+ * same in both). */
 #pragma once
 
 #include <stddef.h>
@@ -15,11 +21,24 @@
 
 #include "link_traffic.h"
 
-#define PEER_LINKS_ENTRY_LEN (16 + 6 + 2 + 8 + 8 + LINK_TRAFFIC_ADDRS * 16)
-#define PEER_LINKS_MAX_LEN (1 + LINK_TRAFFIC_MAX * PEER_LINKS_ENTRY_LEN)
+enum peer_links_layout {
+    PEER_LINKS_NETDEV = 0,          /* the netdevs' counters */
+    PEER_LINKS_PORT_DATA = 1,       /* and their RDMA ports' data counters */
+    PEER_LINKS_LAYOUT_MAX = PEER_LINKS_PORT_DATA,
+};
 
-/* Writes T's answer into OUT (PEER_LINKS_MAX_LEN bytes); returns its length. */
-size_t peer_links_write(const struct link_traffic *t, uint8_t *out);
-/* Parses an answer of exactly LEN bytes: -EBADMSG for anything else (a count or a length
- * that disagree, a name that is not a NUL-terminated printable string, n_addrs > 4). */
-int peer_links_parse(const uint8_t *in, size_t len, struct link_traffic *ret);
+#define PEER_LINKS_ENTRY_LEN (16 + 6 + 2 + 8 + 8 + LINK_TRAFFIC_ADDRS * 16)    /* layout 0 */
+#define PEER_LINKS_PORT_DATA_LEN (1 + 7 + 8 + 8)                          /* layout 1 adds */
+/* The longest answer of any layout. */
+#define PEER_LINKS_MAX_LEN (1 + LINK_TRAFFIC_MAX * (PEER_LINKS_ENTRY_LEN + PEER_LINKS_PORT_DATA_LEN))
+
+/* An entry's length in LAYOUT (0 for a layout this fabtuned does not know). */
+size_t peer_links_entry_len(enum peer_links_layout layout);
+/* Writes T's answer in LAYOUT into OUT (PEER_LINKS_MAX_LEN bytes); returns its length. */
+size_t peer_links_write(const struct link_traffic *t, enum peer_links_layout layout, uint8_t *out);
+/* Parses an answer in LAYOUT of exactly LEN bytes: -EBADMSG for anything else (a layout
+ * it does not know, a count or a length that disagree, a name that is not a
+ * NUL-terminated printable string, n_addrs > 4; in layout 1 a has_port_data other than 0
+ * or 1, padding that is not zero, figures without has_port_data). In layout 0 no entry
+ * has port data. */
+int peer_links_parse(const uint8_t *in, size_t len, enum peer_links_layout layout, struct link_traffic *ret);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "peer_links.h"
 #include "peer_wire.h"
 
 void peer_hello_write(const struct peer_hello *h, uint8_t out[PEER_WIRE_HELLO_LEN])
@@ -29,8 +30,10 @@ int peer_hello_parse(const uint8_t in[PEER_WIRE_HELLO_LEN], struct peer_hello *r
         return -EBADMSG;
     if (in[5] == PEER_SESSION_ECHO && size >= 1 && size <= PEER_WIRE_MAX_SIZE)
         *ret = (struct peer_hello){ PEER_SESSION_ECHO, size };
-    else if ((in[5] == PEER_SESSION_SINK || in[5] == PEER_SESSION_LINKS) && size == 0)
-        *ret = (struct peer_hello){ (enum peer_session_kind)in[5], 0 };
+    else if (in[5] == PEER_SESSION_SINK && size == 0)
+        *ret = (struct peer_hello){ PEER_SESSION_SINK, 0 };
+    else if (in[5] == PEER_SESSION_LINKS && size <= PEER_LINKS_LAYOUT_MAX)
+        *ret = (struct peer_hello){ PEER_SESSION_LINKS, size };
     else
         return -EBADMSG;
     return 0;

@@ -13,6 +13,10 @@
  *         u64 count of bytes it received and closes (the TCP bandwidth);
  *   links: the responder answers with its netdevs' counters, MACs and addresses
  *         (peer_links.h) and closes: before and after each probe, where its bytes went.
+ *         The hello's size is the answer's layout (enum peer_links_layout): 0, or 1 with
+ *         the RDMA ports' data counters. A responder older than layout 1 takes a links
+ *         hello of size 1 for a malformed one and closes without an ack; the prober then
+ *         asks again for layout 0 (probes/probe_tcp.h).
  * A session ends at the responder's session_limit whatever the prober does, and a hello
  * that has not arrived 2 s after the connection (or at session_limit) ends it too. */
 #pragma once
@@ -29,7 +33,7 @@ enum peer_ack { PEER_ACK_OK = 0, PEER_ACK_BUSY = 1 };
 
 struct peer_hello {
     enum peer_session_kind kind;
-    uint32_t size;              /* echo: 1..PEER_WIRE_MAX_SIZE; sink, links: 0 */
+    uint32_t size;              /* echo: 1..PEER_WIRE_MAX_SIZE; sink: 0; links: the layout */
 };
 
 /* The RDMA peer probe goes through the RDMA connection manager to the same port number
