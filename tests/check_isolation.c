@@ -199,6 +199,9 @@ START_TEST(test_links_layouts)
     t.e[0].port_rx_bytes = 4000;
     t.e[0].port_tx_bytes = 1ull << 42;
     entry(&t, "rxe-v0", 1, 7, 8, "10.77.0.4");         /* no port data (Soft-RoCE) */
+    static const uint8_t prober_mac[6] = { 0x52, 0x54, 0, 0xfa, 0xb1, 0x0a };
+    t.e[1].has_back_neigh = true;                       /* its entry for the prober */
+    memcpy(t.e[1].back_neigh_mac, prober_mac, 6);
 
     /* Layout 0: the old bytes, written out by hand, and no port data. */
     uint8_t want[1 + PEER_LINKS_ENTRY_LEN] = { 1, 'e', 't', 'h', '0' };
@@ -216,6 +219,7 @@ START_TEST(test_links_layouts)
     ck_assert_int_eq(peer_links_parse(buf, sizeof(want), PEER_LINKS_NETDEV, &back), 0);
     ck_assert(!back.e[0].has_port_data);
     ck_assert_uint_eq(back.e[0].port_rx_bytes, 0);
+    ck_assert(!back.e[0].has_back_neigh);
     /* ... which a layout-1 parser refuses (the length says layout 0). */
     ck_assert_int_eq(peer_links_parse(buf, sizeof(want), PEER_LINKS_PORT_DATA, &back), -EBADMSG);
 
@@ -232,6 +236,9 @@ START_TEST(test_links_layouts)
     ck_assert(back.e[0].port_tx_bytes == 1ull << 42);
     ck_assert(back.e[0].rx_bytes == 0x0102030405060708ull);
     ck_assert(!back.e[1].has_port_data);
+    ck_assert(!back.e[0].has_back_neigh);
+    ck_assert(back.e[1].has_back_neigh);
+    ck_assert_int_eq(memcmp(back.e[1].back_neigh_mac, prober_mac, 6), 0);
     ck_assert_str_eq(back.e[1].name, "rxe-v0");
     ck_assert_uint_eq(back.e[1].tx_bytes, 8);
     ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_NETDEV, &back), -EBADMSG);
@@ -239,7 +246,7 @@ START_TEST(test_links_layouts)
     ck_assert_int_eq(peer_links_parse(buf, len + 1, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
     ck_assert_int_eq(peer_links_parse(buf, len, (enum peer_links_layout)2, &back), -EBADMSG);
     ck_assert_uint_eq(peer_links_entry_len((enum peer_links_layout)2), 0);
-    /* The tail's flag, padding, and figures without the flag. */
+    /* The tail's flags, a MAC without its flag, and figures without theirs. */
     uint8_t *tail0 = buf + 1 + PEER_LINKS_ENTRY_LEN, *tail1 = tail0 + PEER_LINKS_ENTRY_LEN + 24;
     tail0[0] = 2;
     ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
@@ -247,6 +254,11 @@ START_TEST(test_links_layouts)
     tail0[7] = 1;
     ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
     tail0[7] = 0;
+    tail1[1] = 2;
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
+    tail1[1] = 0;                                       /* its MAC left without the flag */
+    ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
+    tail1[1] = 1;
     tail1[23] = 1;
     ck_assert_int_eq(peer_links_parse(buf, len, PEER_LINKS_PORT_DATA, &back), -EBADMSG);
     tail1[23] = 0;
@@ -325,8 +337,23 @@ START_TEST(test_check_verdicts)
                                              "holds 52:54:00:77:0b:00, the MAC of the peer's b1, not of its b2"));
     findings_done(&fs);
 
+    /* The way back: the peer's entry on b2 for a2's address holds this node's a1 MAC. */
+    e.isolation.flux_back = true;
+    static const uint8_t a1_mac[6] = { 0x52, 0x54, 0, 0x77, 0x0a, 0 }, a2_mac[6] = { 0x52, 0x54, 0, 0x77, 0x0a, 1 };
+    memcpy(e.isolation.neigh_mac, a1_mac, 6);
+    memcpy(e.isolation.rail_mac, a2_mac, 6);
+    snprintf(e.isolation.neigh_owner, sizeof(e.isolation.neigh_owner), "a1");
+    check_isolation(&run, &fs);
+    f = one_finding(&fs, "route.isolation", "rxe1/1");
+    ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+    ck_assert_ptr_nonnull(strstr(f->message, "ARP flux on the way back: the peer's neighbour entry on its b2 "
+                                             "for this node's a2 address holds 52:54:00:77:0a:00, the MAC of "
+                                             "this node's a1, not of its a2 (52:54:00:77:0a:01)"));
+    ck_assert_ptr_nonnull(strstr(f->hint, "arp_ignore=1"));
+    findings_done(&fs);
+
     /* Bytes no netdev counted (an offloading HCA): unknown, never ok. */
-    e.isolation.flux = false;
+    e.isolation.flux = e.isolation.flux_back = false;
     side(&l->own_tx, "a2", 10, "a1", 10);
     check_isolation(&run, &fs);
     ck_assert_int_eq(one_finding(&fs, "route.isolation", "rxe1/1")->severity, SEVERITY_UNKNOWN);

@@ -116,15 +116,21 @@ static void judge_path(const struct probe_peer *e, struct findings *out)
     }
     snprintf(want, sizeof(want), "%s to %s", p->rail, p->peer_rail);
     if (p->flux) {
-        char mac[18], rail_mac[18];
+        char mac[18], rail_mac[18], what[320];
+        const char *owner = *p->neigh_owner ? p->neigh_owner : "(unknown netdev)";
         link_traffic_mac_text(p->neigh_mac, mac, sizeof(mac));
-        link_traffic_mac_text(p->peer_rail_mac, rail_mac, sizeof(rail_mac));
+        link_traffic_mac_text(p->flux_back ? p->rail_mac : p->peer_rail_mac, rail_mac, sizeof(rail_mac));
+        if (p->flux_back)
+            snprintf(what, sizeof(what), "ARP flux on the way back: the peer's neighbour entry on its %s "
+                     "for this node's %s address holds %s, the MAC of this node's %s, not of its %s (%s); "
+                     "the peer's RDMA answers", p->peer_rail, p->rail, mac, owner, p->rail, rail_mac);
+        else
+            snprintf(what, sizeof(what), "ARP flux: this node's neighbour entry for %s on %s holds %s, "
+                     "the MAC of the peer's %s, not of its %s (%s) that holds the address; RDMA "
+                     "packets", e->addr, p->rail, mac, owner, p->peer_rail, rail_mac);
         findings_add(out, "route.isolation", SEVERITY_ERROR, e->rail, want, "ARP flux", fix,
-                     "%s (%s): ARP flux: this node's neighbour entry for %s on %s holds %s, the MAC "
-                     "of the peer's %s, not of its %s (%s) that holds the address; RDMA packets "
-                     "land on a NIC that drops them, so the probe failed%s%s", e->peer, e->addr,
-                     e->addr, p->rail, mac, *p->neigh_owner ? p->neigh_owner : "(unknown netdev)",
-                     p->peer_rail, rail_mac, t.len ? "; " : "", t.buf);
+                     "%s (%s): %s land on a NIC that drops them, so the probe failed%s%s", e->peer,
+                     e->addr, what, t.len ? "; " : "", t.buf);
     } else if (worst == ISOLATION_ELSEWHERE) {
         findings_add(out, "route.isolation", SEVERITY_ERROR, e->rail, want, "another netdev", fix,
                      "%s (%s): this rail's probe bytes went by another netdev: %s", e->peer, e->addr, t.buf);

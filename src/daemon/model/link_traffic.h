@@ -34,6 +34,11 @@ struct link_traffic_entry {
      * (Soft-RoCE has hw_counters/ only). */
     bool has_port_data;
     uint64_t port_rx_bytes, port_tx_bytes;
+    /* The responder's way back: the MAC of its neighbour entry, on this netdev, for the
+     * address the links session came from (the prober's rail). ARP flux on the peer's side
+     * leaves there the MAC of the prober's other NIC, and the RDMA answers go to it. */
+    bool has_back_neigh;
+    uint8_t back_neigh_mac[6];
 };
 
 /* A node's netdevs that carry an address, loopback left out. */
@@ -88,11 +93,14 @@ enum isolation_transport { ISOLATION_RDMA, ISOLATION_TCP, ISOLATION_TRANSPORTS }
 struct path_isolation {
     char error[120];            /* why it is unmeasured: "" when measured */
     char rail[IFNAMSIZ], peer_rail[IFNAMSIZ];
-    uint8_t peer_rail_mac[6];
+    uint8_t rail_mac[6], peer_rail_mac[6];
     struct isolation_leg leg[ISOLATION_TRANSPORTS];
-    /* After a failed RDMA probe: this node's neighbour entry for the peer's address on
-     * RAIL, and the peer's netdev that owns its MAC, when it is not PEER_RAIL (flux). */
-    bool flux;
+    /* After a failed RDMA probe, ARP flux (FLUX): on the way out, this node's neighbour
+     * entry for the peer's address on RAIL holds NEIGH_MAC, the MAC of the peer's netdev
+     * NEIGH_OWNER, not PEER_RAIL's; or, on the way back (FLUX_BACK), the peer's entry on
+     * PEER_RAIL for this node's address holds NEIGH_MAC, the MAC of this node's netdev
+     * NEIGH_OWNER, not RAIL's. */
+    bool flux, flux_back;
     uint8_t neigh_mac[6];
     char neigh_owner[IFNAMSIZ];
 };

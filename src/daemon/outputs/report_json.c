@@ -544,7 +544,8 @@ static json_object *isolation_to_json(const struct path_isolation *p)
         json_object *f = json_object_new_object();
         link_traffic_mac_text(p->neigh_mac, mac, sizeof(mac));
         add_string(f, "neighbour_mac", mac);
-        add_string(f, "peer_netdev_of_mac", p->neigh_owner);
+        add_string(f, "way", p->flux_back ? "back" : "out");
+        add_string(f, p->flux_back ? "own_netdev_of_mac" : "peer_netdev_of_mac", p->neigh_owner);
         json_object_object_add(o, "arp_flux", f);
     }
     return o;

@@ -25,7 +25,19 @@ struct probe_isolation {
     uint8_t dst[16];
     enum peer_links_layout layout;      /* the peer's links answer: 1, or 0 from an older one */
     struct reading last, now;
+    /* Right after the RDMA probe, before the TCP probe's ARP traffic can mend them: this
+     * node's neighbour entry for the peer on the rail (NEIGH_READ), and the peer's links
+     * answer of then, with its entries for this node's address. */
+    bool rdma_read, neigh_read;
+    uint8_t neigh_mac[6];
+    struct link_traffic peer_after_rdma;
+    struct rdma_connect_neighbour at_connect;   /* the entry the QP took, when it got one */
 };
+
+struct rdma_connect_neighbour *probe_isolation_neighbour(struct probe_isolation *iso)
+{
+    return iso ? &iso->at_connect : NULL;
+}
 
 /* This node's counters and the peer's links answer; this node's own RDMA ports' data
  * counters too (live: probes run only live). */
@@ -80,6 +92,7 @@ struct probe_isolation *probe_isolation_start(struct probe_peer *e, const uint8_
         return NULL;
     }
     strscpy(p->rail, e->netdev, sizeof(p->rail));
+    strscpy(iso->at_connect.netdev, e->netdev, sizeof(iso->at_connect.netdev));
     mapped(e->family, dst, want);
     const struct link_traffic_entry *owner = link_traffic_owner(&iso->last.peer, want);
     if (!owner) {
@@ -87,6 +100,9 @@ struct probe_isolation *probe_isolation_start(struct probe_peer *e, const uint8_
         free(iso);
         return NULL;
     }
+    const struct link_traffic_entry *mine = link_traffic_find(&iso->last.own, p->rail);
+    if (mine)
+        memcpy(p->rail_mac, mine->mac, 6);
     strscpy(p->peer_rail, owner->name, sizeof(p->peer_rail));
     memcpy(p->peer_rail_mac, owner->mac, 6);
     return iso;
@@ -112,6 +128,8 @@ void probe_isolation_after(struct probe_isolation *iso, struct probe_peer *e, en
     struct path_isolation *p = &e->isolation;
     if (!iso)
         return;
+    if (t == ISOLATION_RDMA)            /* first: the links session below is traffic too */
+        iso->neigh_read = source_neighbour_mac(p->rail, e->family, iso->dst, iso->neigh_mac) == 0;
     if (!read_both(iso, e, &iso->now))
         return;
     struct isolation_leg *l = &p->leg[t];
@@ -123,6 +141,21 @@ void probe_isolation_after(struct probe_isolation *iso, struct probe_peer *e, en
     payload(e, t, l);
     l->measured = true;
     iso->last = iso->now;
+    if (t == ISOLATION_RDMA) {
+        iso->rdma_read = true;
+        iso->peer_after_rdma = iso->now.peer;
+    }
+}
+
+/* The peer's way back: its entry on PEER_RAIL for this node's rail address, when the
+ * peer reports one and it is not RAIL's MAC; false otherwise. */
+static bool flux_back(const struct probe_isolation *iso, const struct path_isolation *p, uint8_t mac[6])
+{
+    const struct link_traffic_entry *theirs = link_traffic_find(&iso->peer_after_rdma, p->peer_rail);
+    if (!theirs || !theirs->has_back_neigh || !memcmp(theirs->back_neigh_mac, p->rail_mac, 6))
+        return false;
+    memcpy(mac, theirs->back_neigh_mac, 6);
+    return true;
 }
 
 void probe_isolation_finish(struct probe_isolation *iso, struct probe_peer *e)
@@ -132,18 +165,36 @@ void probe_isolation_finish(struct probe_isolation *iso, struct probe_peer *e)
     uint8_t mac[6];
     if (!iso)
         return;
-    if (lat->ran && lat->error && source_neighbour_mac(p->rail, e->family, iso->dst, mac) == 0 &&
-        memcmp(mac, p->peer_rail_mac, 6) != 0) {
-        const struct link_traffic_entry *owner = link_traffic_by_mac(&iso->last.peer, mac);
-        p->flux = true;
-        memcpy(p->neigh_mac, mac, 6);
-        strscpy(p->neigh_owner, owner ? owner->name : "", sizeof(p->neigh_owner));
-        char was[sizeof(lat->error_text)];
-        strscpy(was, lat->error_text, sizeof(was));
-        /* Cut where it must: the flux leads, the old text follows as far as it fits. */
-        if (snprintf(lat->error_text, sizeof(lat->error_text),
-                     "ARP flux: %s's entry for %s is the peer's %s MAC, not its %s's (%s)", p->rail, e->addr, owner ? owner->name : "unknown", p->peer_rail, was) < 0)
-            strscpy(lat->error_text, was, sizeof(lat->error_text));
+    if (lat->ran && lat->error && iso->rdma_read) {
+        const struct link_traffic_entry *owner = NULL;
+        /* The entry when the route was resolved is the MAC the QP sent to; a later one
+         * may be mended already (the peer's ARP requests override it). */
+        const uint8_t *seen = iso->at_connect.read ? iso->at_connect.mac : iso->neigh_read ? iso->neigh_mac : NULL;
+        if (seen && memcmp(seen, p->peer_rail_mac, 6)) {
+            p->flux = true;
+            memcpy(mac, seen, 6);
+            owner = link_traffic_by_mac(&iso->peer_after_rdma, mac);
+        } else if (flux_back(iso, p, mac)) {
+            p->flux = p->flux_back = true;
+            owner = link_traffic_by_mac(&iso->last.own, mac);
+        }
+        if (p->flux) {
+            memcpy(p->neigh_mac, mac, 6);
+            strscpy(p->neigh_owner, owner ? owner->name : "", sizeof(p->neigh_owner));
+            char was[sizeof(lat->error_text)];
+            strscpy(was, lat->error_text, sizeof(was));
+            /* Cut where it must: the flux leads, the old text follows as far as it fits. */
+            int k = p->flux_back
+                ? snprintf(lat->error_text, sizeof(lat->error_text),
+                           "ARP flux on the way back: the peer's %s entry for %s's address is "
+                           "this node's %s MAC (%s)", p->peer_rail, p->rail,
+                           owner ? owner->name : "unknown", was)
+                : snprintf(lat->error_text, sizeof(lat->error_text),
+                           "ARP flux: %s's entry for %s is the peer's %s MAC, not its %s's (%s)",
+                           p->rail, e->addr, owner ? owner->name : "unknown", p->peer_rail, was);
+            if (k < 0)
+                strscpy(lat->error_text, was, sizeof(lat->error_text));
+        }
     }
     free(iso);
 }

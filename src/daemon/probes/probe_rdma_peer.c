@@ -15,6 +15,7 @@
 #include "peer_wire.h"
 #include "probe_rdma_peer.h"
 #include "rdma_pingpong.h"
+#include "source_link_traffic.h"
 #include "strutil.h"
 #include "tcp_io.h"
 
@@ -130,7 +131,8 @@ static int conn_resources(struct conn *c, size_t half)
 
 static int conn_open(struct conn *c, int family, const uint8_t *src, const uint8_t dst[16],
                      uint16_t port, const struct probe_params *p, size_t half, double deadline,
-                     struct peer_rdma_accept *accept, const char **why)
+                     struct peer_rdma_accept *accept, struct rdma_connect_neighbour *neighbour,
+                     const char **why)
 {
     struct sockaddr_storage from, to;
     socklen_t flen = src ? tcp_make_addr(family, src, 0, &from) : 0;
@@ -154,6 +156,8 @@ static int conn_open(struct conn *c, int family, const uint8_t *src, const uint8
         return -errno;
     if ((r = expect_event(c, RDMA_CM_EVENT_ROUTE_RESOLVED, deadline, NULL, why)) < 0)
         return r;
+    if (neighbour && *neighbour->netdev)
+        neighbour->read = source_neighbour_mac(neighbour->netdev, family, dst, neighbour->mac) == 0;
     *why = "cannot set up verbs resources";
     if ((r = conn_resources(c, half)) < 0)
         return r;
@@ -178,7 +182,7 @@ static int conn_open(struct conn *c, int family, const uint8_t *src, const uint8
 
 void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
                          const struct probe_params *p, struct probe_result *lat,
-                         struct probe_result *bw)
+                         struct probe_result *bw, struct rdma_connect_neighbour *neighbour)
 {
     double deadline = probe_now() + (double)p->timeout / 1e6;
     struct conn c = { 0 };
@@ -202,13 +206,13 @@ void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], 
         probe_fail(bw, -ENOMEM, "not run: out of memory");
         return;
     }
-    int r = conn_open(&c, family, src, dst, port, p, half, deadline, &acc, &why);
+    int r = conn_open(&c, family, src, dst, port, p, half, deadline, &acc, neighbour, &why);
     if (r == -ECONNREFUSED && c.cm_refused &&
         deadline - probe_now() > 2.0 * RESOLVE_MS / 1000 + NO_LISTENER_RETRY_MS / 1000.0) {
         conn_close(&c, deadline);
         memset(&c, 0, sizeof(c));
         poll(NULL, 0, NO_LISTENER_RETRY_MS);
-        r = conn_open(&c, family, src, dst, port, p, half, deadline, &acc, &why);
+        r = conn_open(&c, family, src, dst, port, p, half, deadline, &acc, neighbour, &why);
     }
     if (r < 0) {
         probe_fail(lat, r, "%s: %s", why, errno_text(-r));

@@ -399,8 +399,9 @@ void probes_execute(struct probe_run *run)
         strscpy(tcp_why, e->result[PROBE_TCP_BANDWIDTH].deferred, sizeof(tcp_why));
         struct probe_isolation *iso = probe_isolation_start(e, dst);
         if (e->rdma) {
+            struct rdma_connect_neighbour *neighbour = probe_isolation_neighbour(iso);
             probe_rdma_peer_run(e->family, e->src, dst, e->port, params_for(&run->rdma, rdma_why, &tmp),
-                                &e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH]);
+                                &e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH], neighbour);
             ran_at(&e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH], rdma_why);
             cpu += transport_cpu(e->result, PROBE_RDMA);
             probe_isolation_after(iso, e, ISOLATION_RDMA);

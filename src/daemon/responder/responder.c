@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,18 +107,39 @@ static void serve_echo(int fd, uint32_t size, char *buf, double deadline)
         ;
 }
 
+/* Each netdev's neighbour entry for FROM, an IPv4 address (mapped or not) or an IPv6 one. */
+static void back_neighbours(struct link_traffic *t, const struct sockaddr_storage *from)
+{
+    if (from->ss_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)from;
+        source_link_traffic_back_neighbours(t, AF_INET, (const uint8_t *)&in->sin_addr);
+    } else if (from->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)from;
+        if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr))
+            source_link_traffic_back_neighbours(t, AF_INET, in6->sin6_addr.s6_addr + 12);
+        else
+            source_link_traffic_back_neighbours(t, AF_INET6, in6->sin6_addr.s6_addr);
+    }
+}
+
 /* The links answer in LAYOUT: this node's netdevs' counters now, MACs and addresses, and
- * in layout 1 their RDMA ports' data counters (live: the responder runs only live). */
+ * in layout 1 their RDMA ports' data counters and their neighbour entries for the
+ * session's source, the prober's rail (live: the responder runs only live). */
 static void serve_links(int fd, enum peer_links_layout layout, double deadline)
 {
     struct link_traffic t;
+    struct sockaddr_storage from;
+    socklen_t from_len = sizeof(from);
     uint8_t *out = malloc(PEER_LINKS_MAX_LEN);
     if (!out)
         return;
     if (source_link_traffic_read(&t) < 0)
         t.n = 0;                /* an answer still: the prober reads "no netdevs" */
-    if (layout == PEER_LINKS_PORT_DATA)
+    if (layout == PEER_LINKS_PORT_DATA) {
         source_port_data_read("/sys", &t);
+        if (getpeername(fd, (struct sockaddr *)&from, &from_len) == 0)
+            back_neighbours(&t, &from);
+    }
     tcp_full_io_by(fd, out, peer_links_write(&t, layout, out), true, deadline);
     free(out);
 }

@@ -85,7 +85,9 @@ done:
     return r;
 }
 
-int source_neighbour_mac(const char *ifname, int family, const uint8_t *addr, uint8_t mac[6])
+/* The neighbour entries' MACs for ADDR on IFNAMES[0..N): FOUND[i] and MACS[i]. */
+static int neighbour_macs(const char *const *ifnames, size_t n, int family, const uint8_t *addr,
+                          bool *found, uint8_t (*macs)[6])
 {
     struct nl_sock *sk = connect_route();
     struct nl_cache *neigh = NULL, *links = NULL;
@@ -95,16 +97,17 @@ int source_neighbour_mac(const char *ifname, int family, const uint8_t *addr, ui
         goto done;
     if (rtnl_link_alloc_cache(sk, AF_UNSPEC, &links) < 0 || rtnl_neigh_alloc_cache(sk, &neigh) < 0)
         goto done;
-    int ifindex = rtnl_link_name2i(links, ifname);
-    struct rtnl_neigh *n = ifindex ? rtnl_neigh_get(neigh, ifindex, dst) : NULL;
-    struct nl_addr *ll = n ? rtnl_neigh_get_lladdr(n) : NULL;
-    r = -ENOENT;
-    if (ll && nl_addr_get_len(ll) == 6) {
-        memcpy(mac, nl_addr_get_binary_addr(ll), 6);
-        r = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ifindex = rtnl_link_name2i(links, ifnames[i]);
+        struct rtnl_neigh *nb = ifindex ? rtnl_neigh_get(neigh, ifindex, dst) : NULL;
+        struct nl_addr *ll = nb ? rtnl_neigh_get_lladdr(nb) : NULL;
+        found[i] = ll && nl_addr_get_len(ll) == 6;
+        if (found[i])
+            memcpy(macs[i], nl_addr_get_binary_addr(ll), 6);
+        if (nb)
+            rtnl_neigh_put(nb);
     }
-    if (n)
-        rtnl_neigh_put(n);
+    r = 0;
 done:
     if (neigh)
         nl_cache_free(neigh);
@@ -114,5 +117,27 @@ done:
         nl_addr_put(dst);
     if (sk)
         nl_socket_free(sk);
+    return r;
+}
+
+int source_neighbour_mac(const char *ifname, int family, const uint8_t *addr, uint8_t mac[6])
+{
+    bool found = false;
+    int r = neighbour_macs(&ifname, 1, family, addr, &found, (uint8_t (*)[6])mac);
+    return r < 0 ? r : found ? 0 : -ENOENT;
+}
+
+int source_link_traffic_back_neighbours(struct link_traffic *t, int family, const uint8_t *addr)
+{
+    const char *names[LINK_TRAFFIC_MAX];
+    bool found[LINK_TRAFFIC_MAX] = { false };
+    uint8_t macs[LINK_TRAFFIC_MAX][6];
+    for (size_t i = 0; i < t->n; i++)
+        names[i] = t->e[i].name;
+    int r = neighbour_macs(names, t->n, family, addr, found, macs);
+    for (size_t i = 0; i < t->n; i++) {
+        t->e[i].has_back_neigh = r == 0 && found[i];
+        memcpy(t->e[i].back_neigh_mac, found[i] ? macs[i] : (const uint8_t[6]){ 0 }, 6);
+    }
     return r;
 }

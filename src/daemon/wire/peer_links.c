@@ -38,11 +38,15 @@ size_t peer_links_write(const struct link_traffic *t, enum peer_links_layout lay
         put64(p + 24, e->rx_bytes);
         put64(p + 32, e->tx_bytes);
         memcpy(p + 40, e->addrs, (size_t)p[22] * 16);
+        uint8_t *q = p + PEER_LINKS_ENTRY_LEN;
         if (layout == PEER_LINKS_PORT_DATA && e->has_port_data) {
-            uint8_t *q = p + PEER_LINKS_ENTRY_LEN;
             q[0] = 1;
             put64(q + 8, e->port_rx_bytes);
             put64(q + 16, e->port_tx_bytes);
+        }
+        if (layout == PEER_LINKS_PORT_DATA && e->has_back_neigh) {
+            q[1] = 1;
+            memcpy(q + 2, e->back_neigh_mac, 6);
         }
     }
     return 1 + n * step;
@@ -56,11 +60,13 @@ static bool all_zero(const uint8_t *p, size_t len)
     return true;
 }
 
-/* Layout 1's tail of an entry: has_port_data, padding, the two figures. */
+/* Layout 1's tail of an entry: has_port_data, has_back_neigh, its MAC, the two figures. */
 static int parse_port_data(const uint8_t *q, struct link_traffic_entry *e)
 {
-    if (q[0] > 1 || !all_zero(q + 1, 7) || (!q[0] && !all_zero(q + 8, 16)))
+    if (q[0] > 1 || q[1] > 1 || (!q[1] && !all_zero(q + 2, 6)) || (!q[0] && !all_zero(q + 8, 16)))
         return -EBADMSG;
+    e->has_back_neigh = q[1] == 1;
+    memcpy(e->back_neigh_mac, q + 2, 6);
     e->has_port_data = q[0] == 1;
     e->port_rx_bytes = get64(q + 8);
     e->port_tx_bytes = get64(q + 16);
