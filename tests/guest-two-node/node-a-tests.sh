@@ -19,11 +19,13 @@
 #                    MRs as before; then, B's limit 30 s again, a real probe succeeds
 #                    (cm_after);
 #   two_rails        both nodes gain a second rail on the same L2 and subnet (rails.sh):
-#                    stock, fabtuned names the guests' real ARP and routing faults; with
-#                    the printed fix, all four paths carry RDMA and TCP on their own NICs
-#                    at both ends; an ARP-fluxed neighbour entry makes rail 2's RDMA
-#                    probe fail, and fabtuned says it is the flux, with B's NIC that got
-#                    the bytes (issue 29: the state tworail-vm measured behind its hangs);
+#                    stock, fabtuned names the guests' real ARP and routing faults, and
+#                    two probe runs on flushed neighbours leave no RDMA failure a bare
+#                    timeout; with the printed fix, all four paths carry RDMA and TCP on
+#                    their own NICs at both ends; an ARP-fluxed neighbour entry on A, then
+#                    one on B (the way back), makes rail 2's RDMA probe fail, and fabtuned
+#                    says it is the flux, with the NIC that got the bytes (issue 29: the
+#                    state tworail-vm measured behind its hangs);
 #   node-a-tests.sh NAME      (environment: top_srcdir, builddir, shared, state)
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/guest-two-node/rails.sh"
@@ -351,13 +353,36 @@ routes_seen() {
         "\(.check) \(.rail) \(.severity)\(if .check == "route.isolation" then " " + .subject else "" end)"' \
         "$REPORT" | sort
 }
-# One side of a path's leg: "NETDEV BYTES OTHER_NETDEV OTHER_BYTES VERDICT PAYLOAD".
+# One side of a path's leg: "NETDEV BYTES OTHER_NETDEV OTHER_BYTES VERDICT PAYLOAD COUNTER".
 #   leg_side RAIL PEER TRANSPORT SIDE
 leg_side() {
     jq -r --arg r "$1" --arg p "$2" --arg t "$3" --arg s "$4" '.probes.peers[] |
         select(.rail == $r and .peer == $p) | .isolation[$t] | . as $l | .[$s] |
         "\(.netdev) \(.bytes) \(.other_netdev // "-") \(.other_bytes // 0) \(.verdict) " +
-        "\(if $s == "sent" or $s == "peer_received" then $l.out_bytes else $l.back_bytes end)"' "$REPORT"
+        "\(if $s == "sent" or $s == "peer_received" then $l.out_bytes else $l.back_bytes end) \(.counter)"' "$REPORT"
+}
+
+# flux_judged LABEL ERROR_RE MESSAGE TCP_SIDE: the report $REPORT of a run with one
+# fluxed neighbour entry on rail 2's path to $b2 names it: that path fails
+# route.isolation and rail 1's to $b passes; the RDMA probe's error ("ERROR | WAY MAC
+# NETDEV_OF_MAC") matches ERROR_RE, the finding holds MESSAGE, and the TCP leg's TCP_SIDE
+# counted the bytes on eth0, not eth1.
+flux_judged() {
+    routes_seen > "$state/f"; sed "s/^/    $1: /" "$state/f"
+    expect_match "^route.isolation rxe1/1 error $b2\$" "$state/f"
+    expect_match "^route.isolation rxe0/1 ok $b\$" "$state/f"
+    jq -r --arg p "$b2" '.probes.peers[] | select(.rail == "rxe1/1" and .peer == $p) | .isolation.arp_flux as $f |
+        "\(.rdma_latency.error // "none") | \($f.way) \($f.neighbour_mac) \($f.peer_netdev_of_mac // $f.own_netdev_of_mac)"' \
+        "$REPORT" > "$state/s"
+    expect_match "$2" "$state/s"
+    jq -r --arg p "$b2" '.findings[] | select(.check == "route.isolation" and .rail == "rxe1/1" and .subject == $p) |
+        .message' "$REPORT" > "$state/m"
+    expect_grep "$3" "$state/m"
+    leg_side rxe1/1 "$b2" tcp "$4" > "$state/s"
+    read -r nd bytes other obytes verdict payload counter < "$state/s"
+    [ "$nd $other $verdict" = "eth1 eth0 elsewhere" ] && [ "$obytes" -ge "$payload" ] && [ "$payload" -gt 0 ] &&
+        pass "$1: rail 2's TCP bytes ($4) counted on eth0 ($obytes B of $payload), not eth1 ($bytes B)" ||
+        fail "$1: TCP $4: $(cat "$state/s")"
 }
 
 test_two_rails() {
@@ -386,6 +411,32 @@ EOP
     jq -r '.findings[] | select(.check == "route.egress" and .rail == "rxe1/1") | .message' "$REPORT" > "$state/m"
     expect_match "^packets from $a2 to 10\.77\.0\.[24] (and 1 more of 2) leave by eth0, not eth1" "$state/m"
 
+    # Stock, probed: both nodes forget their neighbours, then all four paths; twice. The
+    # flux is a race of two ARP answers, so a path fails or not as it falls; what must hold
+    # is that no RDMA failure is left a bare timeout: fabtuned names the flux, or shows
+    # the leg's bytes on another netdev (the way back fluxed on B's side).
+    for round in 1 2; do
+        ask flush > /dev/null; ip neigh flush all
+        once "$state/s6"
+        cp "$LAST_OUT" "$REPORT"
+        jq -r '.probes.peers[] | "\(.rail) \(.peer) " + ([.isolation.rdma // {} | .[]? |
+            objects | .verdict] | map(select(. == "elsewhere")) | length | tostring) + " " +
+            (.rdma_latency.error // "ok" | gsub(" "; "_"))' "$REPORT" > "$state/p"
+        while read -r r p elsewhere err; do
+            if [ "$err" = ok ]; then
+                pass "stock $round: $r to $p over RDMA passed"
+            elif [ "${err#ARP_flux}" != "$err" ] || [ "$elsewhere" -gt 0 ]; then
+                pass "stock $round: $r to $p over RDMA failed, named: $(echo "$err" | tr _ ' ' | cut -c1-90) ($elsewhere side(s) elsewhere)"
+            else
+                fail "stock $round: $r to $p over RDMA failed unexplained: $(echo "$err" | tr _ ' ')"
+                echo "    A's neighbours: $(ip neigh | tr '\n' ';')"
+                echo "    B's neighbours: $(ask neigh)"
+            fi
+        done < "$state/p"
+        grep -c . "$state/p" > "$state/n"; expect_match '^4$' "$state/n"
+        routes_seen | grep '^route.isolation' | sed "s/^/    stock $round: /"
+    done
+
     # The fix on both nodes; then every path of the four, both transports.
     ask fix > "$state/ans"
     [ "$asked_rc" = 0 ] && rails_fix "$a" "$a2" && pass "the fix on both nodes (B: $(cat "$state/ans"))" ||
@@ -401,8 +452,9 @@ $path
 EOR
         for side in sent:$own peer_received:$theirs peer_sent:$theirs received:$own; do
             leg_side "$r" "$p" rdma "${side%%:*}" > "$state/s"
-            read -r nd bytes other obytes verdict payload < "$state/s"
-            [ "$nd $verdict" = "${side#*:} right" ] && [ "$payload" -gt 0 ] && [ "$bytes" -ge "$payload" ] &&
+            # rxe has no port counters (no counters/ under its port): the netdev counts RoCE.
+            read -r nd bytes other obytes verdict payload counter < "$state/s"
+            [ "$nd $verdict $counter" = "${side#*:} right netdev" ] && [ "$payload" -gt 0 ] && [ "$bytes" -ge "$payload" ] &&
                 pass "fixed: $r to $p over RDMA, ${side%%:*}: ${side#*:} counted $bytes B of $payload (busiest other: $other $obytes B)" ||
                 fail "fixed: $r to $p over RDMA, ${side%%:*}: $(cat "$state/s")"
         done
@@ -416,22 +468,23 @@ EOR
     once "$state/s6"
     cp "$LAST_OUT" "$REPORT"
     echo "    the probe run with the flux took $(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $t0 }") s"
-    routes_seen > "$state/f"; sed 's/^/    flux: /' "$state/f"
-    expect_match "^route.isolation rxe1/1 error $b2\$" "$state/f"
-    expect_match "^route.isolation rxe0/1 ok $b\$" "$state/f"
-    jq -r --arg p "$b2" '.probes.peers[] | select(.rail == "rxe1/1" and .peer == $p) |
-        "\(.rdma_latency.error // "none") | \(.isolation.arp_flux.neighbour_mac) \(.isolation.arp_flux.peer_netdev_of_mac)"' \
-        "$REPORT" > "$state/s"
-    expect_match "^ARP flux: eth1's entry for $b2 is the peer's eth0 MAC, not its eth1's .* | $b_eth0 eth0\$" "$state/s"
-    jq -r --arg p "$b2" '.findings[] | select(.check == "route.isolation" and .rail == "rxe1/1" and .subject == $p) |
-        .message' "$REPORT" > "$state/m"
-    expect_grep "ARP flux: this node's neighbour entry for $b2 on eth1 holds $b_eth0, the MAC of the peer's eth0, not of its eth1" "$state/m"
-    leg_side rxe1/1 "$b2" tcp peer_received > "$state/s"
-    read -r nd bytes other obytes verdict payload < "$state/s"
-    [ "$nd $other $verdict" = "eth1 eth0 elsewhere" ] && [ "$obytes" -ge "$payload" ] && [ "$payload" -gt 0 ] &&
-        pass "flux: rail 2's TCP bytes for $b2 arrived on B's eth0 ($obytes B of $payload), not eth1 ($bytes B)" ||
-        fail "flux: TCP peer_received: $(cat "$state/s")"
+    flux_judged flux "^ARP flux: eth1's entry for $b2 is the peer's eth0 MAC, not its eth1's .* | out $b_eth0 eth0\$" \
+        "ARP flux: this node's neighbour entry for $b2 on eth1 holds $b_eth0, the MAC of the peer's eth0, not of its eth1" \
+        peer_received
     ip neigh del "$b2" dev eth1
+
+    # ARP flux on the way back: B's eth1 entry for A's second address holds A's eth0 MAC.
+    # A's own entry is right; only B's links answer shows the fault.
+    a_eth0=52:54:00:fa:b0:0a
+    ask neigh-a2 "$a_eth0" > "$state/ans"
+    [ "$asked_rc" = 0 ] && pass "B's eth1 entry for $a2: $(cat "$state/ans")" ||
+        { fail "B's wrong entry: rc $asked_rc: $(cat "$state/ans")"; return; }
+    once "$state/s6"
+    cp "$LAST_OUT" "$REPORT"
+    ask neigh-a2 > /dev/null
+    flux_judged "flux back" "^ARP flux on the way back: the peer's eth1 entry for eth1's address is this node's eth0 MAC .* | back $a_eth0 eth0\$" \
+        "ARP flux on the way back: the peer's neighbour entry on its eth1 for this node's eth1 address holds $a_eth0, the MAC of this node's eth0, not of its eth1" \
+        received
 }
 
 bench() {

@@ -105,6 +105,13 @@ EOP
                     rc=1
                 fi
                 text="$(rdma link show rxe1/1 | cut -d' ' -f2-4) $(ss -Hltn "sport = :$port" | awk '{ print $4 }' | sort | tr '\n' ' ')" ;;
+            flush) ip neigh flush all; rc=$?; text=flushed ;;
+            neigh) text=$(ip neigh | tr '\n' ';') ;;
+            # ARP flux on B's side: its eth1 entry for A's second address holds the MAC
+            # ARG (A's eth0's), or, without ARG, the entry is gone again.
+            neigh-a2) if [ -n "$arg" ]; then ip neigh replace "$a2" lladdr "$arg" dev eth1 nud permanent
+                      else ip neigh del "$a2" dev eth1; fi; rc=$?
+                      text=$(ip neigh show "$a2" dev eth1) ;;
             fix) rails_fix "$b" "$b2"; rc=$?
                  text=$(ip rule | tr -s '\t ' ' ' | tr '\n' ';') ;;
             ibwl-server)    # perftest's server for A's client, side by side with fabtune
