@@ -25,13 +25,13 @@ struct probe_isolation {
     uint8_t dst[16];
     enum peer_links_layout layout;      /* the peer's links answer: 1, or 0 from an older one */
     struct reading last, now;
-    /* Right after the RDMA probe, before the TCP probe's ARP traffic can mend them: this
-     * node's neighbour entry for the peer on the rail (NEIGH_READ), and the peer's links
-     * answer of then, with its entries for this node's address. */
-    bool rdma_read, neigh_read;
-    uint8_t neigh_mac[6];
+    /* This node's neighbour entry for the peer on the rail: the one the QP took when the
+     * RDMA probe connected, else the one right after the probe. */
+    struct rdma_connect_neighbour at_connect;
+    /* Right after the RDMA probe, before the TCP probe's ARP traffic can mend them: the
+     * peer's links answer, with its entries for this node's address. */
+    bool rdma_read;
     struct link_traffic peer_after_rdma;
-    struct rdma_connect_neighbour at_connect;   /* the entry the QP took, when it got one */
 };
 
 struct rdma_connect_neighbour *probe_isolation_neighbour(struct probe_isolation *iso)
@@ -128,8 +128,9 @@ void probe_isolation_after(struct probe_isolation *iso, struct probe_peer *e, en
     struct path_isolation *p = &e->isolation;
     if (!iso)
         return;
-    if (t == ISOLATION_RDMA)            /* first: the links session below is traffic too */
-        iso->neigh_read = source_neighbour_mac(p->rail, e->family, iso->dst, iso->neigh_mac) == 0;
+    /* First: the links session below is traffic too. */
+    if (t == ISOLATION_RDMA && !iso->at_connect.read)
+        iso->at_connect.read = source_neighbour_mac(p->rail, e->family, iso->dst, iso->at_connect.mac) == 0;
     if (!read_both(iso, e, &iso->now))
         return;
     struct isolation_leg *l = &p->leg[t];
@@ -169,10 +170,9 @@ void probe_isolation_finish(struct probe_isolation *iso, struct probe_peer *e)
         const struct link_traffic_entry *owner = NULL;
         /* The entry when the route was resolved is the MAC the QP sent to; a later one
          * may be mended already (the peer's ARP requests override it). */
-        const uint8_t *seen = iso->at_connect.read ? iso->at_connect.mac : iso->neigh_read ? iso->neigh_mac : NULL;
-        if (seen && memcmp(seen, p->peer_rail_mac, 6)) {
+        if (iso->at_connect.read && memcmp(iso->at_connect.mac, p->peer_rail_mac, 6)) {
             p->flux = true;
-            memcpy(mac, seen, 6);
+            memcpy(mac, iso->at_connect.mac, 6);
             owner = link_traffic_by_mac(&iso->peer_after_rdma, mac);
         } else if (flux_back(iso, p, mac)) {
             p->flux = p->flux_back = true;
