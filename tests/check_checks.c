@@ -924,6 +924,28 @@ START_TEST(test_iwarp)
 }
 END_TEST
 
+/* The kernel's %pI6 text, as an inventory reads it from gids/N: eight groups of one to
+ * four hex digits, and nothing else (the parser is by hand, not sscanf()). */
+START_TEST(test_gid_parse_sysfs)
+{
+    static const uint8_t want[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+                                      0xba, 0x3f, 0xd2, 0xff, 0xfe, 0xa1, 0x2b, 0x3c };
+    uint8_t raw[16];
+    ck_assert_int_eq(gid_parse_sysfs("fe80:0000:0000:0000:ba3f:d2ff:fea1:2b3c", raw), 0);
+    ck_assert_mem_eq(raw, want, 16);
+    ck_assert_int_eq(gid_parse_sysfs("FE80:0:0:0:BA3F:D2FF:FEA1:2B3C", raw), 0);
+    ck_assert_mem_eq(raw, want, 16);
+    static const char *const bad[] = {
+        "", "fe80:0000:0000:0000:ba3f:d2ff:fea1", "fe80:0000:0000:0000:ba3f:d2ff:fea1:2b3c:0",
+        "fe80:0000:0000:0000:ba3f:d2ff:fea1:2b3c ", " fe80:0000:0000:0000:ba3f:d2ff:fea1:2b3c",
+        "fe80:00000:0000:0000:ba3f:d2ff:fea1:2b3c", "fe80::ba3f:d2ff:fea1:2b3c",
+        "fe80:0000:0000:0000:ba3f:d2ff:fea1:2b3g", "0xfe:0:0:0:0:0:0:0", "-1:0:0:0:0:0:0:0",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        ck_assert_msg(gid_parse_sysfs(bad[i], raw) < 0, "took \"%s\"", bad[i]);
+}
+END_TEST
+
 /* Item 33: a read that fails with EINVAL (not a missing file) is what 2.26+ skip. */
 START_TEST(test_gid_type_einval)
 {
@@ -1016,6 +1038,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_absent_is_unknown);
     tcase_add_test(tc, test_iwarp);
     tcase_add_test(tc, test_gid_type_einval);
+    tcase_add_test(tc, test_gid_parse_sysfs);
     tcase_add_test(tc, test_legacy_as_policy);
     tcase_add_test(tc, test_range_other_family_ignored);
     suite_add_tcase(s, tc);

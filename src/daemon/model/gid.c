@@ -46,19 +46,35 @@ void gid_format(const uint8_t raw[16], bool ip_form, char *buf, size_t len)
     strscpy(buf, tmp, len);
 }
 
-/* The sysfs form: "fe80:0000:0000:0000:ba3f:d2ff:fea1:2b3c". */
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The sysfs form, as the kernel's %pI6 writes it: "fe80:0000:0000:0000:ba3f:d2ff:fea1:2b3c";
+ * eight groups of one to four hex digits, and nothing before, between or after. By hand, not
+ * sscanf(): an inventory reads every slot of every port (2,048 on an 8-rail node). */
 int gid_parse_sysfs(const char *text, uint8_t raw[16])
 {
-    unsigned g[8];
-    char tail;
-    if (sscanf(text, "%4x:%4x:%4x:%4x:%4x:%4x:%4x:%4x%c", &g[0], &g[1], &g[2], &g[3], &g[4],
-               &g[5], &g[6], &g[7], &tail) != 8)
-        return -1;
+    const char *c = text;
     for (int i = 0; i < 8; i++) {
-        raw[2 * i] = (uint8_t)(g[i] >> 8);
-        raw[2 * i + 1] = (uint8_t)g[i];
+        if (i > 0 && *c++ != ':')
+            return -1;
+        unsigned v = 0;
+        int digits = 0, d;
+        while (digits < 4 && (d = hex_digit(*c)) >= 0) {
+            v = v << 4 | (unsigned)d;
+            c++;
+            digits++;
+        }
+        if (digits == 0)
+            return -1;
+        raw[2 * i] = (uint8_t)(v >> 8);
+        raw[2 * i + 1] = (uint8_t)v;
     }
-    return 0;
+    return *c ? -1 : 0;
 }
 
 const char *gid_type_to_string(enum gid_type t)

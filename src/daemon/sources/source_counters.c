@@ -18,24 +18,21 @@
 static void read_dir(const char *root, const struct rail *r, const char *dir,
                      struct counter_sample *s)
 {
-    char **names = NULL;
-    size_t n = 0;
-    if (sysfs_list(root, &names, &n, "class/infiniband/%s/ports/%u/%s", r->device, r->port, dir) < 0)
+    _cleanup_(sysfs_dir_freep) struct sysfs_dir *d = NULL;
+    if (sysfs_dir_open(root, &d, "class/infiniband/%s/ports/%u/%s", r->device, r->port, dir) < 0)
         return;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < sysfs_dir_count(d); i++) {
+        const char *name = sysfs_dir_name(d, i);
         uint64_t v;
         /* hw_counters/lifespan is a setting, not a counter. */
-        if (streq(names[i], "lifespan") ||
-            sysfs_read_u64(root, &v, "class/infiniband/%s/ports/%u/%s/%s", r->device, r->port,
-                           dir, names[i]) < 0)
+        if (streq(name, "lifespan") || sysfs_dir_read_u64(d, i, &v) < 0)
             continue;
         /* counters/ is the IB PMA's PortCounters (fixed widths, saturating) */
         if (streq(dir, "counters"))
-            (void)counter_sample_add_pma(s, names[i], v);
+            (void)counter_sample_add_pma(s, name, v);
         else
-            (void)counter_sample_add(s, names[i], v);
+            (void)counter_sample_add(s, name, v);
     }
-    strv_free(names);
 }
 
 /* mlx5's physical-layer statistics (drivers/net/ethernet/mellanox/mlx5/core/en_stats.c:

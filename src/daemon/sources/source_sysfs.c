@@ -101,13 +101,14 @@ static int read_gids(const char *root, struct rail *r)
         /* The file idx names, not NAME: "03" in a captured tree reads gids/3, as ever. */
         char canon[24];
         snprintf(canon, sizeof(canon), "%lu", idx);
-        if (sysfs_dir_read_line(gids, canon, buf, sizeof(buf)) < 0 ||
-            gid_parse_sysfs(buf, g->raw) < 0)
+        int rd = streq(canon, name) ? sysfs_dir_read_entry(gids, i, buf, sizeof(buf))
+                                    : sysfs_dir_read_line(gids, canon, buf, sizeof(buf));
+        if (rd < 0 || gid_parse_sysfs(buf, g->raw) < 0)
             continue;
         if (gid_is_zero(g->raw))
             continue;   /* an empty slot: its attributes read as EINVAL */
         open_gid_attrs(root, r, &attrs_opened, &types, &ndevs);
-        int rd = read_gid_attr(root, r, types, "types", idx, buf, sizeof(buf));
+        rd = read_gid_attr(root, r, types, "types", idx, buf, sizeof(buf));
         /* No file is not a read that fails: NCCL's open() fails on the one, not the other. */
         g->type = rd == 0 ? gid_type_parse(buf)
                 : rd == -ENOENT ? GID_TYPE_MISSING : GID_TYPE_UNREADABLE;

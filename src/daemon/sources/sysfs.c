@@ -96,15 +96,9 @@ int sysfs_read_int(const char *root, int64_t *ret, const char *fmt, ...)
     return parse_int(buf, ret);
 }
 
-int sysfs_read_u64(const char *root, uint64_t *ret, const char *fmt, ...)
+/* A counter's text: decimal digits, then at most whitespace. */
+static int parse_u64(const char *buf, uint64_t *ret)
 {
-    char buf[64];
-    va_list ap;
-    va_start(ap, fmt);
-    int r = vread_line(root, buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    if (r < 0)
-        return r;
     if (!isdigit((unsigned char)buf[0]))
         return -EINVAL;
     char *end;
@@ -114,6 +108,16 @@ int sysfs_read_u64(const char *root, uint64_t *ret, const char *fmt, ...)
         return -EINVAL;
     *ret = v;
     return 0;
+}
+
+int sysfs_read_u64(const char *root, uint64_t *ret, const char *fmt, ...)
+{
+    char buf[64];
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vread_line(root, buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    return r < 0 ? r : parse_u64(buf, ret);
 }
 
 int sysfs_link_name(const char *root, char *buf, size_t len, const char *fmt, ...)
@@ -309,14 +313,14 @@ const char *sysfs_dir_name(const struct sysfs_dir *d, size_t i)
     return i < d->n ? d->v[i].name : NULL;
 }
 
-int sysfs_dir_read_line(const struct sysfs_dir *d, const char *name, char *buf, size_t len)
+/* The first line of listed entry E: one openat() on the directory where the listing said
+ * it is a regular file (no fstat()); O_NOFOLLOW, so that one that has become a symlink since
+ * goes the long way, by PATH through open_regular()'s checks, as does any entry of a
+ * snapshot or of a listing that did not give its type. */
+static int dir_entry_read_line(const struct sysfs_dir *d, const struct sysfs_dir_entry *e,
+                               const char *name, char *buf, size_t len)
 {
-    struct sysfs_dir_entry key = { .name = (char *)name };
-    const struct sysfs_dir_entry *e = d->dir && d->n > 0 ? bsearch(&key, d->v, d->n, sizeof(*d->v),
-                                                       dir_entry_cmp) : NULL;
-    if (e && e->type == DT_REG) {
-        /* Listed as a regular file: no fstat(). O_NOFOLLOW: one that has become a symlink
-         * since goes the long way, through open_regular()'s checks. */
+    if (d->dir && e && e->type == DT_REG) {
         int fd = openat(dirfd(d->dir), name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
         if (fd >= 0) {
             int r = read_line_fd(fd, buf, len);
@@ -331,6 +335,28 @@ int sysfs_dir_read_line(const struct sysfs_dir *d, const char *name, char *buf, 
     if (n < 0 || (size_t)n >= sizeof(path))
         return -ENAMETOOLONG;
     return read_line_at(path, buf, len);
+}
+
+int sysfs_dir_read_line(const struct sysfs_dir *d, const char *name, char *buf, size_t len)
+{
+    struct sysfs_dir_entry key = { .name = (char *)name };
+    const struct sysfs_dir_entry *e = d->dir && d->n > 0 ? bsearch(&key, d->v, d->n, sizeof(*d->v),
+                                                       dir_entry_cmp) : NULL;
+    return dir_entry_read_line(d, e, name, buf, len);
+}
+
+int sysfs_dir_read_entry(const struct sysfs_dir *d, size_t i, char *buf, size_t len)
+{
+    if (i >= d->n)
+        return -ENOENT;
+    return dir_entry_read_line(d, &d->v[i], d->v[i].name, buf, len);
+}
+
+int sysfs_dir_read_u64(const struct sysfs_dir *d, size_t i, uint64_t *ret)
+{
+    char buf[64];
+    int r = sysfs_dir_read_entry(d, i, buf, sizeof(buf));
+    return r < 0 ? r : parse_u64(buf, ret);
 }
 
 void sysfs_dir_free(struct sysfs_dir *d)

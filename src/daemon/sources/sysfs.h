@@ -37,6 +37,10 @@ size_t sysfs_dir_count(const struct sysfs_dir *d);
 const char *sysfs_dir_name(const struct sysfs_dir *d, size_t i);
 /* sysfs_read_line() of DIR/NAME, with the same results. */
 int sysfs_dir_read_line(const struct sysfs_dir *d, const char *name, char *buf, size_t len);
+/* The same for the I-th listed entry, with no lookup of its name: for a scan of them all. */
+int sysfs_dir_read_entry(const struct sysfs_dir *d, size_t i, char *buf, size_t len);
+/* sysfs_read_u64() of the I-th listed entry. */
+int sysfs_dir_read_u64(const struct sysfs_dir *d, size_t i, uint64_t *ret);
 void sysfs_dir_free(struct sysfs_dir *d);
 static inline void sysfs_dir_freep(struct sysfs_dir **d)
 {
