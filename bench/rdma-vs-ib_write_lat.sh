@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: ISC
 # fabtune's RDMA probe against perftest's ib_write_lat on rxe0 (Soft-RoCE) in one guest
 # run: the guest suite interleaves five runs of each, 8-byte RDMA WRITE ping-pong, 1000
-# iterations (tests/guest-rxe/guest-suite.sh). Prints each run's p50 and p99 of both, the
-# medians' p50 and p99 ratios, the cost of one timestamp in the guest and its
+# iterations (tests/guest-rxe/guest-suite.sh); RUNS interleaved runs of each (default 5).
+# Prints each run's p50 and p99 of both, the medians' p50 and p99 ratios, the spread of the
+# ratios of the runs side by side (run i against run i), the cost of one timestamp in the guest and its
 # clocksource, and what one RDMA probe cycle costs (CPU, wall, payload bytes). Both sides
 # spin on their completion queue (ib_write_lat polls; so does the probe).
-#   bench/rdma-vs-ib_write_lat.sh BUILDDIR
+#   bench/rdma-vs-ib_write_lat.sh BUILDDIR [RUNS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=$(cd "${1:-$top/build}" && pwd)
-FABTUNE_VM_BENCH=1 make -C "$builddir" check TESTS=tests/guest-rxe/run.sh >/dev/null || true
+runs=${2:-5}
+FABTUNE_VM_BENCH=$runs make -C "$builddir" check TESTS=tests/guest-rxe/run.sh >/dev/null || true
 line=$(grep '^BENCH rdma_latency_8B' "$builddir/tests/guest-rxe/results.txt")
 echo "$line"
 b=$builddir/tests/guest-rxe/out
@@ -24,3 +26,11 @@ echo "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] =
           printf "one RDMA loopback cycle: latency CPU %s s, wall %s s, %s bytes; bandwidth (200 ms) CPU %s s, wall %s s, %s bytes\n",
                  v["latency_cpu_s"], v["latency_wall_s"], v["latency_bytes"],
                  v["bandwidth_cpu_s"], v["bandwidth_wall_s"], v["bandwidth_bytes"] }'
+# Run i of each tool ran back to back: the spread of their ratios says how far the medians'
+# ratio can be trusted on this machine.
+paste "$b/bench.fabtune" "$b/bench.perftest" | awk '{ print $1 / $10, $2 / $11 }' > "$b/bench.pairs"
+for c in 1 2; do
+    sort -n -k$c "$b/bench.pairs" | awk -v c=$c '{ v[NR] = $c } END {
+        printf "run-by-run %s ratio: min %.3f, median %.3f, max %.3f (%d pairs)\n",
+               c == 1 ? "p50" : "p99", v[1], v[int((NR + 1) / 2)], v[NR], NR }'
+done
