@@ -276,6 +276,11 @@ void policy_errors_done(struct policy_errors *errs)
     memset(errs, 0, sizeof(*errs));
 }
 
+int policy_light_tos(const struct policy *p)
+{
+    return p->probes.light_dscp == POLICY_DSCP_DEFAULT ? -1 : p->probes.light_dscp << 2;
+}
+
 int policy_roce_family(const struct policy *p)
 {
     return p->rails.roce.address_family == ADDR_FAMILY_IPV4 ? AF_INET : AF_INET6;

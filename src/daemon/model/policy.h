@@ -173,6 +173,9 @@ void policy_init_defaults(struct policy *p);
 void policy_done(struct policy *p);
 /* policy_done() and free() of a policy on the heap; NULL is a no-op. */
 void policy_free(struct policy *p);
+/* The light probes' IP TOS byte, probes.light_dscp << 2 (ECN bits clear); -1 for
+ * "default", the port's own. */
+int policy_light_tos(const struct policy *p);
 /* rails.roce.address_family as AF_INET or AF_INET6. */
 int policy_roce_family(const struct policy *p);
 /* Loads YAML text over the defaults. On error returns -EINVAL, fills errs, and leaves

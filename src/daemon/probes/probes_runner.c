@@ -163,10 +163,12 @@ int probes_plan(const struct inventory *inv, const struct policy *p, struct prob
     run->rdma = (struct probe_params){ .iterations = p->probes.rdma.iterations,
         .size = p->probes.rdma.size, .bw_duration = p->probes.rdma.bandwidth.duration,
         .bw_size = p->probes.rdma.bandwidth.size,
-        .timeout = p->probes.rdma.bandwidth.duration + 10 * USEC_PER_SEC };
+        .timeout = p->probes.rdma.bandwidth.duration + 10 * USEC_PER_SEC,
+        .tos = policy_light_tos(p) };
     run->tcp = (struct probe_params){ .iterations = p->probes.tcp.iterations,
         .size = p->probes.tcp.size, .bw_duration = p->probes.tcp.bandwidth.duration,
-        .timeout = p->probes.tcp.bandwidth.duration + 10 * USEC_PER_SEC };
+        .timeout = p->probes.tcp.bandwidth.duration + 10 * USEC_PER_SEC,
+        .tos = policy_light_tos(p) };
 
     for (size_t i = 0; i < inv->n_rails; i++) {
         const struct rail *r = &inv->rails[i];
