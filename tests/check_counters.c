@@ -645,6 +645,35 @@ START_TEST(test_offline_totals)
 }
 END_TEST
 
+/* probes.defer.light_bytes: a ping-pong whose payload both ways (iterations x size x 2)
+ * exceeds it is intensive; the default ping-pongs (RDMA 1000 x 8 B, TCP 1000 x 64 B) are
+ * light; a payload of the budget exactly is light; a budget of 0 makes every one intensive. */
+START_TEST(test_pingpong_byte_budget)
+{
+    struct policy p;
+    policy_init_defaults(&p);
+    ck_assert_uint_eq(probe_pingpong_bytes(1000, 8), 16000);
+    ck_assert_uint_eq(probe_pingpong_bytes(1000000, 65536), 131072000000ULL);    /* no 32-bit wrap */
+    ck_assert(!probe_pingpong_intensive(&p, PROBE_RDMA));
+    ck_assert(!probe_pingpong_intensive(&p, PROBE_TCP));
+    p.probes.tcp.iterations = 8192;             /* 8192 x 64 x 2 = 1 MiB, the budget */
+    ck_assert(!probe_pingpong_intensive(&p, PROBE_TCP));
+    p.probes.tcp.iterations = 8193;
+    ck_assert(probe_pingpong_intensive(&p, PROBE_TCP));
+    ck_assert(!probe_pingpong_intensive(&p, PROBE_RDMA));   /* each transport by its own size */
+    p.probes.rdma.size = 65536;                 /* 1000 x 64 KiB x 2 */
+    ck_assert(probe_pingpong_intensive(&p, PROBE_RDMA));
+    p.probes.defer.light_bytes = 1000000000000ULL;
+    ck_assert(!probe_pingpong_intensive(&p, PROBE_RDMA));
+    policy_done(&p);
+    policy_init_defaults(&p);
+    p.probes.defer.light_bytes = 0;
+    ck_assert(probe_pingpong_intensive(&p, PROBE_RDMA));
+    ck_assert(probe_pingpong_intensive(&p, PROBE_TCP));
+    policy_done(&p);
+}
+END_TEST
+
 /* A rail's traffic (probes.defer): the larger of rx and tx between two samples with byte
  * counts; quiet from the start of the first interval under busy_bps, busy again at once;
  * an interval in which the daemon's own streams ran is not judged. */
@@ -735,6 +764,7 @@ int main(void)
     tcase_add_test(tc, test_flaps_window);
     tcase_add_test(tc, test_late_sample_dropped);
     tcase_add_test(tc, test_traffic_quiet);
+    tcase_add_test(tc, test_pingpong_byte_budget);
     tcase_add_test(tc, test_sample_copies_are_deep);
     tcase_add_test(tc, test_state_bounds);
     tcase_add_test(tc, test_pma_widths);

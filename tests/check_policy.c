@@ -128,6 +128,8 @@ START_TEST(test_defaults)
     ck_assert_double_eq(p.probes.defer.busy_gbps, 1);
     ck_assert_uint_eq(p.probes.defer.hold, 60 * USEC_PER_SEC);
     ck_assert(p.probes.defer.jobs);
+    ck_assert_uint_eq(p.probes.defer.light_bytes, 1048576);
+    ck_assert_int_eq(p.probes.light_dscp, 0);
     ck_assert_double_eq(p.probes.regression.rdma_min_excess_us, 5);
     ck_assert_double_eq(p.probes.regression.tcp_min_excess_us, 100);
     ck_assert_str_eq(p.outputs.nccl_env, "/run/fabtune/nccl.env");
@@ -260,6 +262,32 @@ START_TEST(test_expect_count_null)
 
     /* A null elsewhere is still refused: only this count is nullable. */
     ck_assert_int_lt(load("rails: {min_rate_gbps: null}\n"), 0);
+}
+END_TEST
+
+/* probes.defer.light_bytes, an integer past 32 bits (up to 1e12); probes.light_dscp, 0..63
+ * or the word default. Each dumps as it loads. */
+START_TEST(test_light_probe_keys)
+{
+    ck_assert_int_eq(load("probes: {defer: {light_bytes: 1000000000000}, light_dscp: default}\n"), 0);
+    ck_assert_uint_eq(p.probes.defer.light_bytes, 1000000000000ULL);
+    ck_assert_int_eq(p.probes.light_dscp, POLICY_DSCP_DEFAULT);
+    _cleanup_free_ char *big = policy_dump(&p);
+    ck_assert_ptr_nonnull(strstr(big, "    light_bytes: 1000000000000\n"));
+    ck_assert_ptr_nonnull(strstr(big, "  light_dscp: default\n"));
+    assert_round_trip();
+
+    ck_assert_int_eq(load("probes: {defer: {light_bytes: 0}, light_dscp: 26}\n"), 0);
+    ck_assert_uint_eq(p.probes.defer.light_bytes, 0);
+    ck_assert_int_eq(p.probes.light_dscp, 26);
+    _cleanup_free_ char *small = policy_dump(&p);
+    ck_assert_ptr_nonnull(strstr(small, "  light_dscp: 26\n"));
+    assert_round_trip();
+    /* two policies apart by the new keys alone are not equal (a reload sees the change) */
+    struct policy d;
+    policy_init_defaults(&d);
+    ck_assert(!policy_equal(&p, &d));
+    policy_done(&d);
 }
 END_TEST
 
@@ -423,6 +451,7 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_builtin);
     tcase_add_test(tc, test_builtin_is_conf_file);
     tcase_add_test(tc, test_full_policy);
+    tcase_add_test(tc, test_light_probe_keys);
     tcase_add_test(tc, test_round_trip_builtin);
     tcase_add_test(tc, test_expect_count_null);
     tcase_add_test(tc, test_round_trip_everything_set);

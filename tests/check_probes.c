@@ -789,6 +789,118 @@ START_TEST(test_probes_copy_is_deep)
 }
 END_TEST
 
+/* A ping-pong over probes.defer.light_bytes waits as the streams do: probes_defer gives it
+ * its stream's reason (on the rails, the cross-rail pairs and the peer paths), only for the
+ * transport whose ping-pong is over the budget. */
+START_TEST(test_intensive_pingpong_deferred)
+{
+    struct policy p;
+    struct inventory inv = { 0 };
+    struct probe_run run;
+    struct counter_state cs = { 0 };            /* no rail's traffic known */
+    policy_init_defaults(&p);
+    char n1[] = "n1", n2[] = "n2", *hosts[] = { n1, n2 };
+    p.probes.peers.hosts = hosts;
+    p.probes.peers.n_hosts = 2;
+    p.probes.peers.k = 1;
+    p.probes.tcp.iterations = 100000;           /* 100000 x 64 B x 2: 12.8 MB, over 1 MiB */
+    ck_assert_ptr_nonnull(inventory_add_rail(&inv, "mlx5_0", 1));
+    ck_assert_ptr_nonnull(inventory_add_rail(&inv, "mlx5_1", 1));
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    ck_assert_uint_eq(probes_defer(&run, &cs, &p, "1234", false, 0), 0);
+    for (size_t i = 0; i < run.n; i++) {
+        ck_assert_str_eq(run.targets[i].result[PROBE_TCP_LATENCY].deferred, "job 1234 running");
+        ck_assert_str_eq(run.targets[i].result[PROBE_TCP_BANDWIDTH].deferred, "job 1234 running");
+        ck_assert_str_eq(run.targets[i].result[PROBE_RDMA_LATENCY].deferred, "");   /* 16 kB: light */
+        ck_assert_str_eq(run.targets[i].result[PROBE_RDMA_BANDWIDTH].deferred, "job 1234 running");
+    }
+    ck_assert_str_eq(run.cross[0].lat.deferred, "");
+    ck_assert_str_eq(run.cross[0].bw.deferred, "job 1234 running");
+    ck_assert_uint_eq(run.n_peers, 2);
+    ck_assert_str_eq(run.peers[1].result[PROBE_TCP_LATENCY].deferred, "job 1234 running");
+    ck_assert_str_eq(run.peers[1].result[PROBE_RDMA_LATENCY].deferred, "");
+    /* the RDMA ping-pong over the budget too: the pair's waits with its stream */
+    p.probes.rdma.iterations = 100000;
+    ck_assert_uint_eq(probes_defer(&run, &cs, &p, "1234", false, 0), 0);
+    ck_assert_str_eq(run.targets[0].result[PROBE_RDMA_LATENCY].deferred, "job 1234 running");
+    ck_assert_str_eq(run.cross[0].lat.deferred, "job 1234 running");
+    ck_assert_str_eq(run.peers[0].result[PROBE_RDMA_LATENCY].deferred, "job 1234 running");
+    /* no job: nothing waits (offline, no rail traffic judged) */
+    ck_assert_uint_eq(probes_defer(&run, &cs, &p, "", false, 0), 5);
+    ck_assert_str_eq(run.targets[0].result[PROBE_TCP_LATENCY].deferred, "");
+    ck_assert_str_eq(run.cross[0].lat.deferred, "");
+    probes_done(&run);
+    inventory_done(&inv);
+    p.probes.peers.hosts = NULL;
+    p.probes.peers.n_hosts = 0;
+    policy_done(&p);
+}
+END_TEST
+
+/* On the loopback address (no rails): a TCP ping-pong over the budget does not run while a
+ * job holds the node (nor its stream), and keeps the last run's figure, stale, which the
+ * baselines do not take again; under the budget it runs. */
+START_TEST(test_intensive_pingpong_waits_and_carries)
+{
+    struct policy p;
+    struct inventory inv = { 0 };
+    struct probe_run first, second;
+    struct baselines all = { 0 };
+    struct counter_state cs = { 0 };
+    policy_init_defaults(&p);
+    p.probes.tcp.iterations = 10000;            /* 10000 x 64 B x 2: 1.28 MB */
+    p.probes.tcp.bandwidth.duration = 10 * USEC_PER_MSEC;
+    p.probes.regression.baseline_runs = 1;
+
+    /* No job: it runs, intensive or not. */
+    ck_assert_int_eq(probes_plan(&inv, &p, &first), 0);
+    ck_assert_str_eq(first.targets[0].name, "loopback");
+    probes_defer(&first, &cs, &p, "", false, 0);
+    probes_execute(&first);
+    const struct probe_result *lat = &first.targets[0].result[PROBE_TCP_LATENCY];
+    ck_assert_msg(lat->ran && !lat->error, "%s", lat->error_text);
+    ck_assert_uint_eq(lat->latency.n, 10000);
+    baselines_fold(&all, &first, &p);
+    ck_assert_uint_eq(all.n, 1);
+    struct baseline before = all.e[0];
+
+    /* A job holds the node: neither the ping-pong nor the stream runs... */
+    ck_assert_int_eq(probes_plan(&inv, &p, &second), 0);
+    probes_defer(&second, &cs, &p, "77", false, 0);
+    probes_execute(&second);
+    lat = &second.targets[0].result[PROBE_TCP_LATENCY];
+    ck_assert(!lat->ran);
+    ck_assert_uint_eq(lat->bytes, 0);
+    ck_assert_str_eq(lat->deferred, "job 77 running");
+    ck_assert(!second.targets[0].result[PROBE_TCP_BANDWIDTH].ran);
+    /* ...it keeps the first run's figure, stale, at no cost; the baseline is not fed it */
+    probes_carry(&second, &first);
+    ck_assert(probe_result_stale(lat));
+    ck_assert_uint_eq(lat->latency.n, 10000);
+    ck_assert_uint_eq(lat->at, first.targets[0].result[PROBE_TCP_LATENCY].at);
+    ck_assert_uint_eq(lat->bytes, 0);
+    ck_assert_str_eq(lat->deferred, "job 77 running");
+    baselines_fold(&all, &second, &p);
+    ck_assert_uint_eq(all.n, 1);
+    ck_assert(memcmp(&all.e[0], &before, sizeof(before)) == 0);
+    probes_done(&second);
+
+    /* Within the budget it runs while the job holds the node; only the stream waits. */
+    p.probes.tcp.iterations = 1000;
+    ck_assert_int_eq(probes_plan(&inv, &p, &second), 0);
+    probes_defer(&second, &cs, &p, "77", false, 0);
+    probes_execute(&second);
+    lat = &second.targets[0].result[PROBE_TCP_LATENCY];
+    ck_assert_msg(lat->ran && !lat->error, "%s", lat->error_text);
+    ck_assert_str_eq(lat->deferred, "");
+    ck_assert_str_eq(second.targets[0].result[PROBE_TCP_BANDWIDTH].deferred, "job 77 running");
+    probes_done(&second);
+    probes_done(&first);
+    baselines_done(&all);
+    policy_done(&p);
+}
+END_TEST
+
 /* Writes hosts FIRST..LAST (in that order, either way) as a peers file into a new buffer. */
 static char *peers_text(int first, int last, size_t *len)
 {
@@ -890,6 +1002,8 @@ int main(void)
     tcase_add_test(tc, test_peer_findings);
     tcase_add_test(tc, test_peer_stream_after_slow_session);
     tcase_add_test(tc, test_probes_copy_is_deep);
+    tcase_add_test(tc, test_intensive_pingpong_deferred);
+    tcase_add_test(tc, test_intensive_pingpong_waits_and_carries);
     tcase_add_test(tc, test_peer_list_bounded);
     suite_add_tcase(s, tc);
     return check_run(s);

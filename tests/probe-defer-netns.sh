@@ -11,6 +11,9 @@
 #     fixture slurmstepd process under --procfs-root ("slurmstepd: [5678.batch]"), as
 #     without Slurm's cgroups; tests/fleet-slurm.sh does it with a real srun.
 #  5. probes.defer.jobs: false ignores the job.
+#  6. probes.defer.light_bytes: under the load, a TCP ping-pong over the budget (1000 x 1 KiB
+#     x 2: 2 MB, over 1 MiB) waits as the stream does, keeping its figure, stale, and ageing;
+#     probe-now forces it; the light one (100 x 64 B) runs on the same busy rail.
 . "${top_srcdir:-.}/tests/lib.sh"
 if [ -z "${FABTUNE_IN_NS:-}" ]; then
     FABTUNE_IN_NS=1 exec unshare -n -m --propagation private sh "$0"
@@ -31,7 +34,8 @@ ip neigh add 192.0.2.9 lladdr 02:00:00:00:00:09 dev v0 nud permanent
 load_start() { "$udp_send" 192.0.2.1 192.0.2.9 v0 2000000000 > /dev/null 2>&1 & lpid=$!; }
 load_stop() { kill "$lpid" 2>/dev/null; wait "$lpid" 2>/dev/null; lpid=; }
 
-# $1: probes.defer.jobs
+# $1: probes.defer.jobs; $2: the TCP ping-pong's iterations and $3 its size (100 x 64 B,
+# 12.8 kB, unless given)
 policy() {
     cat > "$tmp/policy.yaml" <<EOP
 version: 1
@@ -41,7 +45,7 @@ tuning: {mode: off}
 probes:
   interval: 1s
   rdma: {iterations: 10}
-  tcp: {iterations: 100, bandwidth: {duration: 50ms}}
+  tcp: {iterations: ${2:-100}, size: ${3:-64}, bandwidth: {duration: 50ms}}
   defer: {busy_gbps: 0.01, hold: 3s, jobs: $1}
 EOP
 }
@@ -63,6 +67,19 @@ wait_tcp() {
     for _ in $(seq "$2"); do
         tcp > "$tmp/tcp"
         grep -q -- "$1" "$tmp/tcp" && return 0
+        sleep 0.25
+    done
+    return 1
+}
+# The TCP ping-pong's own line: its deferral, staleness, samples and age.
+tcp_lat() {
+    "$ctl" -s "$sock" --json probes 2>/dev/null | jq -r '.last_run.targets[0].tcp_latency |
+        "\(.deferred) stale=\(.stale) lat=\(.latency_seconds.samples) age=\(.age_seconds // 99 | floor)"'
+}
+wait_tcp_lat() {
+    for _ in $(seq "$2"); do
+        tcp_lat > "$tmp/lat"
+        grep -Eq -- "$1" "$tmp/lat" && return 0
         sleep 0.25
     done
     return 1
@@ -146,4 +163,34 @@ mkdir -p "$job/step_0"
 sleep 2.5
 wait_tcp '^null stale=false bw=true lat=100 age=[0-1]$' 20 && pass "jobs: false: $(cat "$tmp/tcp")" ||
     fail "jobs: false still defers: $(cat "$tmp/tcp")"
+
+# 6. probes.defer.light_bytes (default 1 MiB). Under the load, a TCP ping-pong of 1000 x
+# 1 KiB (2 MB both ways) is intensive: it waits with the stream, for the same reason, and
+# its figure (the last run's, light or not) goes stale and ages past a few timer runs.
+rm -rf "$job"
+load_start
+policy false 1000 1024
+kill -HUP "$dpid"
+wait_tcp_lat '^rail busy [0-9.]* Gbit/s stale=true lat=(100|1000) age=([4-9]|[1-9][0-9])$' 80 &&
+    pass "an intensive ping-pong waits under load: $(cat "$tmp/lat")" ||
+    { fail "the intensive ping-pong ran under load: $(cat "$tmp/lat")"; tail "$tmp/log"; }
+wait_tcp '^rail busy [0-9.]* Gbit/s stale=true ' 4 && pass "its stream waits too: $(cat "$tmp/tcp")" ||
+    fail "the stream of an intensive ping-pong: $(cat "$tmp/tcp")"
+"$ctl" -s "$sock" status > "$tmp/status"
+expect_match '^  rxe0/1 tcp  *.*deferred: rail busy ' "$tmp/status"
+# probe-now forces it (up to 3 forced runs, as in 2.): a fresh figure of 1000 samples.
+forced=0
+for try in 1 2 3; do
+    for _ in $(seq 50); do "$ctl" -s "$sock" probe-now > /dev/null 2>&1 && break; sleep 0.1; done
+    wait_tcp_lat 'lat=1000 age=[0-2]$' 40 && { forced=$try; break; }
+done
+[ "$forced" != 0 ] && pass "probe-now forces the intensive ping-pong (run $forced): $(cat "$tmp/lat")" ||
+    fail "probe-now did not run the intensive ping-pong: $(cat "$tmp/lat")"
+# The light ping-pong (100 x 64 B) on the same busy rail: it runs, fresh, at each timer run.
+policy false
+kill -HUP "$dpid"
+wait_tcp_lat '^null stale=false lat=100 age=[0-1]$' 40 && wait_tcp '^rail busy [0-9.]* Gbit/s ' 4 &&
+    pass "a light ping-pong runs under the same load: $(cat "$tmp/lat"); stream: $(cat "$tmp/tcp")" ||
+    fail "the light ping-pong under load: $(cat "$tmp/lat"); stream: $(cat "$tmp/tcp")"
+load_stop
 finish

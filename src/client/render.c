@@ -210,7 +210,7 @@ void render_status(json_object *d)
     if (count(peers)) {
         size_t failed = 0;
         for (size_t i = 0; i < count(peers); i++)
-            failed += get(get(json_object_array_get_idx(peers, i), "tcp_latency"), "latency_seconds") == NULL;
+            failed += get(get(json_object_array_get_idx(peers, i), "tcp_latency"), "error") != NULL;
         printf("peers: %zu path%s probed, %zu failed ('fabtunectl probes' lists them)\n",
                count(peers), PLURAL_S(count(peers)), failed);
     }
@@ -251,6 +251,10 @@ static void probe_target_rows(json_object *targets)
             json_object *lat = get(t, lk), *ls = get(lat, "latency_seconds");
             if (!lat)
                 continue;
+            if (!ls && get(lat, "deferred")) {  /* an intensive ping-pong that waits */
+                printf("%-22s %-5s deferred: %s\n", json_text(t, "target"), kinds[k], json_text(lat, "deferred"));
+                continue;
+            }
             if (!ls) {
                 printf("%-22s %-5s failed: %s\n", json_text(t, "target"), kinds[k], json_text(lat, "error"));
                 continue;
@@ -282,6 +286,11 @@ void render_probes(json_object *d)
             json_object *lat = get(e, lk), *ls = get(lat, "latency_seconds");
             if (!lat)
                 continue;       /* not run: RDMA needs a rail */
+            if (!ls && get(lat, "deferred")) {  /* an intensive ping-pong that waits */
+                printf("%-30s %-16s %-5s deferred: %s\n", json_text(e, "peer"), json_text(e, "rail"),
+                       kinds[k], json_text(lat, "deferred"));
+                continue;
+            }
             if (!ls) {
                 printf("%-30s %-16s %-5s failed: %s\n", json_text(e, "peer"), json_text(e, "rail"),
                        kinds[k], json_text(lat, "error"));

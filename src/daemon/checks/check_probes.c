@@ -30,7 +30,9 @@ static void latency(const char *id, const char *name, const struct probe_result 
                      p50, p99);
     else
         findings_add(out, id, SEVERITY_OK, name, limit_us > 0 ? want : NULL, got, NULL,
-                     "p50 %.2f us, p99 %.2f us", p50, p99);
+                     "p50 %.2f us, p99 %.2f us%s%s", p50, p99,
+                     probe_result_stale(r) ? ", stale: the ping-pong is deferred, " : "",
+                     probe_result_stale(r) ? r->deferred : "");
 }
 
 static void bandwidth(const char *id, const char *name, const struct probe_result *r,

@@ -135,8 +135,8 @@ static uint32_t ping_pong_size(const struct policy *p, enum probe_transport t)
 static void fold_latency(struct baselines *all, const char *key, const struct probe_result *res,
                          const struct policy *p, enum probe_transport t)
 {
-    if (!res->ran || res->error)
-        return;
+    if (!res->ran || res->error || res->deferred[0])
+        return;                 /* not run, or an earlier run's figure, carried (stale) */
     struct baseline *b = baselines_get(all, key);
     const struct baseline_rule rule = {
         .runs = p->probes.regression.baseline_runs, .ratio = p->probes.regression.ratio,

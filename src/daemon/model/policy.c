@@ -54,7 +54,9 @@ void policy_init_defaults(struct policy *p)
                             .rdma_min_excess_us = 5, .tcp_min_excess_us = 100 },
             .peers = { .k = 2, .port = 18516, .max_sessions = 4,
                        .session_limit = 30 * USEC_PER_SEC, .unreachable_degraded = 2 },
-            .defer = { .busy_gbps = 1, .hold = 60 * USEC_PER_SEC, .jobs = true },
+            .defer = { .busy_gbps = 1, .hold = 60 * USEC_PER_SEC, .jobs = true,
+                       .light_bytes = 1048576 },
+            .light_dscp = 0,
         },
     };
     /* On allocation failure these stay NULL, which every user treats as "not set". */
@@ -115,7 +117,10 @@ static bool field_equal(const struct policy_field *f, const char *a, const char 
     case FIELD_IB_MTU:
         return EQ(uint32_t);
     case FIELD_GID_INDEX:
+    case FIELD_DSCP:
         return EQ(int32_t);
+    case FIELD_UINT64:
+        return EQ(uint64_t);
     case FIELD_DOUBLE:
         return EQ(double);
     case FIELD_BOOL:
@@ -269,6 +274,11 @@ void policy_errors_done(struct policy_errors *errs)
     for (size_t i = 0; i < errs->n; i++)
         free(errs->msgs[i]);
     memset(errs, 0, sizeof(*errs));
+}
+
+int policy_light_tos(const struct policy *p)
+{
+    return p->probes.light_dscp == POLICY_DSCP_DEFAULT ? -1 : p->probes.light_dscp << 2;
 }
 
 int policy_roce_family(const struct policy *p)

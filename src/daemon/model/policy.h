@@ -21,6 +21,8 @@
 #define POLICY_MAX_ERRORS 16
 #define POLICY_MAX_FILE_SIZE (1024 * 1024)
 #define POLICY_GID_INDEX_AUTO (-1)
+/* probes.light_dscp: "default", the port's own class (RDMA CM's default ToS, a socket's 0). */
+#define POLICY_DSCP_DEFAULT (-1)
 /* A count the policy leaves unset (null): rails.expect_count. */
 #define POLICY_COUNT_UNSET UINT32_MAX
 
@@ -138,10 +140,13 @@ struct policy {
             usec_t session_limit;       /* a session's time bound */
             uint32_t unreachable_degraded;  /* unreachable peers that degrade; 0: never */
         } peers;
-        /* The intensive probes (the bandwidth streams) wait while the rail carries
-         * busy_gbps or more (its netdev's, else its port's, bytes), until it has been
-         * under that for hold; and, with jobs, while a Slurm job holds the node. */
-        struct { double busy_gbps; usec_t hold; bool jobs; } defer;
+        /* The intensive probes (the bandwidth streams, and a ping-pong whose payload
+         * both ways exceeds light_bytes) wait while the rail carries busy_gbps or more
+         * (its netdev's, else its port's, bytes), until it has been under that for hold;
+         * and, with jobs, while a Slurm job holds the node. */
+        struct { double busy_gbps; usec_t hold; bool jobs; uint64_t light_bytes; } defer;
+        /* The DSCP of the light probes (the ping-pongs): 0..63, or POLICY_DSCP_DEFAULT. */
+        int32_t light_dscp;
     } probes;
     struct {
         enum requirement iommu;         /* HCAs and GPUs untranslated (identity groups) */
@@ -168,6 +173,9 @@ void policy_init_defaults(struct policy *p);
 void policy_done(struct policy *p);
 /* policy_done() and free() of a policy on the heap; NULL is a no-op. */
 void policy_free(struct policy *p);
+/* The light probes' IP TOS byte, probes.light_dscp << 2 (ECN bits clear); -1 for
+ * "default", the port's own. */
+int policy_light_tos(const struct policy *p);
 /* rails.roce.address_family as AF_INET or AF_INET6. */
 int policy_roce_family(const struct policy *p);
 /* Loads YAML text over the defaults. On error returns -EINVAL, fills errs, and leaves

@@ -89,6 +89,14 @@ static int dump_value(yaml_document_t *doc, const struct policy_field *f, const 
             return add_scalar(doc, "auto", true);
         snprintf(buf, sizeof(buf), "%d", *FIELD_AT_CONST(base, f, int32_t));
         return add_scalar(doc, buf, true);
+    case FIELD_DSCP:
+        if (*FIELD_AT_CONST(base, f, int32_t) == POLICY_DSCP_DEFAULT)
+            return add_scalar(doc, "default", true);
+        snprintf(buf, sizeof(buf), "%d", *FIELD_AT_CONST(base, f, int32_t));
+        return add_scalar(doc, buf, true);
+    case FIELD_UINT64:
+        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)*FIELD_AT_CONST(base, f, uint64_t));
+        return add_scalar(doc, buf, true);
     case FIELD_DOUBLE:
         format_double(*FIELD_AT_CONST(base, f, double), buf, sizeof(buf));
         return add_scalar(doc, buf, true);

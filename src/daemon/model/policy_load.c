@@ -237,6 +237,16 @@ static void load_version(struct loader *l, const struct policy_field *f, const y
     *FIELD_AT(base, f, uint32_t) = 1;
 }
 
+static void load_uint64(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
+                        const char *path, char *base)
+{
+    long long v;
+    bool ok;
+    load_integer(l, f, n, path, &v, &ok);
+    if (ok)
+        *FIELD_AT(base, f, uint64_t) = (uint64_t)v;
+}
+
 static void load_ib_mtu(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
                         const char *path, char *base)
 {
@@ -471,20 +481,21 @@ static void load_cidr(struct loader *l, const struct policy_field *f, const yaml
     }
 }
 
-static void load_gid_index(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
-                           const char *path, char *base)
+/* An int32 in min..max, or WORD (plain), which stores WORD_VALUE. */
+static void load_int_or_word(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
+                             const char *path, char *base, const char *word, int32_t word_value)
 {
-    char d[80];
+    char d[80], want[32];
     long long v;
-    if (!scalar_of(l, n, path, "'auto' or an integer"))
+    snprintf(want, sizeof(want), "'%s' or an integer", word);
+    if (!scalar_of(l, n, path, want))
         return;
-    if (is_plain(n) && streq((const char *)n->data.scalar.value, "auto")) {
-        *FIELD_AT(base, f, int32_t) = POLICY_GID_INDEX_AUTO;
+    if (is_plain(n) && streq((const char *)n->data.scalar.value, word)) {
+        *FIELD_AT(base, f, int32_t) = word_value;
         return;
     }
     if (!parse_int(n, &v)) {
-        error_at(l, n, "expected 'auto' or an integer for %s, got %s", path,
-                 describe(n, d, sizeof(d)));
+        error_at(l, n, "expected %s for %s, got %s", want, path, describe(n, d, sizeof(d)));
         return;
     }
     if (v < f->min || v > f->max) {
@@ -493,6 +504,18 @@ static void load_gid_index(struct loader *l, const struct policy_field *f, const
         return;
     }
     *FIELD_AT(base, f, int32_t) = (int32_t)v;
+}
+
+static void load_gid_index(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
+                           const char *path, char *base)
+{
+    load_int_or_word(l, f, n, path, base, "auto", POLICY_GID_INDEX_AUTO);
+}
+
+static void load_dscp(struct loader *l, const struct policy_field *f, const yaml_node_t *n,
+                      const char *path, char *base)
+{
+    load_int_or_word(l, f, n, path, base, "default", POLICY_DSCP_DEFAULT);
 }
 
 static void load_map(struct loader *l, const yaml_node_t *node, const struct policy_field *fields,
@@ -699,6 +722,8 @@ static void load_value(struct loader *l, const struct policy_field *f, const yam
     case FIELD_PATTERN:     load_pattern(l, f, n, path, base); break;
     case FIELD_CIDR:        load_cidr(l, f, n, path, base); break;
     case FIELD_GID_INDEX:   load_gid_index(l, f, n, path, base); break;
+    case FIELD_DSCP:        load_dscp(l, f, n, path, base); break;
+    case FIELD_UINT64:      load_uint64(l, f, n, path, base); break;
     case FIELD_RAIL_SELECT: load_rail_select(l, f, n, path, base); break;
     case FIELD_SYSCTL_MAP:  load_sysctl_map(l, f, n, path, base); break;
     case FIELD_HOST_LIST:   load_host_list(l, n, path, base); break;

@@ -201,6 +201,7 @@ static const struct policy_field defer_fields[] = {
     DBL("busy_gbps", probes.defer.busy_gbps, 0, 1e6),
     DUR("hold", probes.defer.hold, 0, 24 * HOUR),
     BOOL("jobs", probes.defer.jobs),
+    { "light_bytes", FIELD_UINT64, AT(probes.defer.light_bytes), .min = 0, .max = 1000000000000LL },
     END,
 };
 
@@ -213,6 +214,7 @@ static const struct policy_field probes_fields[] = {
     MAP("limits", limits_fields),
     MAP("peers", peers_fields),
     MAP("defer", defer_fields),
+    { "light_dscp", FIELD_DSCP, AT(probes.light_dscp), .min = 0, .max = 63 },
     END,
 };
 

@@ -18,6 +18,8 @@ enum field_kind {
     FIELD_NAME,         /* char *, a user/group name */
     FIELD_CIDR,         /* struct cidr; null clears */
     FIELD_GID_INDEX,    /* int32: "auto" or min..max */
+    FIELD_DSCP,         /* int32: "default" (POLICY_DSCP_DEFAULT) or 0..63 */
+    FIELD_UINT64,       /* uint64 in min..max */
     FIELD_RAIL_SELECT,  /* "all" or a list of {device, port} */
     FIELD_SYSCTL_MAP,   /* key: value pairs under the allowlist */
     FIELD_HOST_LIST,    /* probes.peers.hosts: host names or addresses */
@@ -28,7 +30,7 @@ struct policy_field {
     const char *name;
     enum field_kind kind;
     size_t offset;                      /* from the start of struct policy */
-    int64_t min, max;                   /* FIELD_UINT, FIELD_DURATION, FIELD_GID_INDEX */
+    int64_t min, max;                   /* FIELD_UINT, FIELD_UINT64, FIELD_DURATION, FIELD_GID_INDEX */
     double fmin, fmax;                  /* FIELD_DOUBLE */
     const char *const *names;           /* FIELD_ENUM, NULL-terminated */
     const struct policy_field *children; /* FIELD_MAP, terminated by a NULL name */

@@ -6,6 +6,18 @@
 
 #include "probe_defer.h"
 
+uint64_t probe_pingpong_bytes(uint32_t iterations, uint32_t size)
+{
+    return 2ull * iterations * size;
+}
+
+bool probe_pingpong_intensive(const struct policy *p, enum probe_transport t)
+{
+    uint64_t bytes = t == PROBE_RDMA ? probe_pingpong_bytes(p->probes.rdma.iterations, p->probes.rdma.size)
+                                     : probe_pingpong_bytes(p->probes.tcp.iterations, p->probes.tcp.size);
+    return bytes > p->probes.defer.light_bytes;
+}
+
 bool probe_defer_why(const struct policy *p, bool rail, const struct rail_counters *rc,
                      const char *job, usec_t now, char *why, size_t len)
 {

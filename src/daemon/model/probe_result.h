@@ -26,6 +26,10 @@ struct probe_result {
     double wall_seconds;
     uint64_t bytes;
     usec_t at;                  /* CLOCK_REALTIME when it ran; 0: never */
+    /* A ping-pong's traffic class as the kernel holds it once connected: the socket's IP
+     * TOS (IPv6: traffic class), the QP's GRH traffic class. */
+    bool has_tclass;
+    uint8_t tclass;
     /* Why this (intensive) probe waits: "rail busy 37.2 Gbit/s", "job 1234 running";
      * "" when it ran. A deferred result keeps the last run's figure (ran, at; its cost
      * is this run's, none), if there was one: stale, never fresh. */
@@ -44,6 +48,7 @@ struct probe_params {
     usec_t bw_duration;         /* length of the bandwidth stream */
     uint32_t bw_size;           /* message size of the stream */
     usec_t timeout;             /* hard bound on the whole probe */
+    int tos;                    /* the ping-pong's IP TOS byte (DSCP << 2); -1: the port's own */
 };
 
 struct rdma_endpoint {

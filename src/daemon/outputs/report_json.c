@@ -485,6 +485,12 @@ static json_object *result_to_json(const struct probe_result *r)
     }
     if (!r->error && r->bandwidth > 0)
         json_object_object_add(o, "bandwidth_bytes_per_second", json_object_new_double(r->bandwidth));
+    /* The ping-pong's class as the kernel held it (probes.light_dscp): the TOS byte, and
+     * its DSCP. */
+    if (r->has_tclass) {
+        json_object_object_add(o, "traffic_class", json_object_new_int(r->tclass));
+        json_object_object_add(o, "dscp", json_object_new_int(r->tclass >> 2));
+    }
     /* What the probe cost this node (probe_result.h), failed or not. */
     json_object *c = json_object_new_object();
     json_object_object_add(c, "cpu_seconds", json_object_new_double(r->cpu_seconds));

@@ -86,8 +86,9 @@ static int side_open(struct rdma_side *s, const struct rdma_endpoint *e, size_t 
     return 0;
 }
 
-/* RC connection to the peer: through its GID on RoCE, through its LID on InfiniBand. */
-static int side_connect(struct rdma_side *s, const struct rdma_side *peer)
+/* RC connection to the peer: through its GID on RoCE, through its LID on InfiniBand; TOS
+ * the GRH's traffic class (-1: 0, as before probes.light_dscp). */
+static int side_connect(struct rdma_side *s, const struct rdma_side *peer, int tos)
 {
     struct ibv_qp_attr a = {
         .qp_state = IBV_QPS_RTR, .path_mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu,
@@ -100,6 +101,7 @@ static int side_connect(struct rdma_side *s, const struct rdma_side *peer)
         a.ah_attr.grh.dgid = peer->gid;
         a.ah_attr.grh.sgid_index = (uint8_t)s->gid_index;
         a.ah_attr.grh.hop_limit = 64;
+        a.ah_attr.grh.traffic_class = tos > 0 ? (uint8_t)tos : 0;
     }
     int err = ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
                             IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
@@ -219,9 +221,9 @@ void probe_rdma_run(const struct rdma_endpoint *ea, const struct rdma_endpoint *
     memset(&b, 0, sizeof(b));
     if (side_open(&a, ea, size, lat) < 0 || side_open(&b, eb, size, lat) < 0)
         goto out;
-    int err = side_connect(&a, &b);
+    int err = side_connect(&a, &b, p->tos);
     if (err == 0)
-        err = side_connect(&b, &a);
+        err = side_connect(&b, &a, p->tos);
     if (err < 0) {
         probe_fail(lat, err, "cannot connect the QPs: %s", errno_text(-err));
         goto out;
@@ -231,6 +233,7 @@ void probe_rdma_run(const struct rdma_endpoint *ea, const struct rdma_endpoint *
     a.remote_rkey = b.mr->rkey;
     b.remote_addr = (uintptr_t)(a.buf + a.half);
     b.remote_rkey = a.mr->rkey;
+    rdma_read_tclass(a.qp, lat);
     /* The ping-pong uses the first p->size bytes of each buffer. */
     a.size = b.size = p->size;
     ping_pong(&a, &b, p, deadline, lat);

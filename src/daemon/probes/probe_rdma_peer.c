@@ -146,6 +146,11 @@ static int conn_open(struct conn *c, int family, const uint8_t *src, const uint8
     if (fl < 0 || fcntl(c->ch->fd, F_SETFL, fl | O_NONBLOCK) < 0 ||
         rdma_create_id(c->ch, &c->id, NULL, RDMA_PS_TCP) < 0)
         return -errno;
+    /* The ping-pong's class, for the route to take (before rdma_resolve_route). */
+    uint8_t tos = (uint8_t)p->tos;
+    *why = "cannot set the RDMA CM's ToS";
+    if (p->tos >= 0 && rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)) < 0)
+        return -errno;
     *why = "cannot resolve its address to an RDMA device";
     if (rdma_resolve_addr(c->id, src ? (struct sockaddr *)&from : NULL, (struct sockaddr *)&to, RESOLVE_MS) < 0)
         return -errno;
@@ -219,6 +224,7 @@ void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], 
         probe_fail(bw, r, "not run: the connection failed");
     } else {
         struct probe_clock clock;
+        rdma_read_tclass(c.side.qp, lat);
         c.side.size = p->size;
         probe_clock_start(&clock);
         r = rdma_initiate(&c.side, rdma_warmup(n), n, deadline, lat, posted, &done);

@@ -26,6 +26,7 @@
 
 struct server {
     int listen_fd;
+    int family, tos;            /* the echo's TOS (the ping-pong's), -1: the socket's own */
     uint32_t size;
     double deadline;
     int error;
@@ -54,6 +55,7 @@ static void serve_echo(struct server *s, char *buf)
         s->error = fd;
         return;
     }
+    (void)tcp_set_tos(fd, s->family, s->tos);   /* its answers in the ping-pong's class */
     for (;;) {
         int r = tcp_full_io(fd, buf, s->size, false);
         if (r == -ECONNRESET)
@@ -124,9 +126,10 @@ static int open_listener(int family, const uint8_t addr[16], uint16_t *ret_port)
     return fd;
 }
 
-/* src: the address to bind the client to (the rail's), or NULL for the route's choice. */
+/* src: the address to bind the client to (the rail's), or NULL for the route's choice.
+ * tos: the IP TOS byte from the SYN on; -1: the socket's own. */
 static int connect_to(int family, const uint8_t *src_addr, const uint8_t addr[16], uint16_t port,
-                      double deadline)
+                      int tos, double deadline)
 {
     struct sockaddr_storage ss;
     socklen_t len = tcp_make_addr(family, addr, port, &ss);
@@ -134,6 +137,7 @@ static int connect_to(int family, const uint8_t *src_addr, const uint8_t addr[16
     if (fd < 0)
         return -errno;
     tcp_set_deadline(fd, deadline);
+    (void)tcp_set_tos(fd, family, tos);
     struct sockaddr_storage src;
     socklen_t slen = src_addr ? tcp_make_addr(family, src_addr, 0, &src) : 0;
     if ((src_addr && bind(fd, (struct sockaddr *)&src, slen) < 0) ||
@@ -143,6 +147,18 @@ static int connect_to(int family, const uint8_t *src_addr, const uint8_t addr[16
         return r;
     }
     return fd;
+}
+
+/* The connected socket's TOS byte, as the kernel holds it, into the result. */
+static void read_tclass(int fd, int family, struct probe_result *lat)
+{
+    int tos = 0;
+    socklen_t len = sizeof(tos);
+    if (family == AF_INET6 ? getsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, &len) == 0
+                           : getsockopt(fd, IPPROTO_IP, IP_TOS, &tos, &len) == 0) {
+        lat->has_tclass = true;
+        lat->tclass = (uint8_t)tos;
+    }
 }
 
 static void ping_pong(int fd, const struct probe_params *p, double deadline, char *buf,
@@ -214,7 +230,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
                    struct probe_result *lat, struct probe_result *bw)
 {
     double deadline = probe_now() + (double)p->timeout / 1e6;
-    struct server s = { .size = p->size, .deadline = deadline };
+    struct server s = { .family = family, .tos = p->tos, .size = p->size, .deadline = deadline };
     struct probe_mark mark;
     pthread_t th;
     uint16_t port = 0;
@@ -234,16 +250,17 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
         return;
     }
 
-    int fd = connect_to(family, addr, addr, port, deadline);
+    int fd = connect_to(family, addr, addr, port, p->tos, deadline);    /* the ping-pong's class */
     if (fd < 0) {
         probe_fail(lat, fd, "cannot connect: %s", errno_text(-fd));
     } else {
         ping_pong(fd, p, deadline, buf, lat);
+        read_tclass(fd, family, lat);
         close(fd);
     }
     probe_cost_charge(lat, &mark);
     /* The server moves on to the sink once the echo connection closes. */
-    fd = lat->error || !p->bw_duration ? -1 : connect_to(family, addr, addr, port, deadline);
+    fd = lat->error || !p->bw_duration ? -1 : connect_to(family, addr, addr, port, -1, deadline);
     if (fd >= 0) {
         int r = stream(fd, p, deadline, buf);
         close(fd);
@@ -272,10 +289,11 @@ static const char refused[] = "its responder refused the session (is this node i
 
 /* Opens a session of kind with the peer's responder: the hello, then its one-byte answer. */
 static int peer_session(int family, const uint8_t *src, const uint8_t dst[16], uint16_t port,
-                        enum peer_session_kind kind, uint32_t size, double deadline, const char **why)
+                        enum peer_session_kind kind, uint32_t size, int tos, double deadline,
+                        const char **why)
 {
     uint8_t hello[PEER_WIRE_HELLO_LEN], ack;
-    int fd = connect_to(family, src, dst, port, deadline), r;
+    int fd = connect_to(family, src, dst, port, tos, deadline), r;
     *why = "cannot connect to its responder";
     /* A responder resets the connections it refuses. The reset can reach this node before
      * connect() returns (a slow node: the handshake done, its thread not yet woken), so a
@@ -314,13 +332,14 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
     if (!buf)
         return;
     probe_mark(&mark);
-    fd = peer_session(family, src, dst, port, PEER_SESSION_ECHO, p->size, deadline, &why);
+    fd = peer_session(family, src, dst, port, PEER_SESSION_ECHO, p->size, p->tos, deadline, &why);
     if (fd < 0) {
         probe_fail(lat, fd, "%s: %s", why, errno_text(-fd));
         probe_fail(bw, fd, "not run: the latency session failed");
         return;
     }
     ping_pong(fd, p, deadline, buf, lat);
+    read_tclass(fd, family, lat);
     close(fd);
     probe_cost_charge(lat, &mark);
     if (lat->error) {
@@ -329,7 +348,7 @@ void probe_tcp_peer_run(int family, const uint8_t *src, const uint8_t dst[16], u
     }
     if (!p->bw_duration)        /* no stream (deferred) */
         return;
-    fd = peer_session(family, src, dst, port, PEER_SESSION_SINK, 0, deadline, &why);
+    fd = peer_session(family, src, dst, port, PEER_SESSION_SINK, 0, -1, deadline, &why);
     if (fd < 0) {
         probe_fail(bw, fd, "%s: %s", why, errno_text(-fd));
         return;
@@ -377,7 +396,7 @@ static int links_session(int family, const uint8_t *src, const uint8_t dst[16], 
                          double deadline, enum peer_links_layout ask, enum peer_links_layout *got,
                          struct link_traffic *out, const char **why)
 {
-    int fd = peer_session(family, src, dst, port, PEER_SESSION_LINKS, ask, deadline, why);
+    int fd = peer_session(family, src, dst, port, PEER_SESSION_LINKS, ask, -1, deadline, why);
     if (fd < 0)
         return fd;
     uint8_t *in = malloc(PEER_LINKS_MAX_LEN);

@@ -163,10 +163,12 @@ int probes_plan(const struct inventory *inv, const struct policy *p, struct prob
     run->rdma = (struct probe_params){ .iterations = p->probes.rdma.iterations,
         .size = p->probes.rdma.size, .bw_duration = p->probes.rdma.bandwidth.duration,
         .bw_size = p->probes.rdma.bandwidth.size,
-        .timeout = p->probes.rdma.bandwidth.duration + 10 * USEC_PER_SEC };
+        .timeout = p->probes.rdma.bandwidth.duration + 10 * USEC_PER_SEC,
+        .tos = policy_light_tos(p) };
     run->tcp = (struct probe_params){ .iterations = p->probes.tcp.iterations,
         .size = p->probes.tcp.size, .bw_duration = p->probes.tcp.bandwidth.duration,
-        .timeout = p->probes.tcp.bandwidth.duration + 10 * USEC_PER_SEC };
+        .timeout = p->probes.tcp.bandwidth.duration + 10 * USEC_PER_SEC,
+        .tos = policy_light_tos(p) };
 
     for (size_t i = 0; i < inv->n_rails; i++) {
         const struct rail *r = &inv->rails[i];
@@ -204,18 +206,32 @@ void probes_done(struct probe_run *run)
     memset(run, 0, sizeof(*run));
 }
 
+/* A path's results wait for WHY ("" : none do): its streams, and the ping-pongs of the
+ * transports whose ping-pong is intensive (HEAVY). */
+static void defer_results(struct probe_result *results, const char *why, const bool heavy[PROBE_TRANSPORT_COUNT])
+{
+    for (enum probe_transport k = 0; k < PROBE_TRANSPORT_COUNT; k++) {
+        strscpy(results[probe_kind_of(k, PROBE_BANDWIDTH)].deferred, why, PROBE_DEFERRED_MAX);
+        strscpy(results[probe_kind_of(k, PROBE_LATENCY)].deferred, heavy[k] ? why : "",
+                PROBE_DEFERRED_MAX);
+    }
+}
+
 size_t probes_defer(struct probe_run *run, const struct counter_state *cs, const struct policy *p,
                     const char *job, bool rails, usec_t now)
 {
     char why[PROBE_DEFERRED_MAX];
     size_t streams = 0;
+    const bool heavy[PROBE_TRANSPORT_COUNT] = {
+        [PROBE_RDMA] = probe_pingpong_intensive(p, PROBE_RDMA),
+        [PROBE_TCP] = probe_pingpong_intensive(p, PROBE_TCP),
+    };
     for (size_t i = 0; i < run->n; i++) {
         struct probe_target *t = &run->targets[i];
         /* a rail's target; the loopback address (no rails) has no rail traffic */
         probe_defer_why(p, rails && t->rdma, counters_find_const(cs, t->name), job, now, why,
                         sizeof(why));
-        strscpy(t->result[PROBE_RDMA_BANDWIDTH].deferred, why, sizeof(why));
-        strscpy(t->result[PROBE_TCP_BANDWIDTH].deferred, why, sizeof(why));
+        defer_results(t->result, why, heavy);
         streams += !why[0];
     }
     for (size_t i = 0; i < run->n_cross; i++) {
@@ -223,6 +239,7 @@ size_t probes_defer(struct probe_run *run, const struct counter_state *cs, const
         const char *a = run->targets[c->ia].result[PROBE_RDMA_BANDWIDTH].deferred,
                    *b = run->targets[c->ib].result[PROBE_RDMA_BANDWIDTH].deferred;
         strscpy(c->bw.deferred, a[0] ? a : b, sizeof(why));
+        strscpy(c->lat.deferred, heavy[PROBE_RDMA] ? c->bw.deferred : "", sizeof(why));
         streams += !c->bw.deferred[0];
     }
     for (size_t i = 0; i < run->n_peers; i++) {
@@ -230,23 +247,19 @@ size_t probes_defer(struct probe_run *run, const struct counter_state *cs, const
         bool host = streq(e->rail, "host");
         probe_defer_why(p, rails && !host, host ? NULL : counters_find_const(cs, e->rail), job, now,
                         why, sizeof(why));
-        strscpy(e->result[PROBE_RDMA_BANDWIDTH].deferred, why, sizeof(why));
-        strscpy(e->result[PROBE_TCP_BANDWIDTH].deferred, why, sizeof(why));
+        defer_results(e->result, why, heavy);
         streams += !why[0];
     }
     return streams;
 }
 
-/* Finds the result of the same probe in PREV: the same target, pair or path. */
+/* Finds the result of the same probe in PREV: the same target, or path. */
 static const struct probe_result *previous(const struct probe_run *prev, const char *name,
                                            const char *rail, enum probe_kind k)
 {
     for (size_t i = 0; prev && i < prev->n; i++)
         if (!rail && streq(prev->targets[i].name, name))
             return &prev->targets[i].result[k];
-    for (size_t i = 0; prev && i < prev->n_cross; i++)
-        if (!rail && streq(prev->cross[i].name, name))
-            return &prev->cross[i].bw;
     for (size_t i = 0; prev && i < prev->n_peers; i++)
         if (rail && streq(prev->peers[i].peer, name) && streq(prev->peers[i].rail, rail))
             return &prev->peers[i].result[k];
@@ -267,18 +280,29 @@ static void carry(struct probe_result *r, const struct probe_result *old)
     r->bytes = 0;
 }
 
+/* The cross-rail pair's result of kind K (its latency, or its stream). */
+static const struct probe_result *cross_result(const struct probe_run *prev, const char *name,
+                                               enum probe_kind k)
+{
+    for (size_t i = 0; prev && i < prev->n_cross; i++)
+        if (streq(prev->cross[i].name, name))
+            return k == PROBE_RDMA_LATENCY ? &prev->cross[i].lat : &prev->cross[i].bw;
+    return NULL;
+}
+
 void probes_carry(struct probe_run *run, const struct probe_run *prev)
 {
-    static const enum probe_kind bw[] = { PROBE_RDMA_BANDWIDTH, PROBE_TCP_BANDWIDTH };
+    /* The streams, and the intensive ping-pongs, wait (probes_defer). */
     for (size_t i = 0; i < run->n; i++)
-        for (size_t k = 0; k < ARRAY_SIZE(bw); k++)
-            carry(&run->targets[i].result[bw[k]], previous(prev, run->targets[i].name, NULL, bw[k]));
-    for (size_t i = 0; i < run->n_cross; i++)
-        carry(&run->cross[i].bw, previous(prev, run->cross[i].name, NULL, PROBE_RDMA_BANDWIDTH));
+        for (enum probe_kind k = 0; k < PROBE_KIND_COUNT; k++)
+            carry(&run->targets[i].result[k], previous(prev, run->targets[i].name, NULL, k));
+    for (size_t i = 0; i < run->n_cross; i++) {
+        carry(&run->cross[i].lat, cross_result(prev, run->cross[i].name, PROBE_RDMA_LATENCY));
+        carry(&run->cross[i].bw, cross_result(prev, run->cross[i].name, PROBE_RDMA_BANDWIDTH));
+    }
     for (size_t i = 0; i < run->n_peers; i++)
-        for (size_t k = 0; k < ARRAY_SIZE(bw); k++)
-            carry(&run->peers[i].result[bw[k]],
-                  previous(prev, run->peers[i].peer, run->peers[i].rail, bw[k]));
+        for (enum probe_kind k = 0; k < PROBE_KIND_COUNT; k++)
+            carry(&run->peers[i].result[k], previous(prev, run->peers[i].peer, run->peers[i].rail, k));
 }
 
 /* A deferred stream's parameters: no stream (bw_duration 0), the ping-pong only. */
@@ -352,13 +376,16 @@ void probes_execute(struct probe_run *run)
         strscpy(tcp_why, t->result[PROBE_TCP_BANDWIDTH].deferred, sizeof(tcp_why));
         if (have_mask)
             pin_to_node(t->numa_node, &all);
-        if (t->rdma) {
+        /* An intensive ping-pong that waits: neither it nor its stream runs. */
+        if (t->rdma && !t->result[PROBE_RDMA_LATENCY].deferred[0]) {
             probe_rdma_run(&t->ep, &t->ep, params_for(&run->rdma, rdma_why, &tmp),
                            &t->result[PROBE_RDMA_LATENCY], &t->result[PROBE_RDMA_BANDWIDTH]);
             ran_at(&t->result[PROBE_RDMA_LATENCY], &t->result[PROBE_RDMA_BANDWIDTH], rdma_why);
             cpu += transport_cpu(t->result, PROBE_RDMA);
         }
-        if (t->has_addr) {
+        if (t->has_addr && t->result[PROBE_TCP_LATENCY].deferred[0]) {
+            ;                   /* an intensive ping-pong waits, and its stream */
+        } else if (t->has_addr) {
             probe_tcp_run(t->family, t->addr, params_for(&run->tcp, tcp_why, &tmp),
                           &t->result[PROBE_TCP_LATENCY], &t->result[PROBE_TCP_BANDWIDTH]);
             ran_at(&t->result[PROBE_TCP_LATENCY], &t->result[PROBE_TCP_BANDWIDTH], tcp_why);
@@ -375,6 +402,8 @@ void probes_execute(struct probe_run *run)
         struct probe_params tmp;
         char why[PROBE_DEFERRED_MAX];
         strscpy(why, c->bw.deferred, sizeof(why));
+        if (c->lat.deferred[0])
+            continue;           /* an intensive ping-pong waits, and its stream */
         probe_rdma_run(&c->a, &c->b, params_for(&run->rdma, why, &tmp), &c->lat, &c->bw);
         ran_at(&c->lat, &c->bw, why);
         cpu += c->lat.cpu_seconds + c->bw.cpu_seconds;
@@ -385,6 +414,11 @@ void probes_execute(struct probe_run *run)
         struct probe_peer *e = &run->peers[i];
         uint8_t dst[16];
         char err[160];
+        /* An intensive ping-pong waits, and its stream: the transport does not run. */
+        bool rdma = e->rdma && !e->result[PROBE_RDMA_LATENCY].deferred[0],
+             tcp = !e->result[PROBE_TCP_LATENCY].deferred[0];
+        if (!rdma && !tcp)
+            continue;
         int r = peers_resolve(e->peer, e->family, e->has_src ? e->src : NULL, e->src_prefix,
                               dst, err, sizeof(err));
         if (r < 0) {
@@ -398,7 +432,7 @@ void probes_execute(struct probe_run *run)
         strscpy(rdma_why, e->result[PROBE_RDMA_BANDWIDTH].deferred, sizeof(rdma_why));
         strscpy(tcp_why, e->result[PROBE_TCP_BANDWIDTH].deferred, sizeof(tcp_why));
         struct probe_isolation *iso = probe_isolation_start(e, dst);
-        if (e->rdma) {
+        if (rdma) {
             struct rdma_connect_neighbour *neighbour = probe_isolation_neighbour(iso);
             probe_rdma_peer_run(e->family, e->src, dst, e->port, params_for(&run->rdma, rdma_why, &tmp),
                                 &e->result[PROBE_RDMA_LATENCY], &e->result[PROBE_RDMA_BANDWIDTH], neighbour);
@@ -406,12 +440,14 @@ void probes_execute(struct probe_run *run)
             cpu += transport_cpu(e->result, PROBE_RDMA);
             probe_isolation_after(iso, e, ISOLATION_RDMA);
         }
-        probe_tcp_peer_run(e->family, e->has_src ? e->src : NULL, dst, e->port,
-                           params_for(&run->tcp, tcp_why, &tmp),
-                           &e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH]);
-        ran_at(&e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH], tcp_why);
-        cpu += transport_cpu(e->result, PROBE_TCP);
-        probe_isolation_after(iso, e, ISOLATION_TCP);
+        if (tcp) {
+            probe_tcp_peer_run(e->family, e->has_src ? e->src : NULL, dst, e->port,
+                               params_for(&run->tcp, tcp_why, &tmp),
+                               &e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH]);
+            ran_at(&e->result[PROBE_TCP_LATENCY], &e->result[PROBE_TCP_BANDWIDTH], tcp_why);
+            cpu += transport_cpu(e->result, PROBE_TCP);
+            probe_isolation_after(iso, e, ISOLATION_TCP);
+        }
         probe_isolation_finish(iso, e);
     }
     run->wall_seconds = probe_now() - t0;

@@ -21,10 +21,11 @@ void probes_done(struct probe_run *run);
 bool probes_rail_address(const struct rail *r, const struct policy *p, int *family, uint8_t addr[16]);
 /* A deep copy of a finished run (to, which probes_done() frees); -ENOMEM leaves it empty. */
 int probes_copy(const struct probe_run *from, struct probe_run *to);
-/* Defers the plan's bandwidth streams (probe_defer.h): each rail's by its traffic in CS
- * (with RAILS; false: offline, no traffic history) and all while JOB (a job's id, "" or
- * NULL: none) holds the node. NOW: CLOCK_BOOTTIME. The ping-pongs still run; a deferred
- * result says why in its deferred text. Returns how many paths still stream. */
+/* Defers the plan's intensive probes (probe_defer.h), the bandwidth streams and the
+ * ping-pongs over probes.defer.light_bytes: each rail's by its traffic in CS (with RAILS;
+ * false: offline, no traffic history) and all while JOB (a job's id, "" or NULL: none)
+ * holds the node. NOW: CLOCK_BOOTTIME. The light ping-pongs still run; a deferred result
+ * says why in its deferred text. Returns how many paths still stream. */
 size_t probes_defer(struct probe_run *run, const struct counter_state *cs, const struct policy *p,
                     const char *job, bool rails, usec_t now);
 /* Gives each deferred result of RUN (done) PREV's figure for the same probe, stale. */

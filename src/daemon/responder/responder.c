@@ -43,6 +43,7 @@ struct responder {
         char *file;
         uint32_t port, max_sessions;
         double session_limit;
+        int tos;                /* the echo sessions' (probes.light_dscp's), -1: the socket's */
     } cfg;
     pthread_mutex_t lock;
     pthread_cond_t idle;
@@ -176,8 +177,10 @@ static void *session_main(void *arg)
     if (good)
         buf = malloc(h.kind == PEER_SESSION_ECHO ? h.size : SINK_CHUNK);
     if (buf && tcp_full_io_by(s->fd, &ack, 1, true, deadline) == 0) {
-        if (h.kind == PEER_SESSION_ECHO)
+        if (h.kind == PEER_SESSION_ECHO) {
+            (void)tcp_set_tos(s->fd, AF_UNSPEC, r->cfg.tos);   /* a ping-pong's answers: its class */
             serve_echo(s->fd, h.size, buf, deadline);
+        }
         else if (h.kind == PEER_SESSION_LINKS)
             serve_links(s->fd, (enum peer_links_layout)h.size, deadline);
         else
@@ -416,6 +419,7 @@ int responder_start(const struct policy *p, const struct responder_address *addr
     r->cfg.max_sessions = p->probes.peers.max_sessions < ARRAY_SIZE(r->session_fd) ?
                           p->probes.peers.max_sessions : (uint32_t)ARRAY_SIZE(r->session_fd);
     r->cfg.session_limit = (double)p->probes.peers.session_limit / 1e6;
+    r->cfg.tos = policy_light_tos(p);
     r->last_refusal_log = -1e9;
     for (size_t i = 0; i < p->probes.peers.n_hosts; i++)
         if ((err = peer_list_add(&r->cfg.hosts, p->probes.peers.hosts[i])) < 0)

@@ -114,6 +114,17 @@ static int one_way(struct rdma_side *from, uint8_t mark, int *outstanding, doubl
     return err;
 }
 
+void rdma_read_tclass(struct ibv_qp *qp, struct probe_result *r)
+{
+    struct ibv_qp_attr a;
+    struct ibv_qp_init_attr init;
+    memset(&a, 0, sizeof(a));
+    if (qp && ibv_query_qp(qp, &a, IBV_QP_AV, &init) == 0 && a.ah_attr.is_global) {
+        r->has_tclass = true;
+        r->tclass = a.ah_attr.grh.traffic_class;
+    }
+}
+
 uint32_t rdma_warmup(uint32_t n)
 {
     return n / 10 > 10 ? n / 10 : 10;

@@ -58,5 +58,8 @@ int rdma_one_way_samples(const uint64_t *posted, uint32_t n, const struct probe_
 /* A stream of size-byte WRITEs, 64 in flight, for the bandwidth duration. */
 void rdma_stream(struct rdma_side *a, usec_t duration, size_t size, double deadline,
                  struct probe_result *bw);
+/* The connected QP's GRH traffic class (ibv_query_qp), into R's tclass; nothing when the
+ * QP has no GRH (InfiniBand's LID routing) or cannot be queried. */
+void rdma_read_tclass(struct ibv_qp *qp, struct probe_result *r);
 /* Warm-up rounds for n measured ones: a tenth, at least 10. */
 uint32_t rdma_warmup(uint32_t n);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <errno.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -86,6 +87,20 @@ int tcp_full_io_by(int fd, void *buf, size_t len, bool writing, double deadline)
         len -= (size_t)k;
     }
     return 0;
+}
+
+int tcp_set_tos(int fd, int family, int tos)
+{
+    socklen_t len = sizeof(family);
+    if (tos < 0)
+        return 0;
+    if (family == AF_UNSPEC && getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &family, &len) < 0)
+        return -errno;
+    if (family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof(tos)) < 0)
+        return -errno;
+    /* IPv4, or an IPv6 socket's IPv4-mapped peers (a dual-stack responder's) */
+    int r = setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
+    return r < 0 && family == AF_INET ? -errno : 0;
 }
 
 socklen_t tcp_make_addr(int family, const uint8_t addr[16], uint16_t port, struct sockaddr_storage *ss)
