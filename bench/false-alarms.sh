@@ -22,13 +22,14 @@ cleanup() {
     [ -n "$dpid" ] && kill "$dpid" 2>/dev/null
     [ -n "$loadpid" ] && kill -- -"$loadpid" 2>/dev/null
     wait 2>/dev/null
-    rm -rf "$work"
+    [ -n "${KEEP:-}" ] && cp "$work/runs" "$KEEP"; rm -rf "$work"
 }
 trap cleanup EXIT
 
 if [ "$load" = build ]; then
     # The load: this tree's own build, from clean, again and again, in its own process group.
-    git -C "$top" archive --format=tar HEAD | tar -x -C "$work" --one-top-level=src
+    mkdir "$work/src"
+    git -C "$top" archive --format=tar HEAD | tar -x -C "$work/src"
     (cd "$work/src" && autoreconf -fi >/dev/null 2>&1 && mkdir b && cd b &&
         ../configure >/dev/null 2>&1) || { echo "cannot configure the load build" >&2; exit 1; }
     setsid bash -c "cd '$work/src/b'; while :; do make -s clean >/dev/null 2>&1; \
@@ -41,13 +42,17 @@ printf 'version: 1\ntuning: {mode: off}\nchecks: {interval: 1h}\nprobes: {interv
     --runtime-dir "$work/run" --log-target stderr 2> "$work/daemon.log" & dpid=$!
 ctl="$builddir/src/client/fabtunectl"
 
-# One line per probe cycle seen: measured_at p50 p99 (the ping-pong's, in microseconds).
+# One line per probe cycle seen: measured_at p50 p99 (the ping-pong's, in microseconds), the
+# seconds its threads waited for a CPU ("-": the kernel does not say) and whether fabtuned
+# judged the run (false: over its bounds by no more than that wait could make; "-" learning).
 seen=0 last="" t0=$(date +%s)
 while [ "$seen" -lt "$cycles" ]; do
     line=$("$ctl" -s "$work/run/fabtuned.sock" --json probes 2>/dev/null |
-        jq -r '.last_run.targets[0].tcp_latency // empty |
+        jq -r '(.baselines[0].last_judged // "-") as $judged |
+               .last_run.targets[0].tcp_latency // empty |
                select(.latency_seconds != null) |
-               "\(.measured_at) \(.latency_seconds.p50 * 1e6) \(.latency_seconds.p99 * 1e6)"' \
+               "\(.measured_at) \(.latency_seconds.p50 * 1e6) \(.latency_seconds.p99 * 1e6) \(
+                  .cost.cpu_wait_seconds // "-") \($judged)"' \
         2>/dev/null || true)
     if [ -n "$line" ] && [ "${line%% *}" != "$last" ]; then
         last=${line%% *}
@@ -67,3 +72,9 @@ sort -n -k3 "$work/runs" | awk '{ p99[NR] = $3 } END {
     k = int(NR * 0.99); if (k < 1) k = 1
     printf "per-cycle p99 (us): min %.1f median %.1f p99 %.1f max %.1f\n", p99[1],
         p99[int((NR + 1) / 2)], p99[k], p99[NR] }'
+# The runs a busy CPU kept waiting, and what fabtuned made of them.
+awk '$4 != "-" { print $4 * 1e3 }' "$work/runs" | sort -n | awk '{ w[NR] = $1 } END {
+    k = int(NR * 0.99); if (k < 1) k = 1
+    if (NR) printf "CPU wait per run (ms): median %.1f, p99 %.1f, max %.1f\n", w[int((NR + 1) / 2)], w[k], w[NR] }'
+awk '$5 == "false" { u++ } $3 > 500 { t++ } END {
+    printf "runs with a p99 over 500 us: %d; runs not judged (their extra CPU wait accounts for them): %d\n", t, u }' "$work/runs"

@@ -4,7 +4,8 @@
 # in time):
 #   peer_tcp         A measures B over the wire through B's responder, plausibly;
 #   peer_rdma        the same over RDMA (RDMA CM, RC WRITE ping-pong and stream), and B's
-#                    session leaves no QP behind;
+#                    session leaves no QP behind; the ping-pongs' frames carry
+#                    probes.light_dscp (26) on the wire both ways (tos_capture);
 #   peer_regression  a netem delay on B's NIC makes A report the path regressed within
 #                    K runs, and removing it clears it;
 #   peer_refused     B, without A in its probes.peers, refuses A: a per-peer finding on A,
@@ -61,6 +62,7 @@ probes:
   tcp: {iterations: $1, size: 64, bandwidth: {duration: $2}}
   regression: {baseline_runs: 3, ratio: $3, consecutive: 2}
   peers: {hosts: [$a, $b], k: 1, port: $port, unreachable_degraded: 1}
+  light_dscp: ${light_dscp:-0}
 EOP
 }
 once() { run "$fabtuned" --once --json -c "$policy" --state-dir "$1"; }
@@ -72,8 +74,35 @@ peer_finding() {
 # address to B's responder, then the loopback probe's WRITE ping-pong and stream. B's
 # session ends with A's disconnect: no QP of B's daemon is left.
 test_peer_rdma() {
-    write_policy 200 100ms 1.5
+    # The ping-pongs in DSCP 26 (probes.light_dscp), counted on the wire: A's eth0 frames
+    # by TOS byte, through an AF_PACKET socket (tos_capture).
+    light_dscp=26; write_policy 200 100ms 1.5; light_dscp=0
+    "$builddir/tests/guest-two-node/tos_capture" eth0 "$port" > "$state/tos" 2>&1 & cap=$!
+    for _ in $(seq 50); do grep -q capturing "$state/tos" && break; sleep 0.1; done
     once "$state/s0"
+    kill -TERM "$cap"; wait "$cap"
+    cat "$state/tos"
+    jq -r '.probes.peers[0] | "rdma \(.rdma_latency.traffic_class) tcp \(.tcp_latency.traffic_class)"' \
+        "$LAST_OUT" > "$state/tc"
+    expect_match '^rdma 104 tcp 104$' "$state/tc"
+    # RoCE v2: the QP's packets carry 0x68 (DSCP 26) both ways, B's answers too (its QP
+    # takes the class from A's connect request); the CM's own MADs may keep another class.
+    # TCP: the echo session's packets carry it both ways (B's responder sets its own
+    # light_dscp, 26 in node.sh); the stream's and the links session's keep 0.
+    n=$(awk '$1 == "roce" && $2 == "out" && $3 == "0x68" { print $4 }' "$state/tos")
+    [ "${n:-0}" -ge 100 ] && pass "A sent $n RoCE v2 frames in DSCP 26 (tos 0x68)" ||
+        fail "A's RoCE v2 frames by TOS: $(grep '^roce out' "$state/tos" | tr '\n' ' ')"
+    n=$(awk '$1 == "roce" && $2 == "in" && $3 == "0x68" { print $4 }' "$state/tos")
+    [ "${n:-0}" -ge 100 ] && pass "B answered in $n RoCE v2 frames in DSCP 26" ||
+        fail "B's RoCE v2 frames by TOS: $(grep '^roce in' "$state/tos" | tr '\n' ' ')"
+    for dir in out in; do
+        n=$(awk -v d=$dir '$1 == "tcp" && $2 == d && $3 == "0x68" { print $4 }' "$state/tos")
+        [ "${n:-0}" -ge 200 ] && pass "TCP $dir: $n frames in DSCP 26 (the echo session)" ||
+            fail "TCP $dir frames by TOS: $(grep "^tcp $dir" "$state/tos" | tr '\n' ' ')"
+    done
+    n=$(awk '$1 == "tcp" && $3 == "0x00" { s += $4 } END { print s + 0 }' "$state/tos")
+    [ "$n" -ge 10 ] && pass "TCP: $n frames in class 0 (the stream and links sessions)" ||
+        fail "no TCP frame in class 0: $(grep '^tcp' "$state/tos" | tr '\n' ' ')"
     p50=$(jq -r '.probes.peers[0].rdma_latency.latency_seconds.p50 // 0 | . * 1e6 | floor' "$LAST_OUT")
     p99=$(jq -r '.probes.peers[0].rdma_latency.latency_seconds.p99 // 0 | . * 1e6 | floor' "$LAST_OUT")
     mbit=$(jq -r '.probes.peers[0].rdma_bandwidth.bandwidth_bytes_per_second // 0 | . * 8 / 1e6 | floor' "$LAST_OUT")

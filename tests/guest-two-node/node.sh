@@ -41,6 +41,7 @@ tuning: {mode: off}
 probes:
   interval: 24h
   peers: {hosts: [$1], port: $port, max_sessions: 4, session_limit: ${2:-30s}}
+  light_dscp: 26        # the responder's echo answers (A's peer_rdma counts them)
 EOP
     }
     policy "$a, $b"

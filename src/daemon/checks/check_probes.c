@@ -216,37 +216,45 @@ void check_regressions(const struct baselines *all, const struct policy *p,
         snprintf(want, sizeof(want), "<= %.2f/%.2f us (x%g)",
                  (judged ? b->bound_p50 : b->p50 * ratio) * 1e6,
                  (judged ? b->bound_p99 : b->p99 * ratio) * 1e6, ratio);
-        char over[128] = "";
-        if (judged && b->last_bad)
+        char over[128] = "", unjudged[160] = "";
+        if (judged && b->last_bad && !b->last_unjudged)
             regression_over(b, k, over, sizeof(over));
+        if (b->last_unjudged)
+            snprintf(unjudged, sizeof(unjudged), "; the last run not judged: its threads "
+                     "waited %.1f ms more than usual for a CPU, enough for all it was over by "
+                     "(a busy node, not the path)", b->last_excess_wait * 1e3);
         switch (st) {
         case BASELINE_REGRESSED:
             findings_add(out, "probe.regression", SEVERITY_WARNING, rail, want, got,
                          "this node is slower than it was: check counters, PFC storms, link "
                          "flaps and competing load",
                          "%s regressed: last run %.1fx baseline p50 %.2f us / p99 %.2f us "
-                         "(over x%g%s), %u bad run%s in a row; %u good in a row clear it",
+                         "(over x%g%s), %u bad run%s in a row; %u good in a row clear it%s",
                          b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, over, b->bad_streak,
-                         PLURAL_S(b->bad_streak), k);
+                         PLURAL_S(b->bad_streak), k, unjudged);
             break;
         case BASELINE_RECOVERING:
             findings_add(out, "probe.regression", SEVERITY_WARNING, rail, want, got,
                          "the probe is back within its baseline; it clears after "
                          "probes.regression.consecutive good runs in a row",
                          "%s regressed, recovering: last run %.1fx baseline p50 %.2f us / p99 "
-                         "%.2f us (within x%g), %u of %u good runs in a row to clear",
-                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, b->good_streak, k);
+                         "%.2f us (%s x%g), %u of %u good runs in a row to clear%s",
+                         b->key, last, b->p50 * 1e6, b->p99 * 1e6,
+                         b->last_unjudged ? "not judged against" : "within", ratio,
+                         b->good_streak, k, unjudged);
             break;
         case BASELINE_SUSPECT:
             findings_add(out, "probe.regression", SEVERITY_OK, rail, want, got, NULL,
                          "%s suspect: last run %.1fx baseline p50 %.2f us / p99 %.2f us "
-                         "(over x%g%s), %u of %u bad runs in a row to regress",
-                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, over, b->bad_streak, k);
+                         "(over x%g%s), %u of %u bad runs in a row to regress%s",
+                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, over, b->bad_streak, k,
+                         unjudged);
             break;
         default:
             findings_add(out, "probe.regression", SEVERITY_OK, rail, want, got, NULL,
-                         "%s ok: last run %.1fx baseline p50 %.2f us / p99 %.2f us (within x%g)",
-                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio);
+                         "%s ok: last run %.1fx baseline p50 %.2f us / p99 %.2f us (%s x%g)%s",
+                         b->key, last, b->p50 * 1e6, b->p99 * 1e6,
+                         b->last_unjudged ? "not judged against" : "within", ratio, unjudged);
             break;
         }
         if (peer)

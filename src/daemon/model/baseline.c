@@ -61,8 +61,31 @@ static bool judge(struct baseline *b, const struct stats *s, const struct baseli
     return s->p50 > b->bound_p50 || (s->p99 > b->bound_p99 && b->pooled_p99 > b->bound_p99);
 }
 
+/* Whether the run's CPU wait beyond the usual could account for each of its figures over
+ * its bound (baseline.h); b holds the bounds the run was judged by. */
+static bool wait_explains(const struct baseline *b, const struct stats *s, double cpu_wait,
+                          double *excess)
+{
+    if (isnan(cpu_wait) || b->n_recent_wait == 0 || s->n == 0)
+        return false;
+    *excess = cpu_wait - median(b->recent_wait, b->n_recent_wait) * (double)s->n;
+    double need = 0;
+    if (s->p50 > b->bound_p50)
+        need = fmax(need, (double)s->n * (s->p50 - b->p50));
+    if (s->p99 > b->bound_p99 && b->pooled_p99 > b->bound_p99)
+        need = fmax(need, 0.02 * (double)s->n * (s->p99 - b->p50));
+    return need > 0 && *excess >= need;
+}
+
 bool baseline_update(struct baseline *b, const struct stats *s, const struct baseline_rule *rule)
 {
+    return baseline_update_waited(b, s, NAN, rule);
+}
+
+bool baseline_update_waited(struct baseline *b, const struct stats *s, double cpu_wait,
+                            const struct baseline_rule *rule)
+{
+    b->last_unjudged = false;
     uint32_t runs = rule->runs > BASELINE_MAX_RUNS ? BASELINE_MAX_RUNS : rule->runs;
     b->last_p50 = s->p50;
     b->last_p99 = s->p99;
@@ -75,6 +98,8 @@ bool baseline_update(struct baseline *b, const struct stats *s, const struct bas
         }
         push(b->recent_p99, &b->n_recent, BASELINE_RECENT, s->p99);
         push(b->pool_p99, &b->n_pool, BASELINE_POOL, s->p99);
+        if (!isnan(cpu_wait) && s->n > 0)
+            push(b->recent_wait, &b->n_recent_wait, BASELINE_RECENT, cpu_wait / (double)s->n);
         if (b->n_learned >= runs) {
             /* Medians: one noisy learning run cannot skew the baseline. */
             b->p50 = median(b->learned_p50, b->n_learned);
@@ -84,7 +109,22 @@ bool baseline_update(struct baseline *b, const struct stats *s, const struct bas
         b->last_bad = false;
         return b->degraded;
     }
+    struct baseline *before = malloc(sizeof(*before));
+    if (before)
+        *before = *b;
     b->last_bad = judge(b, s, rule);
+    double excess;
+    if (b->last_bad && before && wait_explains(b, s, cpu_wait, &excess)) {
+        /* The node's scheduler, not the path: as if the run had not been, but shown. */
+        *b = *before;
+        b->last_p50 = s->p50;
+        b->last_p99 = s->p99;
+        b->last_unjudged = true;
+        b->last_excess_wait = excess;
+        free(before);
+        return b->degraded;
+    }
+    free(before);
     if (b->last_bad) {
         b->good_streak = 0;
         if (++b->bad_streak >= rule->consecutive)
@@ -92,8 +132,11 @@ bool baseline_update(struct baseline *b, const struct stats *s, const struct bas
     } else {
         /* Only a tail within its bound is the path's noise: a spike that the pool
          * forgave must not raise the bound that the next runs meet. */
-        if (s->p99 <= b->bound_p99)
+        if (s->p99 <= b->bound_p99) {
             push(b->recent_p99, &b->n_recent, BASELINE_RECENT, s->p99);
+            if (!isnan(cpu_wait) && s->n > 0)
+                push(b->recent_wait, &b->n_recent_wait, BASELINE_RECENT, cpu_wait / (double)s->n);
+        }
         b->bad_streak = 0;
         if (++b->good_streak >= rule->consecutive)
             b->degraded = false;
@@ -145,7 +188,7 @@ static void fold_latency(struct baselines *all, const char *key, const struct pr
                                        : p->probes.regression.tcp_min_excess_us) / 1e6,
     };
     if (b)
-        baseline_update(b, &res->latency, &rule);
+        baseline_update_waited(b, &res->latency, res->cpu_wait_seconds, &rule);
 }
 
 void baselines_fold(struct baselines *all, const struct probe_run *run, const struct policy *p)

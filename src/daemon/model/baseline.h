@@ -36,6 +36,15 @@ struct baseline {
     /* The last run's judgement: its p50 against bound_p50; its p99 and pooled_p99 (the
      * median p99 of the last consecutive runs) both against bound_p99. */
     double bound_p50, bound_p99, pooled_p99;
+    /* The latest good runs' CPU wait per sample (probe_result.h cpu_wait_seconds over the
+     * samples), oldest first: what a healthy run of this path waits for a CPU anyway (a
+     * blocking ping-pong's hand-offs between its two threads). */
+    double recent_wait[BASELINE_RECENT];
+    uint32_t n_recent_wait;
+    /* The last run was not judged: it was over its bounds, but by no more than its threads'
+     * wait for a CPU beyond the usual (last_excess_wait seconds) could account for. */
+    bool last_unjudged;
+    double last_excess_wait;
 };
 
 /* The state machine's state, with the last run's place in it. Its names (baseline_state_name)
@@ -82,6 +91,17 @@ struct baseline_rule {
  * runs' whose p99 was within). Consecutive bad runs degrade the probe, as many good
  * runs in a row clear it. Returns the entry's degraded state. */
 bool baseline_update(struct baseline *b, const struct stats *s, const struct baseline_rule *rule);
+/* The same, for a run whose threads waited CPU_WAIT seconds for a CPU (NAN: unknown). A run
+ * that would be bad is not judged (no streak moves, no series takes it; last_unjudged) when
+ * its wait beyond the usual (the median of recent_wait, per sample) could account for every
+ * figure over its bound: for the p99, the 1 % slowest samples' round trips each longer by
+ * twice (p99 - baseline p50); for the p50, half of them by twice (p50 - baseline p50). A
+ * niced probe on a busy node meets this (bench/false-alarms.sh: beside a parallel build,
+ * the loopback TCP probe's p99 went from 10 us to 0.6-1.9 ms while its threads waited
+ * 55-160 ms instead of 8); a slower path (a delay on the wire, loss) does not, for its
+ * threads sleep while they wait for it. */
+bool baseline_update_waited(struct baseline *b, const struct stats *s, double cpu_wait,
+                            const struct baseline_rule *rule);
 
 /* Folds a probe run's successful latency results in, one baseline per "TARGET PROBE SIZE"
  * (a failed run is no sample of the fabric's speed). */

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: ISC */
-/* Helpers every probe shares: failures, clocks. */
+/* Helpers every probe shares: failures, clocks (the thread's CPU time and CPU wait too). */
 #include "config.h"
 
+#include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "probe_result.h"
 
@@ -60,10 +63,29 @@ double probe_thread_cpu(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double probe_thread_cpu_wait(void)
+{
+    /* "<on CPU ns> <run_delay ns> <timeslices>" (Documentation/scheduler/sched-stats.rst) */
+    char buf[96];
+    int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NAN;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    unsigned long long on_cpu, run_delay;
+    if (n <= 0)
+        return NAN;
+    buf[n] = '\0';
+    if (sscanf(buf, "%llu %llu", &on_cpu, &run_delay) != 2)
+        return NAN;
+    return (double)run_delay * 1e-9;
+}
+
 void probe_mark(struct probe_mark *m)
 {
     m->t = probe_now();
     m->cpu = probe_thread_cpu();
+    m->cpu_wait = probe_thread_cpu_wait();
 }
 
 void probe_cost_charge(struct probe_result *r, struct probe_mark *m)
@@ -72,5 +94,6 @@ void probe_cost_charge(struct probe_result *r, struct probe_mark *m)
     probe_mark(&now);
     r->cpu_seconds += now.cpu - m->cpu;
     r->wall_seconds += now.t - m->t;
+    r->cpu_wait_seconds += now.cpu_wait - m->cpu_wait;     /* NAN stays NAN */
     *m = now;
 }

@@ -25,6 +25,10 @@ struct probe_result {
     double cpu_seconds;
     double wall_seconds;
     uint64_t bytes;
+    /* How long those threads were runnable but waited for a CPU (the scheduler's run_delay,
+     * /proc/thread-self/schedstat): a niced probe on a busy node waits, and its tail is then
+     * the node's, not the path's. NAN where the kernel does not say (no CONFIG_SCHED_INFO). */
+    double cpu_wait_seconds;
     usec_t at;                  /* CLOCK_REALTIME when it ran; 0: never */
     /* A ping-pong's traffic class as the kernel holds it once connected: the socket's IP
      * TOS (IPv6: traffic class), the QP's GRH traffic class. */
@@ -75,11 +79,13 @@ void probe_clock_start(struct probe_clock *c);
 /* Seconds per tick over the run started with probe_clock_start; 0 if it cannot tell. */
 double probe_clock_seconds_per_tick(const struct probe_clock *c);
 double probe_thread_cpu(void); /* this thread's CPU seconds */
+/* This thread's time runnable but not running, in seconds since it started; NAN unknown. */
+double probe_thread_cpu_wait(void);
 
 /* A point in a probe's time, to charge what follows to a result: probe_cost_charge adds the
- * CPU and wall time since the mark to r and marks anew. */
+ * CPU, wall and CPU wait time since the mark to r and marks anew. */
 struct probe_mark {
-    double t, cpu;
+    double t, cpu, cpu_wait;
 };
 void probe_mark(struct probe_mark *m);
 void probe_cost_charge(struct probe_result *r, struct probe_mark *m);

@@ -496,6 +496,8 @@ static json_object *result_to_json(const struct probe_result *r)
     json_object_object_add(c, "cpu_seconds", json_object_new_double(r->cpu_seconds));
     json_object_object_add(c, "wall_seconds", json_object_new_double(r->wall_seconds));
     json_object_object_add(c, "bytes", json_object_new_int64((int64_t)r->bytes));
+    json_object_object_add(c, "cpu_wait_seconds", isnan(r->cpu_wait_seconds) ? NULL :
+                           json_object_new_double(r->cpu_wait_seconds));
     json_object_object_add(o, "cost", c);
     return o;
 }

@@ -139,16 +139,17 @@ struct local_responder {
     uint32_t rounds;
     double deadline;
     int error;
-    double cpu;
+    double cpu, cpu_wait;
     struct probe_result result;
 };
 
 static void *respond(void *arg)
 {
     struct local_responder *r = arg;
-    double cpu0 = probe_thread_cpu();
+    double cpu0 = probe_thread_cpu(), wait0 = probe_thread_cpu_wait();
     r->error = rdma_respond(r->self, r->rounds, r->deadline, &r->result);
     r->cpu = probe_thread_cpu() - cpu0;
+    r->cpu_wait = probe_thread_cpu_wait() - wait0;
     return NULL;
 }
 
@@ -176,6 +177,7 @@ static int exchange(struct rdma_side *a, struct rdma_side *b, uint32_t n, double
     if (restore)
         sched_setaffinity(0, sizeof(before), &before);
     lat->cpu_seconds += resp.cpu;
+    lat->cpu_wait_seconds += resp.cpu_wait;
     if (err == 0 && resp.error) {
         err = resp.error;
         if (resp.result.error && !lat->error)

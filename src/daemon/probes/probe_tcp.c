@@ -31,6 +31,7 @@ struct server {
     double deadline;
     int error;
     double cpu_echo, cpu_sink;  /* the thread's CPU time in each */
+    double wait_echo;           /* and its CPU wait in the echo */
     uint64_t sunk_bytes;
     double sink_first, sink_last;
 };
@@ -93,7 +94,7 @@ static void serve_sink(struct server *s, char *buf)
 static void *server_main(void *arg)
 {
     struct server *s = arg;
-    double cpu0 = probe_thread_cpu();
+    double cpu0 = probe_thread_cpu(), wait0 = probe_thread_cpu_wait();
     char *buf = malloc(s->size > STREAM_CHUNK ? s->size : STREAM_CHUNK);
     if (!buf) {
         s->error = -ENOMEM;
@@ -101,6 +102,7 @@ static void *server_main(void *arg)
     }
     serve_echo(s, buf);
     s->cpu_echo = probe_thread_cpu() - cpu0;
+    s->wait_echo = probe_thread_cpu_wait() - wait0;
     if (s->error == 0)
         serve_sink(s, buf);
     free(buf);
@@ -273,6 +275,7 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
     close(s.listen_fd);
     probe_cost_charge(bw, &mark);
     lat->cpu_seconds += s.cpu_echo;
+    lat->cpu_wait_seconds += s.wait_echo;
     bw->cpu_seconds += s.cpu_sink;
     bw->bytes = s.sunk_bytes;
 

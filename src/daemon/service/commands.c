@@ -126,6 +126,11 @@ static json_object *cmd_probes(struct manager *m, const struct manager_view *vie
         json_object_object_add(j, "regressed", json_object_new_boolean(x->ready && x->degraded));
         json_object_object_add(j, "bad_runs", json_object_new_int64((int64_t)(x->ready ? x->bad_streak : 0)));
         json_object_object_add(j, "good_runs", json_object_new_int64((int64_t)(x->ready ? x->good_streak : 0)));
+        /* A run over its bounds by no more than its wait for a CPU could make is shown,
+         * not judged (baseline.h), with that wait beyond the usual. */
+        json_object_object_add(j, "last_judged", json_object_new_boolean(!x->last_unjudged));
+        json_object_object_add(j, "last_excess_cpu_wait_seconds", x->last_unjudged ?
+                               json_object_new_double(x->last_excess_wait) : NULL);
         json_object_array_add(b, j);
     }
     json_object_object_add(o, "baselines", b);

@@ -21,8 +21,10 @@ static double get_d(json_object *o, const char *k, double max)
     return isfinite(d) && d >= 0 && d <= max ? d : 0;
 }
 
-/* The last max values of the array KEY, each a positive finite latency; others skipped. */
-static void load_series(json_object *o, const char *key, double *v, uint32_t *n, uint32_t max)
+/* The last max values of the array KEY, each a positive finite latency (or, with zero_ok,
+ * a CPU wait, which may be 0); others skipped. */
+static void load_values(json_object *o, const char *key, double *v, uint32_t *n, uint32_t max,
+                        bool zero_ok)
 {
     json_object *a;
     *n = 0;
@@ -31,9 +33,14 @@ static void load_series(json_object *o, const char *key, double *v, uint32_t *n,
     size_t len = json_object_array_length(a);
     for (size_t i = len > max ? len - max : 0; i < len; i++) {
         double x = json_object_get_double(json_object_array_get_idx(a, i));
-        if (isfinite(x) && x > 0 && x <= 1e12)
+        if (isfinite(x) && (x > 0 || (zero_ok && x == 0)) && x <= 1e12)
             v[(*n)++] = x;
     }
+}
+
+static void load_series(json_object *o, const char *key, double *v, uint32_t *n, uint32_t max)
+{
+    load_values(o, key, v, n, max, false);
 }
 
 static int load_entry(struct baselines *all, const char *key, json_object *o)
@@ -55,6 +62,7 @@ static int load_entry(struct baselines *all, const char *key, json_object *o)
     b->pooled_p99 = get_d(o, "pooled_p99", 1e12);
     load_series(o, "recent_p99", b->recent_p99, &b->n_recent, BASELINE_RECENT);
     load_series(o, "pool_p99", b->pool_p99, &b->n_pool, BASELINE_POOL);
+    load_values(o, "recent_wait", b->recent_wait, &b->n_recent_wait, BASELINE_RECENT, true);
     if (b->ready && (b->p50 <= 0 || b->p99 <= 0))
         b->ready = false;       /* no usable baseline: learn it again */
     if (json_object_object_get_ex(o, "learned_p50", &l50) &&
@@ -114,6 +122,7 @@ int baselines_save(const char *state_dir, const struct baselines *all)
         json_object_object_add(o, "pooled_p99", json_object_new_double(b->pooled_p99));
         json_object_object_add(o, "recent_p99", series(b->recent_p99, b->n_recent));
         json_object_object_add(o, "pool_p99", series(b->pool_p99, b->n_pool));
+        json_object_object_add(o, "recent_wait", series(b->recent_wait, b->n_recent_wait));
         if (!b->ready) {
             json_object_object_add(o, "learned_p50", series(b->learned_p50, b->n_learned));
             json_object_object_add(o, "learned_p99", series(b->learned_p99, b->n_learned));
