@@ -58,8 +58,10 @@ int main(int argc, char **argv)
     }
     unsigned ifindex = if_nametoindex(argv[1]);
     unsigned port = (unsigned)atoi(argv[2]);
-    int fd = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_P_IP));
-    struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP),
+    /* ETH_P_ALL: the kernel hands a socket the frames its device sends only for that
+     * protocol (dev_queue_xmit_nit); IPv4 is picked by the frame's protocol below. */
+    int fd = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_P_ALL));
+    struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL),
                                .sll_ifindex = (int)ifindex };
     if (!ifindex || fd < 0 || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
         fprintf(stderr, "tos_capture: %s: %s\n", argv[1], strerror(errno));
@@ -82,8 +84,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "tos_capture: recv: %s\n", strerror(errno));
             return 1;
         }
-        count(buf, n < (ssize_t)sizeof(buf) ? n : (ssize_t)sizeof(buf),
-              from.sll_pkttype == PACKET_OUTGOING, port);
+        if (from.sll_protocol == htons(ETH_P_IP))
+            count(buf, n < (ssize_t)sizeof(buf) ? n : (ssize_t)sizeof(buf),
+                  from.sll_pkttype == PACKET_OUTGOING, port);
     }
     static const char *const kinds[] = { "roce", "tcp" }, *const dirs[] = { "in", "out" };
     for (int k = 0; k < 2; k++)
