@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -114,25 +113,6 @@ static int side_connect(struct rdma_side *s, const struct rdma_side *peer, int t
                           IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 }
 
-/* Two busy-pollers on one CPU would take turns a scheduler tick apart: give each its own
- * CPU out of the allowed set (already the HCA's NUMA node when that is known). */
-static void spread_pollers(pthread_t responder)
-{
-    cpu_set_t allowed, one;
-    int cpus[2], n = 0;
-    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 || CPU_COUNT(&allowed) < 2)
-        return;
-    for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
-        if (CPU_ISSET(c, &allowed))
-            cpus[n++] = c;
-    CPU_ZERO(&one);
-    CPU_SET(cpus[1], &one);
-    pthread_setaffinity_np(responder, sizeof(one), &one);
-    CPU_ZERO(&one);
-    CPU_SET(cpus[0], &one);
-    pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-}
-
 /* The other side, in a thread of this process. */
 struct local_responder {
     struct rdma_side *self;
@@ -153,29 +133,29 @@ static void *respond(void *arg)
     return NULL;
 }
 
-/* Runs the rounds against a responder thread on b, each poller on its own CPU. */
+/* Runs the rounds against a responder thread on b. Neither poller is pinned to a CPU of
+ * its own (both keep the NUMA node's set the runner gave them), as perftest pins neither
+ * end: in the Soft-RoCE guest, 20 interleaved runs of each tool fell into a fast mode
+ * (p50 11 us) and a slow one (15-26 us), and pinned pollers took the slow one more often
+ * (fabtune 10 and 12 runs of 20, ib_write_lat under taskset 10 of 20) than free ones
+ * (fabtune 6 and 8, ib_write_lat 3, 5 and 5); bench/rdma-vs-ib_write_lat.sh. */
 static int exchange(struct rdma_side *a, struct rdma_side *b, uint32_t n, double deadline,
                     struct probe_result *lat, uint64_t *posted, double *samples, uint32_t *done)
 {
     uint32_t warmup = rdma_warmup(n);
     struct local_responder resp = { .self = b, .rounds = warmup + n, .deadline = deadline };
     struct probe_clock clock;
-    cpu_set_t before;
     pthread_t th;
     if (pthread_create(&th, NULL, respond, &resp) != 0) {
         probe_fail(lat, -EAGAIN, "cannot start the responder thread");
         return -EAGAIN;
     }
-    bool restore = sched_getaffinity(0, sizeof(before), &before) == 0;
-    spread_pollers(th);
     probe_clock_start(&clock);
     int err = rdma_initiate(a, warmup, n, deadline, lat, posted, done);
     if (err == 0)
         err = rdma_one_way_samples(posted, n, &clock, samples);
     /* The responder ends at its deadline if this side stopped early. */
     pthread_join(th, NULL);
-    if (restore)
-        sched_setaffinity(0, sizeof(before), &before);
     lat->cpu_seconds += resp.cpu;
     lat->cpu_wait_seconds += resp.cpu_wait;
     if (err == 0 && resp.error) {
