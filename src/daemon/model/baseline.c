@@ -44,37 +44,53 @@ static double largest(const double *v, uint32_t n)
     return m;
 }
 
-/* The run's judgement (baseline.h): sets the bounds and the pooled p99, returns bad. */
-static bool judge(struct baseline *b, const struct stats *s, const struct baseline_rule *rule)
+/* A run's bounds and the median p99 of the last runs, its own among them (baseline.h). */
+struct judgement {
+    double bound_p50, bound_p99, pooled_p99;
+};
+
+/* The run's judgement, without recording it: returns bad. */
+static bool judge(struct baseline *b, const struct stats *s, const struct baseline_rule *rule,
+                  struct judgement *j)
 {
     uint32_t k = rule->consecutive < 1 ? 1 : rule->consecutive;
     if (k > BASELINE_POOL)
         k = BASELINE_POOL;
     if (b->n_recent == 0)       /* a state file of before the window: its one figure */
         push(b->recent_p99, &b->n_recent, BASELINE_RECENT, b->p99);
-    push(b->pool_p99, &b->n_pool, BASELINE_POOL, s->p99);
-    uint32_t n = b->n_pool < k ? b->n_pool : k;
-    b->pooled_p99 = median(b->pool_p99 + b->n_pool - n, n);
-    b->bound_p50 = fmax(b->p50 * rule->ratio, b->p50 + rule->min_excess);
-    b->bound_p99 = fmax(largest(b->recent_p99, b->n_recent) * rule->ratio,
+    /* The last k - 1 pooled p99s and this run's. */
+    double last[BASELINE_POOL];
+    uint32_t n = b->n_pool < k - 1 ? b->n_pool : k - 1;
+    memcpy(last, b->pool_p99 + b->n_pool - n, n * sizeof(*last));
+    last[n++] = s->p99;
+    j->pooled_p99 = median(last, n);
+    j->bound_p50 = fmax(b->p50 * rule->ratio, b->p50 + rule->min_excess);
+    j->bound_p99 = fmax(largest(b->recent_p99, b->n_recent) * rule->ratio,
                         b->p99 + rule->min_excess);
-    return s->p50 > b->bound_p50 || (s->p99 > b->bound_p99 && b->pooled_p99 > b->bound_p99);
+    return s->p50 > j->bound_p50 || (s->p99 > j->bound_p99 && j->pooled_p99 > j->bound_p99);
 }
 
 /* Whether the run's CPU wait beyond the usual could account for each of its figures over
- * its bound (baseline.h); b holds the bounds the run was judged by. */
+ * the bounds J it was judged by (baseline.h); *excess: that wait. */
 static bool wait_explains(const struct baseline *b, const struct stats *s, double cpu_wait,
-                          double *excess)
+                          const struct judgement *j, double *excess)
 {
     if (isnan(cpu_wait) || b->n_recent_wait == 0 || s->n == 0)
         return false;
     *excess = cpu_wait - median(b->recent_wait, b->n_recent_wait) * (double)s->n;
     double need = 0;
-    if (s->p50 > b->bound_p50)
+    if (s->p50 > j->bound_p50)
         need = fmax(need, (double)s->n * (s->p50 - b->p50));
-    if (s->p99 > b->bound_p99 && b->pooled_p99 > b->bound_p99)
+    if (s->p99 > j->bound_p99 && j->pooled_p99 > j->bound_p99)
         need = fmax(need, 0.02 * (double)s->n * (s->p99 - b->p50));
     return need > 0 && *excess >= need;
+}
+
+/* A healthy run's CPU wait per sample, into the usual (recent_wait), when the kernel gave it. */
+static void keep_wait(struct baseline *b, const struct stats *s, double cpu_wait)
+{
+    if (!isnan(cpu_wait) && s->n > 0)
+        push(b->recent_wait, &b->n_recent_wait, BASELINE_RECENT, cpu_wait / (double)s->n);
 }
 
 bool baseline_update(struct baseline *b, const struct stats *s, const struct baseline_rule *rule)
@@ -98,8 +114,7 @@ bool baseline_update_waited(struct baseline *b, const struct stats *s, double cp
         }
         push(b->recent_p99, &b->n_recent, BASELINE_RECENT, s->p99);
         push(b->pool_p99, &b->n_pool, BASELINE_POOL, s->p99);
-        if (!isnan(cpu_wait) && s->n > 0)
-            push(b->recent_wait, &b->n_recent_wait, BASELINE_RECENT, cpu_wait / (double)s->n);
+        keep_wait(b, s, cpu_wait);
         if (b->n_learned >= runs) {
             /* Medians: one noisy learning run cannot skew the baseline. */
             b->p50 = median(b->learned_p50, b->n_learned);
@@ -109,22 +124,20 @@ bool baseline_update_waited(struct baseline *b, const struct stats *s, double cp
         b->last_bad = false;
         return b->degraded;
     }
-    struct baseline *before = malloc(sizeof(*before));
-    if (before)
-        *before = *b;
-    b->last_bad = judge(b, s, rule);
+    struct judgement j;
+    bool bad = judge(b, s, rule, &j);
     double excess;
-    if (b->last_bad && before && wait_explains(b, s, cpu_wait, &excess)) {
-        /* The node's scheduler, not the path: as if the run had not been, but shown. */
-        *b = *before;
-        b->last_p50 = s->p50;
-        b->last_p99 = s->p99;
+    if (bad && wait_explains(b, s, cpu_wait, &j, &excess)) {
+        /* The node's scheduler, not the path: shown, but no series or streak takes it. */
         b->last_unjudged = true;
         b->last_excess_wait = excess;
-        free(before);
         return b->degraded;
     }
-    free(before);
+    push(b->pool_p99, &b->n_pool, BASELINE_POOL, s->p99);
+    b->bound_p50 = j.bound_p50;
+    b->bound_p99 = j.bound_p99;
+    b->pooled_p99 = j.pooled_p99;
+    b->last_bad = bad;
     if (b->last_bad) {
         b->good_streak = 0;
         if (++b->bad_streak >= rule->consecutive)
@@ -134,8 +147,7 @@ bool baseline_update_waited(struct baseline *b, const struct stats *s, double cp
          * forgave must not raise the bound that the next runs meet. */
         if (s->p99 <= b->bound_p99) {
             push(b->recent_p99, &b->n_recent, BASELINE_RECENT, s->p99);
-            if (!isnan(cpu_wait) && s->n > 0)
-                push(b->recent_wait, &b->n_recent_wait, BASELINE_RECENT, cpu_wait / (double)s->n);
+            keep_wait(b, s, cpu_wait);
         }
         b->bad_streak = 0;
         if (++b->good_streak >= rule->consecutive)

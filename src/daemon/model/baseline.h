@@ -33,7 +33,7 @@ struct baseline {
     uint32_t n_recent;
     double pool_p99[BASELINE_POOL];     /* the latest runs' p99s, oldest first */
     uint32_t n_pool;
-    /* The last run's judgement: its p50 against bound_p50; its p99 and pooled_p99 (the
+    /* The last judged run's judgement: its p50 against bound_p50; its p99 and pooled_p99 (the
      * median p99 of the last consecutive runs) both against bound_p99. */
     double bound_p50, bound_p99, pooled_p99;
     /* The latest good runs' CPU wait per sample (probe_result.h cpu_wait_seconds over the

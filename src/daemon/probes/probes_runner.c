@@ -383,18 +383,17 @@ void probes_execute(struct probe_run *run)
             ran_at(&t->result[PROBE_RDMA_LATENCY], &t->result[PROBE_RDMA_BANDWIDTH], rdma_why);
             cpu += transport_cpu(t->result, PROBE_RDMA);
         }
-        if (t->has_addr && t->result[PROBE_TCP_LATENCY].deferred[0]) {
-            ;                   /* an intensive ping-pong waits, and its stream */
-        } else if (t->has_addr) {
-            probe_tcp_run(t->family, t->addr, params_for(&run->tcp, tcp_why, &tmp),
-                          &t->result[PROBE_TCP_LATENCY], &t->result[PROBE_TCP_BANDWIDTH]);
-            ran_at(&t->result[PROBE_TCP_LATENCY], &t->result[PROBE_TCP_BANDWIDTH], tcp_why);
-            cpu += transport_cpu(t->result, PROBE_TCP);
-        } else {
+        if (!t->has_addr) {
             probe_fail(&t->result[PROBE_TCP_LATENCY], -EADDRNOTAVAIL,
                        "the rail has no address of the policy's family");
             probe_fail(&t->result[PROBE_TCP_BANDWIDTH], -EADDRNOTAVAIL,
                        "the rail has no address of the policy's family");
+        } else if (!t->result[PROBE_TCP_LATENCY].deferred[0]) {
+            /* (an intensive ping-pong that waits: neither it nor its stream runs) */
+            probe_tcp_run(t->family, t->addr, params_for(&run->tcp, tcp_why, &tmp),
+                          &t->result[PROBE_TCP_LATENCY], &t->result[PROBE_TCP_BANDWIDTH]);
+            ran_at(&t->result[PROBE_TCP_LATENCY], &t->result[PROBE_TCP_BANDWIDTH], tcp_why);
+            cpu += transport_cpu(t->result, PROBE_TCP);
         }
     }
     for (size_t i = 0; i < run->n_cross; i++) {
