@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: ISC
 # Times fabtune's full inventory and checks (fabtuned --once --no-probes --sysfs-root) on
 # the 8-rail fixture and on a synthetic 16-port x 256-GID tree, beside a show_gids-style
-# shell scan of the same trees. Prints mean wall times and the ratio, measured side by side.
+# shell scan of the same trees. Prints mean wall times and the ratio, measured side by side,
+# and under them the floor: fabtuned's start alone (--version), and read_floor.c's time for
+# only the files no inventory can skip (every port's gids/, counters/, hw_counters/), read
+# as fabtune reads them, by one thread and by two (median and fastest of RUNS passes).
 #   bench/inventory.sh BUILDDIR [RUNS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +16,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$top/tests/fixtures/make-fixtures.sh" "$work/fx" >/dev/null
+cc -O2 -pthread -o "$work/read_floor" "$top/bench/read_floor.c"
 . "$top/bench/big-tree.sh"
 big="$work/big/sys"
 make_big_tree "$big"
@@ -34,4 +38,14 @@ for tree in mlx5_8rail:"$work/fx/mlx5_8rail/sys" 16x256:"$big"; do
     s=$(mean 3 bash "$top/bench/show_gids.sh" "$root")
     awk -v n="$name" -v f="$f" -v s="$s" \
         'BEGIN { printf "%-26s %12.2f %14.2f %7.1fx\n", n, f * 1000, s * 1000, s / f }'
+done
+
+printf "\nfloor: fabtuned --version %.2f ms (the process's start, in every figure above)\n" \
+    "$(awk -v s="$(mean "$runs" "$fabtuned" --version)" 'BEGIN { print s * 1000 }')"
+printf "%-26s %8s %18s %18s\n" tree files "1 thread p50/min" "2 threads p50/min"
+for tree in mlx5_8rail:"$work/fx/mlx5_8rail/sys" 16x256:"$big"; do
+    name=${tree%%:*} root=${tree#*:}
+    read -r n one1 one0 <<<"$("$work/read_floor" "$root" "$runs" 1)"
+    read -r _ two1 two0 <<<"$("$work/read_floor" "$root" "$runs" 2)"
+    printf "%-26s %8s %11s/%-6s %11s/%-6s\n" "$name" "$n" "$one1" "$one0" "$two1" "$two0"
 done
