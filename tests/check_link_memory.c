@@ -58,6 +58,7 @@ static void world_init(struct world *w)
     w->inv.rails = &w->rail;
     w->inv.n_rails = 1;
     strscpy(w->boot, BOOT_A, sizeof(w->boot));
+    w->st.link_limit = w->p.checks.counters.link;
 }
 
 static void world_done(struct world *w)
@@ -183,6 +184,38 @@ START_TEST(test_flap_and_burst)
     ck_assert_uint_eq(n_events(&w, LINK_EVENT_BURST), 2);
     pass(&w, 110, 6, 0, 400);
     ck_assert_int_eq(sticky(&w)->severity, SEVERITY_OK);
+    world_done(&w);
+}
+END_TEST
+
+/* The daemon holds a peak rate for the check interval (peak_hold), so that a burst between
+ * two passes is judged. A held peak is no burst going on: the burst is dated when a sample
+ * last saw it, its window runs from there, and counters.link says the rate is the peak. */
+START_TEST(test_held_peak_is_not_a_burst_going_on)
+{
+    struct world w;
+    world_init(&w);
+    w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
+    w.st.peak_hold = 30 * USEC_PER_SEC;
+    pass(&w, 0, 4, 0, 0);
+    pass(&w, 10, 4, 0, 200);                /* 20/s */
+    pass(&w, 20, 4, 0, 300);                /* 10/s: the same burst, last seen at :20 */
+    pass(&w, 30, 4, 0, 300);                /* no rise: the peak is held */
+    pass(&w, 35, 4, 0, 300);
+    const struct finding *link = one_finding(&w.fs, "counters.link", RAIL);
+    ck_assert_int_eq(link->severity, SEVERITY_WARNING);
+    ck_assert_str_eq(link->message, "link at 20/s (the peak of the last 30s; now 0/s), "
+                                    "mostly symbol_error");
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_BURST), 1);
+    ck_assert_str_eq(sticky(&w)->actual, "error_burst at 2027-01-15T08:00:20Z");
+    ck_assert_ptr_nonnull(strstr(sticky(&w)->message, "DEGRADED until 2027-01-15T08:01:20Z"));
+    pass(&w, 79, 4, 0, 300);                /* 59 s after it was last seen */
+    ck_assert_int_eq(one_finding(&w.fs, "counters.link", RAIL)->severity, SEVERITY_OK);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    pass(&w, 81, 4, 0, 300);                /* 61 s: the window is over, though the peak
+                                             * was held until :40 */
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_OK);
+    ck_assert_int_eq(findings_rail_verdict(&w.fs, RAIL), VERDICT_READY);
     world_done(&w);
 }
 END_TEST
@@ -475,6 +508,7 @@ int main(void)
     tcase_add_test(tc, test_first_reading_is_no_event);
     tcase_add_test(tc, test_window_expiry);
     tcase_add_test(tc, test_flap_and_burst);
+    tcase_add_test(tc, test_held_peak_is_not_a_burst_going_on);
     tcase_add_test(tc, test_summary);
     tcase_add_test(tc, test_reset_is_no_event);
     tcase_add_test(tc, test_escalation);

@@ -53,10 +53,22 @@ static enum severity over_severity(enum counter_class c)
     return c == COUNTER_PFC_STORM || c == COUNTER_LINK_DOWN ? SEVERITY_ERROR : SEVERITY_WARNING;
 }
 
-static void check_class(const struct rail *r, const struct rail_counters *rc, enum counter_class c,
-                        const struct policy *p, struct findings *out)
+/* " (the peak of the last 30s; now 0/s)" while a peak is held above the last rate: a
+ * burst between two passes stays judged for the check interval, and is not said to go on. */
+static void held_text(const struct class_rate *rate, usec_t hold, char *buf, size_t len)
 {
-    char id[48], want[48], got[48];
+    char span[32];
+    buf[0] = '\0';
+    if (hold == 0 || !(rate->per_second < rate->peak))
+        return;
+    duration_format(hold, span, sizeof(span));
+    snprintf(buf, len, " (the peak of the last %s; now %.3g/s)", span, rate->per_second);
+}
+
+static void check_class(const struct rail *r, const struct rail_counters *rc, enum counter_class c,
+                        usec_t hold, const struct policy *p, struct findings *out)
+{
+    char id[48], want[48], got[48], held[80];
     struct class_totals t;
     const struct class_rate *rate = rc ? &rc->rates[c] : NULL;
     double limit = threshold(p, c);
@@ -79,9 +91,10 @@ static void check_class(const struct rail *r, const struct rail_counters *rc, en
         return;
     }
     snprintf(got, sizeof(got), "%.3g/s", rate->peak);
+    held_text(rate, hold, held, sizeof(held));
     if (rate->peak > limit)
         findings_add(out, id, over_severity(c), r->name, want, got, hints[c],
-                     "%s at %.3g/s%s%s%s", counter_class_name(c), rate->peak,
+                     "%s at %.3g/s%s%s%s%s", counter_class_name(c), rate->peak, held,
                      rate->peak_top[0] ? ", mostly " : "", rate->peak_top,
                      t.n_saturated ? " (at least: a counter is saturated)" : "");
     else if (t.n_saturated)
@@ -90,8 +103,8 @@ static void check_class(const struct rail *r, const struct rail_counters *rc, en
                      "since the last reset: %s", counter_class_name(c), t.saturated,
                      t.saturated_width, t.text);
     else
-        findings_add(out, id, SEVERITY_OK, r->name, want, got, NULL, "%s at %.3g/s%s",
-                     counter_class_name(c), rate->peak,
+        findings_add(out, id, SEVERITY_OK, r->name, want, got, NULL, "%s at %.3g/s%s%s",
+                     counter_class_name(c), rate->peak, held,
                      c == COUNTER_CONGESTION ? " (informational)" : "");
 }
 
@@ -144,6 +157,6 @@ void check_counters(const struct inventory *inv, const struct counter_state *st,
         const struct rail_counters *rc = counters_find_const(st, r->name);
         check_flaps(r, st, rc, p, out);
         for (int c = 0; c < COUNTER_CLASSES; c++)
-            check_class(r, rc, (enum counter_class)c, p, out);
+            check_class(r, rc, (enum counter_class)c, st->peak_hold, p, out);
     }
 }

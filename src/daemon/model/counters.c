@@ -51,7 +51,8 @@ static const struct counter_value *find_value(const struct counter_sample *s, co
     return NULL;
 }
 
-static void compute_rates(struct rail_counters *rc, const struct counter_sample *s, usec_t hold)
+static void compute_rates(struct rail_counters *rc, const struct counter_sample *s, usec_t hold,
+                          double link_limit)
 {
     const struct counter_sample *prev = &rc->last;
     double dt = (double)(s->taken - prev->taken) / (double)USEC_PER_SEC;
@@ -79,6 +80,8 @@ static void compute_rates(struct rail_counters *rc, const struct counter_sample 
             continue;
         r->known = true;
         r->per_second = sum[c] / dt;
+        if (c == COUNTER_LINK && r->per_second > link_limit)
+            rc->link_over_at = s->taken;
         /* A burst stays visible for the hold time, whatever checks run meanwhile. */
         if (r->per_second >= r->peak || s->taken - r->peak_at > hold) {
             r->peak = r->per_second;
@@ -279,7 +282,7 @@ int counters_fold(struct counter_state *st, const char *boot_id, const char *rai
     symbol_rate(rc, s);
     traffic_rate(st, rc, s);
     if (rc->have_last && s->taken > rc->last.taken) {
-        compute_rates(rc, s, st->peak_hold);
+        compute_rates(rc, s, st->peak_hold, st->link_limit);
         rc->note[0] = '\0';
     } else if (rc->have_last) {
         snprintf(rc->note, sizeof(rc->note), "no time passed since the last sample");

@@ -104,6 +104,9 @@ struct rail_counters {
     double traffic_bps;         /* bits per second */
     usec_t quiet_since;         /* CLOCK_BOOTTIME; 0: busy, or not measured yet */
     double busy_bps;            /* the traffic last judged busy */
+    /* CLOCK_BOOTTIME of the latest sample whose link-class rate was over the state's
+     * link_limit: when an error burst was last seen (0: not in this process). */
+    usec_t link_over_at;
 };
 
 /* Rails kept in the state and its file (2 KiB each): one per inventory rail, no more. */
@@ -113,6 +116,7 @@ struct counter_state {
     bool snapshot;              /* one sample of a --sysfs-root tree: no history */
     usec_t peak_hold;           /* how long a peak rate stays reported (0: the last rate) */
     double busy_bps;            /* traffic at or above this is busy (probes.defer.busy_gbps) */
+    double link_limit;          /* a link-class rate over this is a burst (checks.counters.link) */
     /* The daemon's own probe traffic (CLOCK_BOOTTIME): an interval between two samples
      * that began before it is not judged busy or quiet. UINT64_MAX while a run goes. */
     usec_t own_traffic_until;

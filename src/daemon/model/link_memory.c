@@ -103,16 +103,24 @@ int link_memory_add_event(struct link_memory *m, const char *rail, const struct 
     return 0;
 }
 
-static void event_now(const struct link_memory *m, struct link_event *ev,
-                      enum link_event_kind kind, uint64_t count, const char *what)
+/* An event seen at boot time AT, no later than the fold's now: dated on both clocks. */
+static void event_at(const struct link_memory *m, struct link_event *ev,
+                     enum link_event_kind kind, uint64_t count, const char *what, usec_t at)
 {
+    usec_t ago = at < m->now_boottime ? m->now_boottime - at : 0;
     memset(ev, 0, sizeof(*ev));
     ev->kind = kind;
     strscpy(ev->boot_id, m->boot_id, sizeof(ev->boot_id));
-    ev->boottime = m->now_boottime;
-    ev->wall = m->now_wall;
+    ev->boottime = m->now_boottime - ago;
+    ev->wall = m->now_wall > ago ? m->now_wall - ago : 0;
     ev->count = count;
     strscpy(ev->what, what ? what : "", sizeof(ev->what));
+}
+
+static void event_now(const struct link_memory *m, struct link_event *ev,
+                      enum link_event_kind kind, uint64_t count, const char *what)
+{
+    event_at(m, ev, kind, count, what, m->now_boottime);
 }
 
 /* The rail's latest event of KIND, or NULL. */
@@ -158,16 +166,22 @@ static int observe_rail(struct link_memory *m, const struct rail *r, const struc
     }
     const struct class_rate *link = rc ? &rc->rates[COUNTER_LINK] : NULL;
     if (link && link->present && link->known) {
+        /* The peak is held for the check interval, so that a burst between two passes is
+         * judged; but a held peak is no burst going on: the burst was last seen at the
+         * latest sample over the limit (counters.h). */
         bool over = link->peak > threshold;
+        usec_t seen = rc->link_over_at ? rc->link_over_at : m->now_boottime;
         struct link_event *last = latest(rm, LINK_EVENT_BURST);
         uint64_t rate = (uint64_t)(link->peak < 1e18 ? link->peak + 0.5 : 1e18);
         if (over && rm->bursting && last) {
-            /* The same burst goes on: its window starts when it ends. */
-            event_now(m, &ev, LINK_EVENT_BURST, rate > last->count ? rate : last->count,
-                      link->peak_top[0] ? link->peak_top : last->what);
-            *last = ev;
+            /* The same burst: its window starts when it was last seen. */
+            if (seen > last->boottime) {
+                event_at(m, &ev, LINK_EVENT_BURST, rate > last->count ? rate : last->count,
+                         link->peak_top[0] ? link->peak_top : last->what, seen);
+                *last = ev;
+            }
         } else if (over) {
-            event_now(m, &ev, LINK_EVENT_BURST, rate, link->peak_top);
+            event_at(m, &ev, LINK_EVENT_BURST, rate, link->peak_top, seen);
             if ((err = link_memory_add_event(m, r->name, &ev)) < 0)
                 return err;
             rm = link_memory_find(m, r->name);

@@ -235,6 +235,7 @@ static int on_counters_timer(sd_event_source *s, uint64_t usec, void *userdata)
         pthread_mutex_lock(&m->shared.lock);   /* a pass in the worker folds them too */
         m->counters.peak_hold = m->policy->checks.interval;
         m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
+        m->counters.link_limit = m->policy->checks.counters.link;
         int e = counters_fold(&m->counters, m->boot_id, r->name, &sample, has_changes, changes,
                               m->policy->checks.flaps.window);
         pthread_mutex_unlock(&m->shared.lock);
@@ -263,6 +264,7 @@ static void pipeline_input_of(struct manager *m, struct pipeline_input *in)
     pthread_mutex_lock(&m->shared.lock);
     m->counters.peak_hold = m->policy->checks.interval;
     m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
+    m->counters.link_limit = m->policy->checks.counters.link;
     pthread_mutex_unlock(&m->shared.lock);
 }
 
