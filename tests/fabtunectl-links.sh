@@ -29,9 +29,7 @@ fabtuned="$top_builddir/src/daemon/fabtuned"
 ctl="$top_builddir/src/client/fabtunectl"
 replies="$top_builddir/tests/module_replies"
 [ "$(id -u)" = 0 ] || { echo "SKIP: reload needs root"; exit 77; }
-tmp=$(mktemp -d /tmp/fabtune-links-ctl.XXXXXX)
-cp -a "$(shared_fixtures)/mlx5_8rail_snapshot" "$tmp/fx"
-root="$tmp/fx/sys"
+daemon_scratch links-ctl mlx5_8rail_snapshot
 net="$tmp/fx/fabtune/net"
 mods="$top_srcdir/tests/fixtures/module"
 "$replies" "$mods/qsfp28-sr4.pages" enp26s0f0np0 "$net/enp26s0f0np0"
@@ -46,14 +44,9 @@ checks: {interval: 1h, counters: {interval: 1h, sticky_window: 0s}}
 tuning: {mode: off}
 probes: {enabled: false}
 EOP
-unlimited_proc "$tmp/proc"
-mkdir -p "$tmp/proc/sys/kernel/random"
-echo 3f1c8e2a-5b7d-4c6e-9a0b-1d2e3f4a5b6c > "$tmp/proc/sys/kernel/random/boot_id"
-sock="$tmp/run/fabtuned.sock"
 "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" \
     --state-dir "$tmp/state" --runtime-dir "$tmp/run" --log-target stderr 2>> "$tmp/log" &
 dpid=$!
-trap 'kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
 for _ in $(seq 200); do
     "$ctl" -s "$sock" health > /dev/null 2>&1; [ $? -ne 2 ] && break; sleep 0.05

@@ -76,6 +76,22 @@ live_veth_rail() {
 # and runtime directories under $tmp and its log appended to $tmp/log; sets dpid. Waits,
 # bounded, for its socket $sock and its first judged pass (health's npd code 2 is UNKNOWN).
 # Uses the test's $fabtuned and $ctl.
+# The scratch world of a test that runs fabtuned on a --sysfs-root tree: $tmp (fabtune-NAME)
+# holding a writable copy of the shared FIXTURE at $tmp/fx (root=$tmp/fx/sys), a procfs root
+# with unlimited limits and a fixed boot id, $sock, and a trap that stops the daemon ($dpid)
+# and removes $tmp on exit.
+daemon_scratch() {
+    tmp=$(mktemp -d "/tmp/fabtune-$1.XXXXXX")
+    dpid=""
+    trap 'kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT
+    cp -a "$(shared_fixtures)/$2" "$tmp/fx"
+    root="$tmp/fx/sys"
+    unlimited_proc "$tmp/proc"
+    mkdir -p "$tmp/proc/sys/kernel/random"
+    echo 3f1c8e2a-5b7d-4c6e-9a0b-1d2e3f4a5b6c > "$tmp/proc/sys/kernel/random/boot_id"
+    sock="$tmp/run/fabtuned.sock"
+}
+
 fabtuned_start() {
     "$fabtuned" -c "$tmp/policy.yaml" --sysfs-root "$root" --procfs-root "$tmp/proc" \
         --state-dir "$tmp/state" --runtime-dir "$tmp/run" --log-target stderr 2>> "$tmp/log" &

@@ -14,9 +14,7 @@
 fabtuned="$top_builddir/src/daemon/fabtuned"
 ctl="$top_builddir/src/client/fabtunectl"
 [ "$(id -u)" = 0 ] || { echo "SKIP: reload needs root"; exit 77; }
-tmp=$(mktemp -d /tmp/fabtune-burst.XXXXXX)
-cp -a "$(shared_fixtures)/h100_ndr_ib" "$tmp/fx"
-root="$tmp/fx/sys"
+daemon_scratch burst h100_ndr_ib
 counter="$root/class/infiniband/mlx5_3/ports/1/counters/symbol_error"
 cat > "$tmp/policy.yaml" <<EOP
 version: 1
@@ -24,12 +22,6 @@ checks: {interval: 10s, counters: {interval: 1s, sticky_window: 30s}}
 tuning: {mode: off}
 probes: {enabled: false}
 EOP
-unlimited_proc "$tmp/proc"
-mkdir -p "$tmp/proc/sys/kernel/random"
-echo 3f1c8e2a-5b7d-4c6e-9a0b-1d2e3f4a5b6c > "$tmp/proc/sys/kernel/random/boot_id"
-sock="$tmp/run/fabtuned.sock"
-dpid=""
-trap 'kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 finding() {
     "$ctl" -s "$sock" --json checks |
         jq -r --arg c "$1" '.[] | select(.check == $c and .rail == "mlx5_3/1") | "\(.severity) \(.message)"'

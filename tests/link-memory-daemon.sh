@@ -17,9 +17,7 @@
 fabtuned="$top_builddir/src/daemon/fabtuned"
 ctl="$top_builddir/src/client/fabtunectl"
 [ "$(id -u)" = 0 ] || { echo "SKIP: reload needs root"; exit 77; }
-tmp=$(mktemp -d /tmp/fabtune-links.XXXXXX)
-cp -a "$(shared_fixtures)/h100_ndr_ib" "$tmp/fx"
-root="$tmp/fx/sys"
+daemon_scratch links h100_ndr_ib
 ib="$root/class/infiniband"
 cat > "$tmp/policy.yaml" <<EOP
 version: 1
@@ -27,12 +25,6 @@ checks: {interval: 1h, counters: {interval: 1s, sticky_window: 20s}}
 tuning: {mode: off}
 probes: {enabled: false}
 EOP
-unlimited_proc "$tmp/proc"
-mkdir -p "$tmp/proc/sys/kernel/random"
-echo 3f1c8e2a-5b7d-4c6e-9a0b-1d2e3f4a5b6c > "$tmp/proc/sys/kernel/random/boot_id"
-sock="$tmp/run/fabtuned.sock"
-dpid=""
-trap 'kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 st() { "$ctl" -s "$sock" --json status | jq -r "$1"; }
 # "CHECK RAIL" -> "severity actual message | hint" of that finding
 finding() {

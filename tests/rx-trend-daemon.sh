@@ -23,9 +23,7 @@ fabtuned="$top_builddir/src/daemon/fabtuned"
 ctl="$top_builddir/src/client/fabtunectl"
 replies="$top_builddir/tests/module_replies"
 [ "$(id -u)" = 0 ] || { echo "SKIP: reload needs root"; exit 77; }
-tmp=$(mktemp -d /tmp/fabtune-rxtrend.XXXXXX)
-cp -a "$(shared_fixtures)/mlx5_8rail_snapshot" "$tmp/fx"
-root="$tmp/fx/sys"
+daemon_scratch rxtrend mlx5_8rail_snapshot
 net="$tmp/fx/fabtune/net"
 mods="$top_srcdir/tests/fixtures/module"
 policy() {
@@ -51,12 +49,6 @@ module() {
 module
 grep -q '^1F 40 [0-9A-F][0-9A-F] [0-9A-F][0-9A-F] 1F 40 1F 40 ' "$tmp/sr4.pages" &&
     pass "the pages carry lane 2's reading" || fail "the Rx power line was not rewritten"
-unlimited_proc "$tmp/proc"
-mkdir -p "$tmp/proc/sys/kernel/random"
-echo 3f1c8e2a-5b7d-4c6e-9a0b-1d2e3f4a5b6c > "$tmp/proc/sys/kernel/random/boot_id"
-sock="$tmp/run/fabtuned.sock"
-dpid=""
-trap 'kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 finding() {
     "$ctl" -s "$sock" --json checks |
         jq -r '.[] | select(.check == "link.module" and .rail == "mlx5_0/1") | "\(.severity) \(.message)"'
