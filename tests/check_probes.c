@@ -990,6 +990,33 @@ START_TEST(test_cpu_wait_explains_tail)
 }
 END_TEST
 
+/* A policy reload while a run goes (probes.tcp.size 64 -> 1024): the run's figures are of
+ * its own 64 B ping-pong, and go into that size's baseline, not the new size's (once
+ * baselines_fold keyed them by the policy's size: "loopback tcp 1024" learned from 64 B). */
+START_TEST(test_fold_keys_by_the_runs_size)
+{
+    struct policy p;
+    struct baselines all = { 0 };
+    policy_init_defaults(&p);
+    p.probes.regression.baseline_runs = 1;
+    fold_run(&all, &p, 20, 8);                  /* planned at 64 B, folded at 64 B */
+    struct inventory inv = { 0 };
+    struct probe_run run;
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    struct probe_result *lat = &run.targets[0].result[PROBE_TCP_LATENCY];
+    lat->ran = true;
+    lat->latency = (struct stats){ .n = 1000, .p50 = 10e-6, .p99 = 20e-6 };
+    lat->cpu_wait_seconds = NAN;
+    p.probes.tcp.size = 1024;                   /* reloaded before the run was done */
+    baselines_fold(&all, &run, &p);
+    ck_assert_uint_eq(all.n, 1);
+    ck_assert_str_eq(all.e[0].key, "loopback tcp 64");
+    probes_done(&run);
+    baselines_done(&all);
+    policy_done(&p);
+}
+END_TEST
+
 /* Writes hosts FIRST..LAST (in that order, either way) as a peers file into a new buffer. */
 static char *peers_text(int first, int last, size_t *len)
 {
@@ -1094,6 +1121,7 @@ int main(void)
     tcase_add_test(tc, test_intensive_pingpong_deferred);
     tcase_add_test(tc, test_intensive_pingpong_waits_and_carries);
     tcase_add_test(tc, test_cpu_wait_explains_tail);
+    tcase_add_test(tc, test_fold_keys_by_the_runs_size);
     tcase_add_test(tc, test_peer_list_bounded);
     suite_add_tcase(s, tc);
     return check_run(s);
