@@ -763,6 +763,48 @@ START_TEST(test_peer_findings)
 }
 END_TEST
 
+/* A peer path whose stream waits (a job holds the node) keeps its last figure, stale: its
+ * probe.peer finding says so, as probe.tcp.bandwidth's does; a stream or ping-pong that
+ * never ran is said to wait, not read as 0. (Once, under "job 77 running", probe.peer said
+ * "TCP p50 8.34 us, p99 9.06 us, 26.152 Gb/s": the stream's figure of before the job, as
+ * fresh; and "0.000 Gb/s" for a stream deferred since the daemon started.) */
+START_TEST(test_peer_finding_stale_stream)
+{
+    struct policy p;
+    struct findings fs = { 0 };
+    struct probe_peer e[2] = {
+        { .peer = "n2", .rail = "mlx5_0/1", .addr = "10.0.0.2", .rdma = true },
+        { .peer = "n3", .rail = "mlx5_0/1", .addr = "10.0.0.3", .rdma = true },
+    };
+    struct probe_run run = { .peers = e, .n_peers = 2 };
+    policy_init_defaults(&p);
+    for (size_t i = 0; i < 2; i++) {
+        e[i].result[PROBE_TCP_LATENCY] = (struct probe_result){ .ran = true, .latency = { .n = 1, .p50 = 5e-6, .p99 = 9e-6 } };
+        e[i].result[PROBE_RDMA_LATENCY] = (struct probe_result){ .ran = true, .latency = { .n = 1, .p50 = 2e-6, .p99 = 3e-6 } };
+    }
+    /* n2: both streams' figures carried from before the job; n3: none ever ran, and its
+     * RDMA ping-pong (intensive) waits too */
+    e[0].result[PROBE_TCP_BANDWIDTH] = (struct probe_result){ .ran = true, .bandwidth = 1e9, .at = 1,
+                                                               .deferred = "job 77 running" };
+    e[0].result[PROBE_RDMA_BANDWIDTH] = (struct probe_result){ .ran = true, .bandwidth = 2e9, .at = 1,
+                                                                .deferred = "job 77 running" };
+    e[1].result[PROBE_TCP_BANDWIDTH] = (struct probe_result){ .deferred = "job 77 running" };
+    e[1].result[PROBE_RDMA_BANDWIDTH] = (struct probe_result){ .deferred = "job 77 running" };
+    e[1].result[PROBE_RDMA_LATENCY] = (struct probe_result){ .deferred = "job 77 running" };
+    check_probe_results(&run, &p, &fs);
+    ck_assert_uint_eq(fs.n, 2);
+    ck_assert_str_eq(fs.items[0].check, "probe.peer");
+    ck_assert_int_eq(fs.items[0].severity, SEVERITY_OK);
+    ck_assert_str_eq(fs.items[0].message, "n2 (10.0.0.2): TCP p50 5.00 us, p99 9.00 us, "
+                     "8.000 Gb/s (stale: the stream is deferred, job 77 running); RDMA p50 "
+                     "2.00 us, p99 3.00 us, 16.000 Gb/s (stale: the stream is deferred, job 77 running)");
+    ck_assert_str_eq(fs.items[1].message, "n3 (10.0.0.3): TCP p50 5.00 us, p99 9.00 us, "
+                     "stream deferred: job 77 running; RDMA ping-pong deferred: job 77 running");
+    findings_done(&fs);
+    policy_done(&p);
+}
+END_TEST
+
 /* A copy of a run (the check job's, the report's) has arrays of its own, with their room
  * right: the original freed, the copy still reads and frees cleanly (ASan in build-asan
  * sees any shared or freed buffer). */
@@ -1116,6 +1158,7 @@ int main(void)
     tcase_add_test(tc, test_peer_neighbours);
     tcase_add_test(tc, test_peer_hello);
     tcase_add_test(tc, test_peer_findings);
+    tcase_add_test(tc, test_peer_finding_stale_stream);
     tcase_add_test(tc, test_peer_stream_after_slow_session);
     tcase_add_test(tc, test_probes_copy_is_deep);
     tcase_add_test(tc, test_intensive_pingpong_deferred);
