@@ -951,6 +951,27 @@ START_TEST(test_intensive_pingpong_waits_and_carries)
 }
 END_TEST
 
+/* A deferred result keeps the last run's figure, but not its cost: this run spent nothing
+ * on it, CPU wait included. (Once the carried stream's JSON cost read cpu_seconds 0,
+ * wall_seconds 0, bytes 0 and cpu_wait_seconds 0.0159, the earlier run's wait.) */
+START_TEST(test_carry_keeps_no_cost)
+{
+    struct probe_target before = { .name = "loopback" }, now = { .name = "loopback" };
+    struct probe_run prev = { .targets = &before, .n = 1 }, run = { .targets = &now, .n = 1 };
+    before.result[PROBE_TCP_BANDWIDTH] = (struct probe_result){ .ran = true, .bandwidth = 1e9,
+        .at = 1, .cpu_seconds = 0.01, .wall_seconds = 0.02, .bytes = 1000, .cpu_wait_seconds = 0.0159 };
+    snprintf(now.result[PROBE_TCP_BANDWIDTH].deferred, PROBE_DEFERRED_MAX, "job 77 running");
+    probes_carry(&run, &prev);
+    const struct probe_result *r = &now.result[PROBE_TCP_BANDWIDTH];
+    ck_assert(probe_result_stale(r));
+    ck_assert_double_eq(r->bandwidth, 1e9);
+    ck_assert_double_eq(r->cpu_seconds, 0);
+    ck_assert_double_eq(r->wall_seconds, 0);
+    ck_assert_uint_eq(r->bytes, 0);
+    ck_assert_double_eq(r->cpu_wait_seconds, 0);
+}
+END_TEST
+
 /* One loopback TCP ping-pong result into ALL: 1000 samples, p50 10 us, p99 P99_US; its
  * threads waited WAIT_MS for a CPU (NAN: the kernel did not say). */
 static void fold_run(struct baselines *all, const struct policy *p, double p99_us, double wait_ms)
@@ -1163,6 +1184,7 @@ int main(void)
     tcase_add_test(tc, test_probes_copy_is_deep);
     tcase_add_test(tc, test_intensive_pingpong_deferred);
     tcase_add_test(tc, test_intensive_pingpong_waits_and_carries);
+    tcase_add_test(tc, test_carry_keeps_no_cost);
     tcase_add_test(tc, test_cpu_wait_explains_tail);
     tcase_add_test(tc, test_fold_keys_by_the_runs_size);
     tcase_add_test(tc, test_peer_list_bounded);

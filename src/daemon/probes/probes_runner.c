@@ -275,8 +275,8 @@ static void carry(struct probe_result *r, const struct probe_result *old)
     strscpy(why, r->deferred, sizeof(why));
     *r = *old;
     strscpy(r->deferred, why, sizeof(why));
-    /* ...but not its cost: this run streamed nothing */
-    r->cpu_seconds = r->wall_seconds = 0;
+    /* ...but not its cost: this run streamed nothing, nor waited for a CPU to */
+    r->cpu_seconds = r->wall_seconds = r->cpu_wait_seconds = 0;
     r->bytes = 0;
 }
 
