@@ -425,6 +425,37 @@ START_TEST(test_hostile_baselines_file)
 }
 END_TEST
 
+/* A learning baseline's runs in the file are outside data too: a run whose p50 or p99 is
+ * not a positive finite number is skipped, as in every other series, not learned as 0
+ * (once three such runs of four loaded as 0 s, and the fifth run made a "ready" baseline
+ * of p50 0: the median of 0, 0, 0, 10 and 10 us). */
+START_TEST(test_baselines_file_learned_runs_checked)
+{
+    char dir[] = "/tmp/check_probes.XXXXXX", path[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/probe-baselines.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "{\"lo tcp 64\": {\"ready\": false,"
+               " \"learned_p50\": [null, -1e-5, 1e-5, \"x\"],"
+               " \"learned_p99\": [2e-5, 2e-5, 2e-5, 2e-5]}}\n");
+    fclose(f);
+    struct baselines all;
+    ck_assert_int_eq(baselines_load(dir, &all), 0);
+    struct baseline *b = baselines_get(&all, "lo tcp 64");
+    ck_assert_uint_eq(b->n_learned, 1);
+    ck_assert_double_eq(b->learned_p50[0], 1e-5);
+    ck_assert_double_eq(b->learned_p99[0], 2e-5);
+    const struct baseline_rule rule2 = { .runs = 2, .ratio = 1.5, .consecutive = 3 };
+    struct stats s = { .n = 1000, .p50 = 1e-5, .p99 = 2e-5 };
+    baseline_update(b, &s, &rule2);
+    ck_assert(b->ready);
+    ck_assert_double_eq(b->p50, 1e-5);
+    baselines_done(&all);
+    sh("rm -rf %s", dir);
+}
+END_TEST
+
 /* A baselines file of more paths than a node has (BASELINE_MAX_KEYS) is refused, not grown
  * into (each baseline is 16 KiB: the 16 MiB a state file may hold made millions of empty
  * entries, tens of GiB and a quadratic load); as many as it keeps load. */
@@ -1172,6 +1203,7 @@ int main(void)
     tcase_add_test(tc, test_persistence_and_findings);
     tcase_add_test(tc, test_regression_state_and_ratio);
     tcase_add_test(tc, test_hostile_baselines_file);
+    tcase_add_test(tc, test_baselines_file_learned_runs_checked);
     tcase_add_test(tc, test_baselines_file_too_many_paths);
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_probe_kinds);
