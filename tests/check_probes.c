@@ -456,6 +456,37 @@ START_TEST(test_baselines_file_learned_runs_checked)
 }
 END_TEST
 
+/* A baseline the file gives without a usable p50 or p99 is learned anew, and so is its
+ * state: the new baseline starts ok, not regressed by the old one's streak (once a file of
+ * "ready": true, "p50": 0, "degraded": true, "bad_streak": 3 learned 5 healthy runs and
+ * said "regressed" with no bad run against the new baseline). */
+START_TEST(test_baselines_file_relearned_state)
+{
+    char dir[] = "/tmp/check_probes.XXXXXX", path[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/probe-baselines.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "{\"lo tcp 64\": {\"ready\": true, \"p50\": 0, \"p99\": 2e-5, \"degraded\": true,"
+               " \"bad_streak\": 3},\n"
+               " \"lo rdma 8\": {\"ready\": false, \"degraded\": true, \"bad_streak\": 3}}\n");
+    fclose(f);
+    struct baselines all;
+    ck_assert_int_eq(baselines_load(dir, &all), 0);
+    const char *keys[] = { "lo tcp 64", "lo rdma 8" };
+    for (size_t k = 0; k < 2; k++) {
+        struct baseline *b = baselines_get(&all, keys[k]);
+        ck_assert_int_eq(baseline_state(b), BASELINE_LEARNING);
+        for (int i = 0; i < 5; i++)
+            feed(b, 10);
+        ck_assert_msg(baseline_state(b) == BASELINE_OK, "%s: %s", keys[k],
+                      baseline_state_name(baseline_state(b)));
+    }
+    baselines_done(&all);
+    sh("rm -rf %s", dir);
+}
+END_TEST
+
 /* A baselines file of more paths than a node has (BASELINE_MAX_KEYS) is refused, not grown
  * into (each baseline is 16 KiB: the 16 MiB a state file may hold made millions of empty
  * entries, tens of GiB and a quadratic load); as many as it keeps load. */
@@ -1204,6 +1235,7 @@ int main(void)
     tcase_add_test(tc, test_regression_state_and_ratio);
     tcase_add_test(tc, test_hostile_baselines_file);
     tcase_add_test(tc, test_baselines_file_learned_runs_checked);
+    tcase_add_test(tc, test_baselines_file_relearned_state);
     tcase_add_test(tc, test_baselines_file_too_many_paths);
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_probe_kinds);

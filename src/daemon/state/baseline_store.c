@@ -71,6 +71,12 @@ static int load_entry(struct baselines *all, const char *key, json_object *o)
     load_values(o, "recent_wait", b->recent_wait, &b->n_recent_wait, BASELINE_RECENT, true);
     if (b->ready && (b->p50 <= 0 || b->p99 <= 0))
         b->ready = false;       /* no usable baseline: learn it again */
+    if (!b->ready) {
+        /* A state is a judgement against a baseline: one being learned has none, and the
+         * new baseline must not start regressed by the old one's streak. */
+        b->degraded = false;
+        b->bad_streak = b->good_streak = 0;
+    }
     if (json_object_object_get_ex(o, "learned_p50", &l50) &&
         json_object_object_get_ex(o, "learned_p99", &l99) &&
         json_object_is_type(l50, json_type_array) && json_object_is_type(l99, json_type_array)) {
