@@ -29,6 +29,7 @@
 #include "checks.h"
 #include "metrics.h"
 #include "report.h"
+#include "report_json.h"
 #include "stats.h"
 
 START_TEST(test_stats_exact)
@@ -1034,6 +1035,44 @@ START_TEST(test_carry_keeps_no_cost)
 }
 END_TEST
 
+/* A figure's age is counted on the boot clock, not the wall clock: the wall clock stepped
+ * an hour forward after the run (NTP mending a node's clock, as a node booted from a wrong
+ * RTC sees) leaves a figure measured a moment ago that moment old, not 3600 s, and one
+ * stepped back does not make an old figure fresh (age 0). measured_at stays the Unix time
+ * the run was taken at. */
+START_TEST(test_age_on_the_boot_clock)
+{
+    struct policy p;
+    struct inventory inv = { 0 };
+    struct probe_run run;
+    struct counter_state cs = { 0 };
+    static struct report r;
+    json_object *j, *targets, *lat, *v;
+    policy_init_defaults(&p);
+    p.probes.tcp.iterations = 100;
+    p.probes.tcp.bandwidth.duration = 10 * USEC_PER_MSEC;
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    probes_defer(&run, &cs, &p, "", false, 0);
+    probes_execute(&run);
+    struct probe_result *res = &run.targets[0].result[PROBE_TCP_LATENCY];
+    ck_assert_msg(res->ran && !res->error && res->at, "%s", res->error_text);
+    res->at -= 3600 * USEC_PER_SEC;             /* as the wall clock reads it an hour on */
+    memset(&r, 0, sizeof(r));
+    r.probed = true;
+    r.probes = run;
+    j = report_probes_json(&r);
+    ck_assert(json_object_object_get_ex(j, "targets", &targets));
+    ck_assert(json_object_object_get_ex(json_object_array_get_idx(targets, 0), "tcp_latency", &lat));
+    ck_assert(json_object_object_get_ex(lat, "age_seconds", &v));
+    ck_assert_msg(json_object_get_double(v) < 60, "age %g s", json_object_get_double(v));
+    ck_assert(json_object_object_get_ex(lat, "measured_at", &v));
+    ck_assert_double_eq_tol(json_object_get_double(v), (double)res->at / USEC_PER_SEC, 1e-3);
+    json_object_put(j);
+    probes_done(&run);
+    policy_done(&p);
+}
+END_TEST
+
 /* One loopback TCP ping-pong result into ALL: 1000 samples, p50 10 us, p99 P99_US; its
  * threads waited WAIT_MS for a CPU (NAN: the kernel did not say). */
 static void fold_run(struct baselines *all, const struct policy *p, double p99_us, double wait_ms)
@@ -1249,6 +1288,7 @@ int main(void)
     tcase_add_test(tc, test_intensive_pingpong_deferred);
     tcase_add_test(tc, test_intensive_pingpong_waits_and_carries);
     tcase_add_test(tc, test_carry_keeps_no_cost);
+    tcase_add_test(tc, test_age_on_the_boot_clock);
     tcase_add_test(tc, test_cpu_wait_explains_tail);
     tcase_add_test(tc, test_fold_keys_by_the_runs_size);
     tcase_add_test(tc, test_peer_list_bounded);
