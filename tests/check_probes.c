@@ -29,6 +29,7 @@
 #include "checks.h"
 #include "metrics.h"
 #include "report.h"
+#include "report_json.h"
 #include "stats.h"
 
 START_TEST(test_stats_exact)
@@ -425,6 +426,68 @@ START_TEST(test_hostile_baselines_file)
 }
 END_TEST
 
+/* A learning baseline's runs in the file are outside data too: a run whose p50 or p99 is
+ * not a positive finite number is skipped, as in every other series, not learned as 0
+ * (once three such runs of four loaded as 0 s, and the fifth run made a "ready" baseline
+ * of p50 0: the median of 0, 0, 0, 10 and 10 us). */
+START_TEST(test_baselines_file_learned_runs_checked)
+{
+    char dir[] = "/tmp/check_probes.XXXXXX", path[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/probe-baselines.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "{\"lo tcp 64\": {\"ready\": false,"
+               " \"learned_p50\": [null, -1e-5, 1e-5, \"x\"],"
+               " \"learned_p99\": [2e-5, 2e-5, 2e-5, 2e-5]}}\n");
+    fclose(f);
+    struct baselines all;
+    ck_assert_int_eq(baselines_load(dir, &all), 0);
+    struct baseline *b = baselines_get(&all, "lo tcp 64");
+    ck_assert_uint_eq(b->n_learned, 1);
+    ck_assert_double_eq(b->learned_p50[0], 1e-5);
+    ck_assert_double_eq(b->learned_p99[0], 2e-5);
+    const struct baseline_rule rule2 = { .runs = 2, .ratio = 1.5, .consecutive = 3 };
+    struct stats s = { .n = 1000, .p50 = 1e-5, .p99 = 2e-5 };
+    baseline_update(b, &s, &rule2);
+    ck_assert(b->ready);
+    ck_assert_double_eq(b->p50, 1e-5);
+    baselines_done(&all);
+    sh("rm -rf %s", dir);
+}
+END_TEST
+
+/* A baseline the file gives without a usable p50 or p99 is learned anew, and so is its
+ * state: the new baseline starts ok, not regressed by the old one's streak (once a file of
+ * "ready": true, "p50": 0, "degraded": true, "bad_streak": 3 learned 5 healthy runs and
+ * said "regressed" with no bad run against the new baseline). */
+START_TEST(test_baselines_file_relearned_state)
+{
+    char dir[] = "/tmp/check_probes.XXXXXX", path[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/probe-baselines.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "{\"lo tcp 64\": {\"ready\": true, \"p50\": 0, \"p99\": 2e-5, \"degraded\": true,"
+               " \"bad_streak\": 3},\n"
+               " \"lo rdma 8\": {\"ready\": false, \"degraded\": true, \"bad_streak\": 3}}\n");
+    fclose(f);
+    struct baselines all;
+    ck_assert_int_eq(baselines_load(dir, &all), 0);
+    const char *keys[] = { "lo tcp 64", "lo rdma 8" };
+    for (size_t k = 0; k < 2; k++) {
+        struct baseline *b = baselines_get(&all, keys[k]);
+        ck_assert_int_eq(baseline_state(b), BASELINE_LEARNING);
+        for (int i = 0; i < 5; i++)
+            feed(b, 10);
+        ck_assert_msg(baseline_state(b) == BASELINE_OK, "%s: %s", keys[k],
+                      baseline_state_name(baseline_state(b)));
+    }
+    baselines_done(&all);
+    sh("rm -rf %s", dir);
+}
+END_TEST
+
 /* A baselines file of more paths than a node has (BASELINE_MAX_KEYS) is refused, not grown
  * into (each baseline is 16 KiB: the 16 MiB a state file may hold made millions of empty
  * entries, tens of GiB and a quadratic load); as many as it keeps load. */
@@ -763,6 +826,48 @@ START_TEST(test_peer_findings)
 }
 END_TEST
 
+/* A peer path whose stream waits (a job holds the node) keeps its last figure, stale: its
+ * probe.peer finding says so, as probe.tcp.bandwidth's does; a stream or ping-pong that
+ * never ran is said to wait, not read as 0. (Once, under "job 77 running", probe.peer said
+ * "TCP p50 8.34 us, p99 9.06 us, 26.152 Gb/s": the stream's figure of before the job, as
+ * fresh; and "0.000 Gb/s" for a stream deferred since the daemon started.) */
+START_TEST(test_peer_finding_stale_stream)
+{
+    struct policy p;
+    struct findings fs = { 0 };
+    struct probe_peer e[2] = {
+        { .peer = "n2", .rail = "mlx5_0/1", .addr = "10.0.0.2", .rdma = true },
+        { .peer = "n3", .rail = "mlx5_0/1", .addr = "10.0.0.3", .rdma = true },
+    };
+    struct probe_run run = { .peers = e, .n_peers = 2 };
+    policy_init_defaults(&p);
+    for (size_t i = 0; i < 2; i++) {
+        e[i].result[PROBE_TCP_LATENCY] = (struct probe_result){ .ran = true, .latency = { .n = 1, .p50 = 5e-6, .p99 = 9e-6 } };
+        e[i].result[PROBE_RDMA_LATENCY] = (struct probe_result){ .ran = true, .latency = { .n = 1, .p50 = 2e-6, .p99 = 3e-6 } };
+    }
+    /* n2: both streams' figures carried from before the job; n3: none ever ran, and its
+     * RDMA ping-pong (intensive) waits too */
+    e[0].result[PROBE_TCP_BANDWIDTH] = (struct probe_result){ .ran = true, .bandwidth = 1e9, .at = 1,
+                                                               .deferred = "job 77 running" };
+    e[0].result[PROBE_RDMA_BANDWIDTH] = (struct probe_result){ .ran = true, .bandwidth = 2e9, .at = 1,
+                                                                .deferred = "job 77 running" };
+    e[1].result[PROBE_TCP_BANDWIDTH] = (struct probe_result){ .deferred = "job 77 running" };
+    e[1].result[PROBE_RDMA_BANDWIDTH] = (struct probe_result){ .deferred = "job 77 running" };
+    e[1].result[PROBE_RDMA_LATENCY] = (struct probe_result){ .deferred = "job 77 running" };
+    check_probe_results(&run, &p, &fs);
+    ck_assert_uint_eq(fs.n, 2);
+    ck_assert_str_eq(fs.items[0].check, "probe.peer");
+    ck_assert_int_eq(fs.items[0].severity, SEVERITY_OK);
+    ck_assert_str_eq(fs.items[0].message, "n2 (10.0.0.2): TCP p50 5.00 us, p99 9.00 us, "
+                     "8.000 Gb/s (stale: the stream is deferred, job 77 running); RDMA p50 "
+                     "2.00 us, p99 3.00 us, 16.000 Gb/s (stale: the stream is deferred, job 77 running)");
+    ck_assert_str_eq(fs.items[1].message, "n3 (10.0.0.3): TCP p50 5.00 us, p99 9.00 us, "
+                     "stream deferred: job 77 running; RDMA ping-pong deferred: job 77 running");
+    findings_done(&fs);
+    policy_done(&p);
+}
+END_TEST
+
 /* A copy of a run (the check job's, the report's) has arrays of its own, with their room
  * right: the original freed, the copy still reads and frees cleanly (ASan in build-asan
  * sees any shared or freed buffer). */
@@ -909,6 +1014,65 @@ START_TEST(test_intensive_pingpong_waits_and_carries)
 }
 END_TEST
 
+/* A deferred result keeps the last run's figure, but not its cost: this run spent nothing
+ * on it, CPU wait included. (Once the carried stream's JSON cost read cpu_seconds 0,
+ * wall_seconds 0, bytes 0 and cpu_wait_seconds 0.0159, the earlier run's wait.) */
+START_TEST(test_carry_keeps_no_cost)
+{
+    struct probe_target before = { .name = "loopback" }, now = { .name = "loopback" };
+    struct probe_run prev = { .targets = &before, .n = 1 }, run = { .targets = &now, .n = 1 };
+    before.result[PROBE_TCP_BANDWIDTH] = (struct probe_result){ .ran = true, .bandwidth = 1e9,
+        .at = 1, .cpu_seconds = 0.01, .wall_seconds = 0.02, .bytes = 1000, .cpu_wait_seconds = 0.0159 };
+    snprintf(now.result[PROBE_TCP_BANDWIDTH].deferred, PROBE_DEFERRED_MAX, "job 77 running");
+    probes_carry(&run, &prev);
+    const struct probe_result *r = &now.result[PROBE_TCP_BANDWIDTH];
+    ck_assert(probe_result_stale(r));
+    ck_assert_double_eq(r->bandwidth, 1e9);
+    ck_assert_double_eq(r->cpu_seconds, 0);
+    ck_assert_double_eq(r->wall_seconds, 0);
+    ck_assert_uint_eq(r->bytes, 0);
+    ck_assert_double_eq(r->cpu_wait_seconds, 0);
+}
+END_TEST
+
+/* A figure's age is counted on the boot clock, not the wall clock: the wall clock stepped
+ * an hour forward after the run (NTP mending a node's clock, as a node booted from a wrong
+ * RTC sees) leaves a figure measured a moment ago that moment old, not 3600 s, and one
+ * stepped back does not make an old figure fresh (age 0). measured_at stays the Unix time
+ * the run was taken at. */
+START_TEST(test_age_on_the_boot_clock)
+{
+    struct policy p;
+    struct inventory inv = { 0 };
+    struct probe_run run;
+    struct counter_state cs = { 0 };
+    static struct report r;
+    json_object *j, *targets, *lat, *v;
+    policy_init_defaults(&p);
+    p.probes.tcp.iterations = 100;
+    p.probes.tcp.bandwidth.duration = 10 * USEC_PER_MSEC;
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    probes_defer(&run, &cs, &p, "", false, 0);
+    probes_execute(&run);
+    struct probe_result *res = &run.targets[0].result[PROBE_TCP_LATENCY];
+    ck_assert_msg(res->ran && !res->error && res->at, "%s", res->error_text);
+    res->at -= 3600 * USEC_PER_SEC;             /* as the wall clock reads it an hour on */
+    memset(&r, 0, sizeof(r));
+    r.probed = true;
+    r.probes = run;
+    j = report_probes_json(&r);
+    ck_assert(json_object_object_get_ex(j, "targets", &targets));
+    ck_assert(json_object_object_get_ex(json_object_array_get_idx(targets, 0), "tcp_latency", &lat));
+    ck_assert(json_object_object_get_ex(lat, "age_seconds", &v));
+    ck_assert_msg(json_object_get_double(v) < 60, "age %g s", json_object_get_double(v));
+    ck_assert(json_object_object_get_ex(lat, "measured_at", &v));
+    ck_assert_double_eq_tol(json_object_get_double(v), (double)res->at / USEC_PER_SEC, 1e-3);
+    json_object_put(j);
+    probes_done(&run);
+    policy_done(&p);
+}
+END_TEST
+
 /* One loopback TCP ping-pong result into ALL: 1000 samples, p50 10 us, p99 P99_US; its
  * threads waited WAIT_MS for a CPU (NAN: the kernel did not say). */
 static void fold_run(struct baselines *all, const struct policy *p, double p99_us, double wait_ms)
@@ -985,6 +1149,33 @@ START_TEST(test_cpu_wait_explains_tail)
     ck_assert_int_eq(baseline_state(&all.e[0]), BASELINE_SUSPECT);
     ck_assert(!all.e[0].last_unjudged);
     findings_done(&fs);
+    baselines_done(&all);
+    policy_done(&p);
+}
+END_TEST
+
+/* A policy reload while a run goes (probes.tcp.size 64 -> 1024): the run's figures are of
+ * its own 64 B ping-pong, and go into that size's baseline, not the new size's (once
+ * baselines_fold keyed them by the policy's size: "loopback tcp 1024" learned from 64 B). */
+START_TEST(test_fold_keys_by_the_runs_size)
+{
+    struct policy p;
+    struct baselines all = { 0 };
+    policy_init_defaults(&p);
+    p.probes.regression.baseline_runs = 1;
+    fold_run(&all, &p, 20, 8);                  /* planned at 64 B, folded at 64 B */
+    struct inventory inv = { 0 };
+    struct probe_run run;
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    struct probe_result *lat = &run.targets[0].result[PROBE_TCP_LATENCY];
+    lat->ran = true;
+    lat->latency = (struct stats){ .n = 1000, .p50 = 10e-6, .p99 = 20e-6 };
+    lat->cpu_wait_seconds = NAN;
+    p.probes.tcp.size = 1024;                   /* reloaded before the run was done */
+    baselines_fold(&all, &run, &p);
+    ck_assert_uint_eq(all.n, 1);
+    ck_assert_str_eq(all.e[0].key, "loopback tcp 64");
+    probes_done(&run);
     baselines_done(&all);
     policy_done(&p);
 }
@@ -1082,6 +1273,8 @@ int main(void)
     tcase_add_test(tc, test_persistence_and_findings);
     tcase_add_test(tc, test_regression_state_and_ratio);
     tcase_add_test(tc, test_hostile_baselines_file);
+    tcase_add_test(tc, test_baselines_file_learned_runs_checked);
+    tcase_add_test(tc, test_baselines_file_relearned_state);
     tcase_add_test(tc, test_baselines_file_too_many_paths);
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_probe_kinds);
@@ -1089,11 +1282,15 @@ int main(void)
     tcase_add_test(tc, test_peer_neighbours);
     tcase_add_test(tc, test_peer_hello);
     tcase_add_test(tc, test_peer_findings);
+    tcase_add_test(tc, test_peer_finding_stale_stream);
     tcase_add_test(tc, test_peer_stream_after_slow_session);
     tcase_add_test(tc, test_probes_copy_is_deep);
     tcase_add_test(tc, test_intensive_pingpong_deferred);
     tcase_add_test(tc, test_intensive_pingpong_waits_and_carries);
+    tcase_add_test(tc, test_carry_keeps_no_cost);
+    tcase_add_test(tc, test_age_on_the_boot_clock);
     tcase_add_test(tc, test_cpu_wait_explains_tail);
+    tcase_add_test(tc, test_fold_keys_by_the_runs_size);
     tcase_add_test(tc, test_peer_list_bounded);
     suite_add_tcase(s, tc);
     return check_run(s);

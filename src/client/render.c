@@ -229,7 +229,9 @@ static void deferred_note(json_object *bw)
     if (!why || !*why || streq(why, "-"))
         return;
     if (json_object_get_boolean(get(bw, "stale"))) {
-        double age = (double)time(NULL) - json_num(bw, "measured_at");
+        /* the daemon's age (its boot clock), not this clock less measured_at: the wall
+         * clock may have stepped since the run */
+        double age = json_num(bw, "age_seconds");
         printf("  stale, %.0f s old; deferred: %s", age > 0 ? age : 0.0, why);
     } else {
         printf("  deferred: %s", why);

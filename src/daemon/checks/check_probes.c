@@ -72,6 +72,42 @@ static const struct probe_result *peer_failure(const struct probe_peer *e)
     return NULL;
 }
 
+/* A deferred probe's note: ' (stale: the stream is deferred, job 77 running)' after a
+ * figure carried from an earlier run; "" for a fresh one. */
+static void stale_note(const struct probe_result *r, const char *what, char *buf, size_t len)
+{
+    if (probe_result_stale(r))
+        snprintf(buf, len, " (stale: the %s is deferred, %s)", what, r->deferred);
+    else
+        buf[0] = '\0';
+}
+
+#define PATH_FIGURES_MAX 320
+/* One transport's figures on a peer path, for its finding: "p50 5.00 us, p99 9.00 us,
+ * 8.000 Gb/s", each carried figure marked stale with why, and a probe that never ran said
+ * to wait ("stream deferred: job 77 running"), never read as 0. */
+static void path_figures(const struct probe_result *lat, const struct probe_result *bw,
+                         char *buf, size_t len)
+{
+    char note[PROBE_DEFERRED_MAX + 40];
+    if (!lat->ran) {
+        snprintf(buf, len, "ping-pong %s%s", lat->deferred[0] ? "deferred: " : "not run",
+                 lat->deferred);
+        return;
+    }
+    stale_note(lat, "ping-pong", note, sizeof(note));
+    int n = snprintf(buf, len, "p50 %.2f us, p99 %.2f us%s, ", lat->latency.p50 * 1e6,
+                     lat->latency.p99 * 1e6, note);
+    if (n < 0 || (size_t)n >= len)
+        return;
+    stale_note(bw, "stream", note, sizeof(note));
+    if (bw->ran)
+        snprintf(buf + n, len - (size_t)n, "%.3f Gb/s%s", bw->bandwidth * 8 / 1e9, note);
+    else
+        snprintf(buf + n, len - (size_t)n, "stream %s%s", bw->deferred[0] ? "deferred: " : "not run",
+                 bw->deferred);
+}
+
 /* Each path to a neighbour: probe.peer, unknown when it failed (the path is unmeasured,
  * which is not this node's fault alone); probe.peers for the node: DEGRADED once as many
  * peers as the policy says are unreachable. */
@@ -103,16 +139,18 @@ static void peer_results(const struct probe_run *run, const struct policy *p, st
                          probe_kinds[bad - e->result].transport == PROBE_RDMA ? "RDMA: " : "",
                          bad->error_text);
         } else {
-            char rdma[96] = "";
-            if (rdma_lat->ran)
-                snprintf(rdma, sizeof(rdma), "; RDMA p50 %.2f us, p99 %.2f us, %.3f Gb/s",
-                         rdma_lat->latency.p50 * 1e6, rdma_lat->latency.p99 * 1e6,
-                         e->result[PROBE_RDMA_BANDWIDTH].bandwidth * 8 / 1e9);
-            snprintf(got, sizeof(got), "p99 %.2f us", tcp_lat->latency.p99 * 1e6);
+            char tcp[PATH_FIGURES_MAX], rdma[PATH_FIGURES_MAX] = "";
+            path_figures(tcp_lat, &e->result[PROBE_TCP_BANDWIDTH], tcp, sizeof(tcp));
+            /* (a path from the host has no RDMA probe, whose results only say it waits) */
+            if (rdma_lat->ran || (e->rdma && rdma_lat->deferred[0]))
+                path_figures(rdma_lat, &e->result[PROBE_RDMA_BANDWIDTH], rdma, sizeof(rdma));
+            if (tcp_lat->ran)
+                snprintf(got, sizeof(got), "p99 %.2f us", tcp_lat->latency.p99 * 1e6);
+            else
+                snprintf(got, sizeof(got), "deferred");
             findings_add(out, "probe.peer", SEVERITY_OK, e->rail, NULL, got, NULL,
-                         "%s (%s): TCP p50 %.2f us, p99 %.2f us, %.3f Gb/s%s", e->peer, e->addr,
-                         tcp_lat->latency.p50 * 1e6, tcp_lat->latency.p99 * 1e6,
-                         e->result[PROBE_TCP_BANDWIDTH].bandwidth * 8 / 1e9, rdma);
+                         "%s%s%s%s: TCP %s%s%s", e->peer, *e->addr ? " (" : "", e->addr,
+                         *e->addr ? ")" : "", tcp, rdma[0] ? "; RDMA " : "", rdma);
         }
         findings_set_subject(out, e->peer);
     }

@@ -181,9 +181,11 @@ double baseline_last_ratio(const struct baseline *b)
     return fmax(b->last_p50 / b->p50, b->last_p99 / b->p99);
 }
 
-static uint32_t ping_pong_size(const struct policy *p, enum probe_transport t)
+/* The size the run's ping-pong had: its plan's, not the policy's now (a reload while the
+ * run went may have changed probes.*.size, and the run's figures are of the old size). */
+static uint32_t ping_pong_size(const struct probe_run *run, enum probe_transport t)
 {
-    return t == PROBE_RDMA ? p->probes.rdma.size : p->probes.tcp.size;
+    return t == PROBE_RDMA ? run->rdma.size : run->tcp.size;
 }
 
 /* A successful latency result into the baseline of KEY, judged by the transport's rule. */
@@ -210,7 +212,7 @@ void baselines_fold(struct baselines *all, const struct probe_run *run, const st
         for (enum probe_transport k = 0; k < PROBE_TRANSPORT_COUNT; k++) {
             char key[352];
             snprintf(key, sizeof(key), "%s %s %u", t->name, probe_transport_name(k),
-                     ping_pong_size(p, k));
+                     ping_pong_size(run, k));
             fold_latency(all, key, &t->result[probe_kind_of(k, PROBE_LATENCY)], p, k);
         }
     }
@@ -220,7 +222,7 @@ void baselines_fold(struct baselines *all, const struct probe_run *run, const st
         for (enum probe_transport k = 0; k < PROBE_TRANSPORT_COUNT; k++) {
             char key[352];
             snprintf(key, sizeof(key), "%s %s %u @%s", e->rail, probe_transport_name(k),
-                     ping_pong_size(p, k), e->peer);
+                     ping_pong_size(run, k), e->peer);
             fold_latency(all, key, &e->result[probe_kind_of(k, PROBE_LATENCY)], p, k);
         }
     }

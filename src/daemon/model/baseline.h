@@ -104,7 +104,8 @@ bool baseline_update_waited(struct baseline *b, const struct stats *s, double cp
                             const struct baseline_rule *rule);
 
 /* Folds a probe run's successful latency results in, one baseline per "TARGET PROBE SIZE"
- * (a failed run is no sample of the fabric's speed). */
+ * (a failed run is no sample of the fabric's speed), SIZE the run's own ping-pong size; P
+ * gives the judgement's rule. */
 void baselines_fold(struct baselines *all, const struct probe_run *run, const struct policy *p);
 struct baseline *baselines_get(struct baselines *all, const char *key);  /* adds if absent; NULL
                                                                          * at BASELINE_MAX_KEYS */

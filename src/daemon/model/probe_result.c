@@ -21,6 +21,12 @@ void probe_fail(struct probe_result *r, int err, const char *fmt, ...)
     va_end(ap);
 }
 
+double probe_result_age(const struct probe_result *r)
+{
+    usec_t now = now_usec(CLOCK_BOOTTIME);
+    return r->at && now > r->at_boot ? (double)(now - r->at_boot) / USEC_PER_SEC : 0.0;
+}
+
 double probe_now(void)
 {
     struct timespec ts;

@@ -30,6 +30,8 @@ struct probe_result {
      * the node's, not the path's. NAN where the kernel does not say (no CONFIG_SCHED_INFO). */
     double cpu_wait_seconds;
     usec_t at;                  /* CLOCK_REALTIME when it ran; 0: never */
+    usec_t at_boot;             /* the same moment on CLOCK_BOOTTIME, the clock of its age:
+                                 * the wall clock may step (NTP) after the run */
     /* A ping-pong's traffic class as the kernel holds it once connected: the socket's IP
      * TOS (IPv6: traffic class), the QP's GRH traffic class. */
     bool has_tclass;
@@ -60,6 +62,10 @@ struct rdma_endpoint {
     uint8_t port;
     int gid_index;              /* RoCE: the rail's GID; -1 on InfiniBand (LID routing) */
 };
+
+/* Seconds since R ran (probe_result_age's clock: CLOCK_BOOTTIME, so that a step of the wall
+ * clock neither ages a figure nor makes an old one fresh); 0 for one that never ran. */
+double probe_result_age(const struct probe_result *r);
 
 void probe_fail(struct probe_result *r, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -489,16 +489,13 @@ static void probe_metrics(FILE *f, const struct report *r)
     }
     family(f, "fabtune_probe_age_seconds", "gauge",
            "Seconds since the probe (test latency or bandwidth) last ran.");
-    usec_t now = now_usec(CLOCK_REALTIME);
     for (size_t i = 0; i < n; i++) {
         const struct probe_result *res[] = { rows[i].lat, rows[i].bw };
         static const char *const test[] = { "latency", "bandwidth" };
         rail_labels(r, rows[i].target, &l);
         for (size_t k = 0; k < ARRAY_SIZE(res); k++)
             if (res[k]->ran && res[k]->at)
-                sample(f, "fabtune_probe_age_seconds",
-                       now > res[k]->at ? (double)(now - res[k]->at) / USEC_PER_SEC : 0.0,
-                       RAIL_LABELS(l), "probe", rows[i].probe, "peer", rows[i].peer, "test", test[k], NULL);
+                sample(f, "fabtune_probe_age_seconds", probe_result_age(res[k]), RAIL_LABELS(l), "probe", rows[i].probe, "peer", rows[i].peer, "test", test[k], NULL);
     }
     free(rows);
 

@@ -461,10 +461,8 @@ static json_object *result_to_json(const struct probe_result *r)
     add_string(o, "deferred", r->deferred[0] ? r->deferred : NULL);
     json_object_object_add(o, "stale", json_object_new_boolean(probe_result_stale(r)));
     if (r->at) {
-        usec_t now = now_usec(CLOCK_REALTIME);
         json_object_object_add(o, "measured_at", json_object_new_double((double)r->at / USEC_PER_SEC));
-        json_object_object_add(o, "age_seconds", json_object_new_double(
-            now > r->at ? (double)(now - r->at) / USEC_PER_SEC : 0.0));
+        json_object_object_add(o, "age_seconds", json_object_new_double(probe_result_age(r)));
     }
     if (!r->ran)
         return o;

@@ -123,15 +123,13 @@ static void print_probe_row(const char *name, const char *what, const struct pro
     }
     fprintf(out, "  %-24s %-5s %9.2f %9.2f %9.2f %8.2f", name, what, lat->latency.min * 1e6,
             lat->latency.p50 * 1e6, lat->latency.p99 * 1e6, lat->latency.p99 / lat->latency.p50);
-    usec_t now = now_usec(CLOCK_REALTIME);
     if (bw->ran && !bw->error)
         fprintf(out, " %10.3f", bw->bandwidth * 8 / 1e9);
     else
         fprintf(out, " %10s", bw->ran ? "failed" : "-");
     /* A deferred stream: why, and the age of the figure it keeps (stale, never fresh). */
     if (probe_result_stale(bw))
-        fprintf(out, " stale, %.0f s old; deferred: %s", now > bw->at ? (double)(now - bw->at) / USEC_PER_SEC : 0.0,
-                bw->deferred);
+        fprintf(out, " stale, %.0f s old; deferred: %s", probe_result_age(bw), bw->deferred);
     else if (bw->deferred[0])
         fprintf(out, " deferred: %s", bw->deferred);
     fputc('\n', out);

@@ -275,8 +275,8 @@ static void carry(struct probe_result *r, const struct probe_result *old)
     strscpy(why, r->deferred, sizeof(why));
     *r = *old;
     strscpy(r->deferred, why, sizeof(why));
-    /* ...but not its cost: this run streamed nothing */
-    r->cpu_seconds = r->wall_seconds = 0;
+    /* ...but not its cost: this run streamed nothing, nor waited for a CPU to */
+    r->cpu_seconds = r->wall_seconds = r->cpu_wait_seconds = 0;
     r->bytes = 0;
 }
 
@@ -320,13 +320,15 @@ static const struct probe_params *params_for(const struct probe_params *p, const
  * its results). */
 static void ran_at(struct probe_result *lat, struct probe_result *bw, const char *deferred)
 {
-    usec_t now = now_usec(CLOCK_REALTIME);
+    usec_t now = now_usec(CLOCK_REALTIME), boot = now_usec(CLOCK_BOOTTIME);
     lat->at = now;
+    lat->at_boot = boot;
     if (deferred[0]) {
         memset(bw, 0, sizeof(*bw));
         strscpy(bw->deferred, deferred, sizeof(bw->deferred));
     } else {
         bw->at = now;
+        bw->at_boot = boot;
     }
 }
 

@@ -21,6 +21,12 @@ static double get_d(json_object *o, const char *k, double max)
     return isfinite(d) && d >= 0 && d <= max ? d : 0;
 }
 
+/* A latency from the file: positive, finite and bounded. */
+static bool latency_ok(double x)
+{
+    return isfinite(x) && x > 0 && x <= 1e12;
+}
+
 /* The last max values of the array KEY, each a positive finite latency (or, with zero_ok,
  * a CPU wait, which may be 0); others skipped. */
 static void load_values(json_object *o, const char *key, double *v, uint32_t *n, uint32_t max,
@@ -65,16 +71,26 @@ static int load_entry(struct baselines *all, const char *key, json_object *o)
     load_values(o, "recent_wait", b->recent_wait, &b->n_recent_wait, BASELINE_RECENT, true);
     if (b->ready && (b->p50 <= 0 || b->p99 <= 0))
         b->ready = false;       /* no usable baseline: learn it again */
+    if (!b->ready) {
+        /* A state is a judgement against a baseline: one being learned has none, and the
+         * new baseline must not start regressed by the old one's streak. */
+        b->degraded = false;
+        b->bad_streak = b->good_streak = 0;
+    }
     if (json_object_object_get_ex(o, "learned_p50", &l50) &&
         json_object_object_get_ex(o, "learned_p99", &l99) &&
         json_object_is_type(l50, json_type_array) && json_object_is_type(l99, json_type_array)) {
         size_t n = json_object_array_length(l50);
-        for (size_t i = 0; i < n && i < json_object_array_length(l99) && i < BASELINE_MAX_RUNS; i++) {
+        for (size_t i = 0; i < n && i < json_object_array_length(l99) && b->n_learned < BASELINE_MAX_RUNS; i++) {
             double x = json_object_get_double(json_object_array_get_idx(l50, i));
             double y = json_object_get_double(json_object_array_get_idx(l99, i));
-            b->learned_p50[i] = isfinite(x) && x > 0 ? x : 0;
-            b->learned_p99[i] = isfinite(y) && y > 0 ? y : 0;
-            b->n_learned = (uint32_t)i + 1;
+            /* A run that is no latency is skipped, as in the series: a 0 among the learned
+             * runs would pull their median, the baseline, towards 0. */
+            if (!latency_ok(x) || !latency_ok(y))
+                continue;
+            b->learned_p50[b->n_learned] = x;
+            b->learned_p99[b->n_learned] = y;
+            b->n_learned++;
         }
     }
     return 0;
