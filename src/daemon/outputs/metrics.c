@@ -495,7 +495,8 @@ static void probe_metrics(FILE *f, const struct report *r)
         rail_labels(r, rows[i].target, &l);
         for (size_t k = 0; k < ARRAY_SIZE(res); k++)
             if (res[k]->ran && res[k]->at)
-                sample(f, "fabtune_probe_age_seconds", probe_result_age(res[k]), RAIL_LABELS(l), "probe", rows[i].probe, "peer", rows[i].peer, "test", test[k], NULL);
+                sample(f, "fabtune_probe_age_seconds", probe_result_age(res[k]), RAIL_LABELS(l),
+                       "probe", rows[i].probe, "peer", rows[i].peer, "test", test[k], NULL);
     }
     free(rows);
 
