@@ -20,8 +20,9 @@
 #   all on lane 0: its own BER x 100 Gb/s x the interval = 4,000,000, the others 0;
 # - the memory in a snapshot: fabtunectl snapshot --state-dir keeps the daemon's links.json
 #   and when it was taken; fabtuned --once --snapshot on the node's tree with them shows the
-#   link downs and events and judges counters.sticky at that time; a damaged copy is left
-#   out with a warning.
+#   link downs and events and judges counters.sticky at that time; a copy saved in the boot
+#   before the snapshot's is aged on the wall clock (its boot times mean nothing in the new
+#   boot); a damaged copy is left out with a warning.
 # Only the check passes sample (counters.interval 1h), so the rate is the one between
 # them. Needs root ("fabtunectl reload" runs a check pass now).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -130,6 +131,25 @@ expect_match '^2 null link_down link_downed$' "$tmp/v"
 jq -r '.findings[] | select(.check == "counters.sticky" and .rail == "mlx5_2/1") | "\(.severity) \(.message)"' \
     "$tmp/node.json" > "$tmp/v"
 expect_match '^warning the link went down (link_downed +2) at [0-9-]*T[0-9:]*Z; DEGRADED until' "$tmp/v"
+# A snapshot taken after a reboot, before the daemon's first pass of the new boot: its
+# links.json is of the old boot, whose boot times mean nothing now. The link down, two
+# hours before the snapshot on the wall clock, is past the 1 h window (on boot times it
+# would read as just now: the new boot is a minute old).
+kept_boot=$(jq -r .boot_id "$tmp/kept.json")
+mkdir -p "$tmp/fx/proc/sys/kernel/random"
+echo 5e0d1c2b-7a8f-4e3d-b2a1-0f9e8d7c6b5a > "$tmp/fx/proc/sys/kernel/random/boot_id"
+[ "$kept_boot" != 5e0d1c2b-7a8f-4e3d-b2a1-0f9e8d7c6b5a ] || fail "the kept memory is of the new boot"
+echo "$(($(cut -d' ' -f1 "$tmp/taken") + 7200 * 1000000)) 60000000" > "$tmp/fx/fabtune/taken"
+tar -C "$tmp/fx" -cf "$tmp/rebooted.tar" .
+"$fabtuned" --once --json --no-probes -c "$tmp/sticky.yaml" --snapshot "$tmp/rebooted.tar" > "$tmp/rebooted.json" 2>> "$tmp/log"
+jq -r '.findings[] | select(.check == "counters.sticky" and .rail == "mlx5_2/1") | "\(.severity) \(.message)"' \
+    "$tmp/rebooted.json" > "$tmp/v"
+expect_match '^ok no flap, link down or error burst in the last 1h' "$tmp/v"
+jq -r '.rails[] | select(.name == "mlx5_2/1") | .link | "\(.events[0].kind) \(.events[0].boot_id)"' \
+    "$tmp/rebooted.json" > "$tmp/v"
+expect_match "^link_down $kept_boot\$" "$tmp/v"
+rm -r "$tmp/fx/proc/sys/kernel/random"
+cp "$tmp/taken" "$tmp/fx/fabtune/taken"
 # A damaged copy is left out, said, and the rest of the report stands.
 echo '{"boot_id":7}' > "$tmp/fx/fabtune/state/links.json"
 tar -C "$tmp/fx" -cf "$tmp/bad.tar" .
