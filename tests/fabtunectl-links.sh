@@ -11,7 +11,8 @@
 #   -13.01 dBm; the DAC "not monitored"; rail 4 unknown with the kernel's reason; rail 0's
 #   FEC mode rs, its BER unknown from one sample (null in --json, "-" in the table), the
 #   other rails' FEC unknown: the snapshot kept no answer;
-# - symbol_error +36 on mlx5_0, link_downed 0 -> 2 on mlx5_2 and carrier_changes 2 -> 4 on
+# - symbol_error +36 on mlx5_0 (and mlx5_1's stopped at its 16-bit maximum: "saturated",
+#   no rate), link_downed 0 -> 2 on mlx5_2 and carrier_changes 2 -> 4 on
 #   mlx5_0's netdev between two passes: 36 symbol errors over the interval between the
 #   passes (per hour x interval / 3600 = 36), 2 link downs in 24 h, and the events with
 #   their times, newest first, in --json and the text table;
@@ -83,6 +84,7 @@ expect_match '^  no flap, link down or error burst kept$' "$LAST_OUT"
 
 ib="$root/class/infiniband"
 echo 36 > "$ib/mlx5_0/ports/1/counters/symbol_error"
+echo 65535 > "$ib/mlx5_1/ports/1/counters/symbol_error"
 echo 2 > "$ib/mlx5_2/ports/1/counters/link_downed"
 echo 4 > "$root/class/net/enp26s0f0np0/carrier_changes"
 "$top_builddir/tests/fec_replies" rs400 enp26s0f0np0 "$net/enp26s0f0np0/fec" 4000000 10
@@ -95,6 +97,10 @@ out "$(q mlx5_0/1 '"\(.pre_fec_ber_lanes | length) \(.pre_fec_ber_lanes[0] * 100
     '^4 4000000 \[0,0,0\]$'
 out "$(q mlx5_0/1 '"\(.symbol_errors_total) \(.symbol_errors_per_hour * .symbol_errors_interval_seconds / 3600 * 1000 | round)"')" '^36 36000$'
 out "$(q mlx5_0/1 '.symbol_errors_interval_seconds > 0')" '^true$'
+# A symbol_error stopped at its 16-bit maximum sees no rise: no rate, said, not 0 an hour.
+out "$(q mlx5_1/1 '"\(.symbol_errors_total) \(.symbol_errors_per_hour) \(.symbol_errors_saturated)"')" \
+    '^65535 null true$'
+out "$(q mlx5_0/1 '.symbol_errors_saturated')" '^false$'
 stamp='[0-9-]*T[0-9:]*Z'
 out "$(q mlx5_2/1 '"\(.link_downs_24h) \(.events | length) \(.events[0] | "\(.kind) \(.count) \(.what) \(.at)")"')" \
     "^2 1 link_down 2 link_downed $stamp\$"
@@ -104,6 +110,7 @@ expect_match "^  mlx5_0/1  *$stamp  *flap  *2 carrier changes on enp26s0f0np0\$"
 expect_match "^  mlx5_2/1  *$stamp  *link_down  *link_downed +2\$" "$LAST_OUT"
 expect_match '^mlx5_0/1  *enp26s0f0np0  *rs  *[0-9]\.[0-9]e-[0-9]*  *[0-9]\.[0-9]e-[0-9]*  ' "$LAST_OUT"
 expect_match '^mlx5_2/1  *enp77s0f0np0  *-  *-  *-  *[0-9]*  *2  *OSFP ' "$LAST_OUT"
+expect_match '^mlx5_1/1  *enp60s0f0np0  *-  *-  *-  *saturated  *0  *QSFP28 DAC ' "$LAST_OUT"
 
 # The memory in a snapshot. fabtunectl snapshot on this host keeps the daemon's links.json
 # as it was and when it was taken (this host has no RDMA rails: only those two files are

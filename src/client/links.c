@@ -135,7 +135,11 @@ static void render_table(json_object *rails)
         snprintf(row[2], CELL, "%s", json_text(l, "fec_mode"));
         number_cell(l, "pre_fec_ber", true, row[3], CELL);
         number_cell(l, "post_fec_ber", true, row[4], CELL);
-        number_cell(l, "symbol_errors_per_hour", false, row[5], CELL);
+        if (present(l, "symbol_errors_saturated") &&
+            json_object_get_boolean(get(l, "symbol_errors_saturated")))
+            snprintf(row[5], CELL, "saturated");    /* stopped at its maximum: no rate */
+        else
+            number_cell(l, "symbol_errors_per_hour", false, row[5], CELL);
         number_cell(l, "link_downs_24h", false, row[6], CELL);
         module_cell(m, row[7], CELL);
         temperature_cell(m, row[8], CELL);

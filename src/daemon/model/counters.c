@@ -138,7 +138,8 @@ void link_ber_of(const struct symbol_rate link[LINK_RATES], double rate_gbps, st
 }
 
 /* Before the sample becomes the last: the rate of NOW against OLD (the previous sample's),
- * where both have the counter and it did not go back (a reset, a wrap). */
+ * where both have the counter, it did not go back (a reset, a wrap) and it is not stopped
+ * at its maximum (a PMA counter: its 0/s would say a link is clean whatever it does). */
 static void value_rate(const struct rail_counters *rc, const struct counter_sample *s,
                        const struct counter_value *now, const struct counter_value *old,
                        struct symbol_rate *y)
@@ -148,7 +149,8 @@ static void value_rate(const struct rail_counters *rc, const struct counter_samp
         return;
     y->present = true;
     y->total = now->value;
-    if (!old || s->taken <= rc->last.taken || now->value < old->value)
+    y->saturated = counter_saturated(now);
+    if (!old || s->taken <= rc->last.taken || now->value < old->value || y->saturated)
         return;
     y->known = true;
     y->over = s->taken - rc->last.taken;

@@ -30,7 +30,9 @@ struct class_rate {
  * too): the count since its last reset, and its rate between the last two samples. */
 struct symbol_rate {
     bool present;               /* the port has the counter */
-    bool known;                 /* a rate could be computed (two samples, no reset) */
+    bool known;                 /* a rate could be computed (two samples, no reset, and
+                                 * not saturated) */
+    bool saturated;             /* a PMA counter stopped at its maximum: a rise is not seen */
     uint64_t total;
     double per_second;
     usec_t over;                /* the interval the rate is measured over */
