@@ -4,8 +4,9 @@
 # of the 8-rail mlx5 snapshot tree (--sysfs-root), whose netdevs hold module answers made
 # by tests/module_replies from tests/fixtures/module (SFF-8636 and CMIS pages built from
 # the specs): rail 0 qsfp28-sr4, rail 1 qsfp28-dac, rail 2 osfp-2xdr4, rail 3 qsfp28-aoc,
-# rail 4 a driver that refused MODULE_EEPROM_GET (EOPNOTSUPP), rails 5-7 none kept; rail 0's
-# FEC_GET answer from tests/fec_replies (RS-FEC 400G, tests/fec_fixtures.h).
+# rail 4 a driver that refused MODULE_EEPROM_GET (EOPNOTSUPP), rail 6 qsfp28-sr4 with no
+# light on lane 3 (0 mW: under its low warning, never "no threshold"), rails 5 and 7 none
+# kept; rail 0's FEC_GET answer from tests/fec_replies (RS-FEC 400G, tests/fec_fixtures.h).
 # - the modules read as their bytes say: rail 0's lane 3 at 0.06 mW (-12.22 dBm), 2.22 dB
 #   under its 0.1 mW low warning, 35.5 C; rail 2 at 72.25 C (warning 70), lane 6 at
 #   -13.01 dBm; the DAC "not monitored"; rail 4 unknown with the kernel's reason; rail 0's
@@ -38,6 +39,9 @@ mods="$top_srcdir/tests/fixtures/module"
 "$replies" "$mods/qsfp28-dac.pages" enp60s0f0np0 "$net/enp60s0f0np0"
 "$replies" "$mods/osfp-2xdr4.pages" enp77s0f0np0 "$net/enp77s0f0np0"
 "$replies" "$mods/qsfp28-aoc.pages" enp94s0f0np0 "$net/enp94s0f0np0"
+# Rail 6: the SR4 with no light on lane 3 (Rx power 0: loss of signal).
+sed 's/^1F 40 1F 40 02 58 1F 40 /1F 40 1F 40 00 00 1F 40 /' "$mods/qsfp28-sr4.pages" > "$tmp/los.pages"
+"$replies" "$tmp/los.pages" enp205s0f0np0 "$net/enp205s0f0np0"
 "$top_builddir/tests/fec_replies" rs400 enp26s0f0np0 "$net/enp26s0f0np0/fec"
 echo 95 > "$net/enp154s0f0np0/module_lower.errno"
 cat > "$tmp/policy.yaml" <<EOP
@@ -79,6 +83,10 @@ expect_match '^RAIL  *NETDEV  *FEC  *PRE-FEC BER  *POST-FEC BER  *SYMBOL ERR/H  
 expect_match '^mlx5_0/1  *enp26s0f0np0  *rs  *-  *-  *[0-9-]*  *0  *QSFP28 optical FABTUNE OPTICS QSFP28-SR4-100G  *35.5 C (warn 70.0)  *lane 3 -12.22 dBm (warn -10.00, -2.22 dB)  *-$' "$LAST_OUT"
 expect_match '^mlx5_1/1  *enp60s0f0np0 .* QSFP28 DAC FABTUNE CABLES QSFP28-DAC-1M  *not monitored  *not monitored  *-$' "$LAST_OUT"
 expect_match '^mlx5_4/1  *enp154s0f0np0 .* unknown  *-  *-  *-$' "$LAST_OUT"
+# A dark lane is under its module's low warning, not without a threshold.
+out "$(q mlx5_6/1 '.module.rx_power_weakest | "\(.lane) \(.watts) \(.dbm) \(.low_warning_dbm) \(.margin_db)"')" \
+    '^3 0 null -10 null$'
+expect_match '^mlx5_6/1  *enp205s0f0np0 .* lane 3 0 mW (warn -10.00, no light)  *-$' "$LAST_OUT"
 expect_match '^mlx5_4/1: module unknown: no answer to MODULE_EEPROM_GET when the snapshot was taken (Operation not supported)$' "$LAST_OUT"
 expect_match '^  no flap, link down or error burst kept$' "$LAST_OUT"
 
