@@ -107,7 +107,7 @@ const char *link_rate_counter(enum link_rate r)
         [LINK_RATE_FEC_CORRECTED_BITS] = "fec:corrected_bits",
         [LINK_RATE_FEC_UNCORRECTABLE] = "fec:uncorrectable",
         [LINK_RATE_PHY_CORRECTED_BITS] = "ethtool:rx_corrected_bits_phy",
-        [LINK_RATE_PHY_SYMBOL_ERR] = "ethtool:rx_symbol_err_phy",
+        [LINK_RATE_PHY_SYMBOL_ERR] = "ethtool:rx_pcs_symbol_err_phy",
     };
     return (unsigned)r < LINK_RATES ? names[r] : "?";
 }
