@@ -578,6 +578,11 @@ START_TEST(test_saturated_and_reset)
     ck_assert_ptr_nonnull(strstr(f->message, "at least"));
     ck_assert_int_eq(one_finding(&b.findings, "counters.loss", "mlx5_2/1")->severity, SEVERITY_OK);
     ck_assert_uint_eq(counters_find_const(&st, "mlx5_2/1")->resets, 1);
+    /* The port's symbol errors (fabtunectl links' SYMBOL ERR/H): a counter stopped at its
+     * maximum has no rate, not 0/h. */
+    const struct symbol_rate *y = &counters_find_const(&st, "mlx5_0/1")->symbols;
+    ck_assert(y->present && y->saturated && !y->known);
+    ck_assert_uint_eq(y->total, 65535);
 
     /* perfquery -R: both back to 0. A reset is no rise; the peak of the link down stays
      * for the hold time (checks.interval), as any burst does, so hold none here. */
@@ -598,6 +603,9 @@ START_TEST(test_saturated_and_reset)
     check_counters(&d.inv, &st, &d.policy, &d.findings);
     ck_assert_int_eq(one_finding(&d.findings, "counters.link", "mlx5_0/1")->severity,
                      SEVERITY_WARNING);
+    y = &counters_find_const(&st, "mlx5_0/1")->symbols;
+    ck_assert(y->known && !y->saturated);
+    ck_assert_double_eq_tol(y->per_second, 5, 1e-9);
     run_done(&a);
     run_done(&b);
     run_done(&c);

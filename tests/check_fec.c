@@ -201,14 +201,19 @@ START_TEST(test_rates)
     /* an unknown rate: no BER */
     link_ber_of(counters_find_const(&st, "r")->link, 0, &b);
     ck_assert(!b.pre_known);
-    /* mlx5's PHY counts when FEC_GET gives none; the symbol errors before the blocks */
+    /* mlx5's PHY counts when FEC_GET gives none; the symbol errors before the blocks.
+     * The symbol errors FEC left are rx_pcs_symbol_err_phy (the PHY statistical group's
+     * phy_symbol_errors); rx_symbol_err_phy counts packets dropped for a symbol error
+     * (the 802.3 group's), no bits. */
     struct counter_sample s = { .taken = 200 * USEC_PER_SEC };
     counter_sample_add(&s, "ethtool:rx_corrected_bits_phy", 0);
+    counter_sample_add(&s, "ethtool:rx_pcs_symbol_err_phy", 0);
     counter_sample_add(&s, "ethtool:rx_symbol_err_phy", 0);
     ck_assert_int_eq(counters_fold(&st, "boot", "m", &s, false, 0, 0), 0);
     s.taken = 210 * USEC_PER_SEC;
     s.values[0].value = 2000000;        /* 2e5/s at 200 G: 1e-6 */
     s.values[1].value = 20;             /* 2/s at 200 G: 1e-11 */
+    s.values[2].value = 3;              /* three packets dropped */
     ck_assert_int_eq(counters_fold(&st, "boot", "m", &s, false, 0, 0), 0);
     link_ber_of(counters_find_const(&st, "m")->link, 200, &b);
     ck_assert_int_eq(b.pre_from, LINK_RATE_PHY_CORRECTED_BITS);
@@ -575,7 +580,7 @@ START_TEST(test_sample_phy_and_fec)
     link_ber_of(counters_find_const(&cs, r->name)->link, 400, &b);
     ck_assert_int_eq(b.pre_from, LINK_RATE_FEC_CORRECTED_BITS);
     ck_assert_int_eq(b.post_from, LINK_RATE_PHY_SYMBOL_ERR);
-    ck_assert_uint_eq(b.post.total, 1002);
+    ck_assert_uint_eq(b.post.total, 1003);         /* rx_pcs_symbol_err_phy */
     counters_done(&cs);
     counter_sample_done(&s);
     inventory_done(&inv);

@@ -59,7 +59,8 @@ static void temperature_cell(json_object *m, char *buf, size_t len)
         snprintf(buf, len, "%.1f C", json_num(m, "temperature_celsius"));
 }
 
-/* "lane 3 -12.22 dBm (warn -10.00, -2.22 dB)". */
+/* "lane 3 -12.22 dBm (warn -10.00, -2.22 dB)"; a dark lane (0 mW: no dBm, no margin)
+ * "lane 3 0 mW (warn -10.00, no light)"; "(no threshold)" only where the module has none. */
 static void rx_cell(json_object *m, char *buf, size_t len)
 {
     json_object *w = get(m, "rx_power_weakest");
@@ -73,9 +74,13 @@ static void rx_cell(json_object *m, char *buf, size_t len)
         int n = present(w, "dbm")
                 ? snprintf(buf, len, "lane %s %.2f dBm", json_text(w, "lane"), json_num(w, "dbm"))
                 : snprintf(buf, len, "lane %s 0 mW", json_text(w, "lane"));
-        if (n > 0 && (size_t)n < len)
-            snprintf(buf + n, len - (size_t)n, present(w, "margin_db")
-                     ? " (warn %.2f, %+.2f dB)" : " (no threshold)",
+        if (n > 0 && (size_t)n < len && !present(w, "low_warning_dbm"))
+            snprintf(buf + n, len - (size_t)n, " (no threshold)");
+        else if (n > 0 && (size_t)n < len && !present(w, "margin_db"))
+            snprintf(buf + n, len - (size_t)n, " (warn %.2f, no light)",
+                     json_num(w, "low_warning_dbm"));
+        else if (n > 0 && (size_t)n < len)
+            snprintf(buf + n, len - (size_t)n, " (warn %.2f, %+.2f dB)",
                      json_num(w, "low_warning_dbm"), json_num(w, "margin_db"));
     }
 }
@@ -135,7 +140,11 @@ static void render_table(json_object *rails)
         snprintf(row[2], CELL, "%s", json_text(l, "fec_mode"));
         number_cell(l, "pre_fec_ber", true, row[3], CELL);
         number_cell(l, "post_fec_ber", true, row[4], CELL);
-        number_cell(l, "symbol_errors_per_hour", false, row[5], CELL);
+        if (present(l, "symbol_errors_saturated") &&
+            json_object_get_boolean(get(l, "symbol_errors_saturated")))
+            snprintf(row[5], CELL, "saturated");    /* stopped at its maximum: no rate */
+        else
+            number_cell(l, "symbol_errors_per_hour", false, row[5], CELL);
         number_cell(l, "link_downs_24h", false, row[6], CELL);
         module_cell(m, row[7], CELL);
         temperature_cell(m, row[8], CELL);

@@ -87,7 +87,7 @@ static const char *count_name(enum link_rate from)
     switch (from) {
     case LINK_RATE_FEC_CORRECTED_BITS: return "corrected bits";
     case LINK_RATE_PHY_CORRECTED_BITS: return "corrected bits (rx_corrected_bits_phy)";
-    case LINK_RATE_PHY_SYMBOL_ERR: return "symbol errors after FEC (rx_symbol_err_phy)";
+    case LINK_RATE_PHY_SYMBOL_ERR: return "symbol errors after FEC (rx_pcs_symbol_err_phy)";
     case LINK_RATE_FEC_UNCORRECTABLE: return "uncorrectable blocks";
     default: return "?";
     }

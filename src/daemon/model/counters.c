@@ -107,7 +107,7 @@ const char *link_rate_counter(enum link_rate r)
         [LINK_RATE_FEC_CORRECTED_BITS] = "fec:corrected_bits",
         [LINK_RATE_FEC_UNCORRECTABLE] = "fec:uncorrectable",
         [LINK_RATE_PHY_CORRECTED_BITS] = "ethtool:rx_corrected_bits_phy",
-        [LINK_RATE_PHY_SYMBOL_ERR] = "ethtool:rx_symbol_err_phy",
+        [LINK_RATE_PHY_SYMBOL_ERR] = "ethtool:rx_pcs_symbol_err_phy",
     };
     return (unsigned)r < LINK_RATES ? names[r] : "?";
 }
@@ -138,7 +138,8 @@ void link_ber_of(const struct symbol_rate link[LINK_RATES], double rate_gbps, st
 }
 
 /* Before the sample becomes the last: the rate of NOW against OLD (the previous sample's),
- * where both have the counter and it did not go back (a reset, a wrap). */
+ * where both have the counter, it did not go back (a reset, a wrap) and it is not stopped
+ * at its maximum (a PMA counter: its 0/s would say a link is clean whatever it does). */
 static void value_rate(const struct rail_counters *rc, const struct counter_sample *s,
                        const struct counter_value *now, const struct counter_value *old,
                        struct symbol_rate *y)
@@ -148,7 +149,8 @@ static void value_rate(const struct rail_counters *rc, const struct counter_samp
         return;
     y->present = true;
     y->total = now->value;
-    if (!old || s->taken <= rc->last.taken || now->value < old->value)
+    y->saturated = counter_saturated(now);
+    if (!old || s->taken <= rc->last.taken || now->value < old->value || y->saturated)
         return;
     y->known = true;
     y->over = s->taken - rc->last.taken;

@@ -30,7 +30,9 @@ struct class_rate {
  * too): the count since its last reset, and its rate between the last two samples. */
 struct symbol_rate {
     bool present;               /* the port has the counter */
-    bool known;                 /* a rate could be computed (two samples, no reset) */
+    bool known;                 /* a rate could be computed (two samples, no reset, and
+                                 * not saturated) */
+    bool saturated;             /* a PMA counter stopped at its maximum: a rise is not seen */
     uint64_t total;
     double per_second;
     usec_t over;                /* the interval the rate is measured over */
@@ -46,14 +48,15 @@ enum link_rate {
     LINK_RATE_FEC_CORRECTED_BITS,   /* fec:corrected_bits */
     LINK_RATE_FEC_UNCORRECTABLE,    /* fec:uncorrectable (blocks) */
     LINK_RATE_PHY_CORRECTED_BITS,   /* ethtool:rx_corrected_bits_phy */
-    LINK_RATE_PHY_SYMBOL_ERR,       /* ethtool:rx_symbol_err_phy: errors FEC left */
+    LINK_RATE_PHY_SYMBOL_ERR,       /* ethtool:rx_pcs_symbol_err_phy: errors FEC left (not
+                                     * rx_symbol_err_phy: packets dropped, no bits) */
     LINK_RATES
 };
 const char *link_rate_counter(enum link_rate r);     /* "fec:corrected_bits" */
 
 /* A link's bit error ratios from those rates (model/fec.h's fec_ber) at RATE_GBPS:
  * pre-FEC from the bits FEC corrected (FEC_GET's, else mlx5's PHY count); post-FEC from
- * the symbol errors FEC left (mlx5's rx_symbol_err_phy), else the uncorrectable blocks
+ * the symbol errors FEC left (mlx5's rx_pcs_symbol_err_phy), else the uncorrectable blocks
  * (one bit each at least: a lower bound). A rate unknown (one sample, a reset) leaves the
  * BER unknown and the count's total in the struct. */
 struct link_ber {

@@ -355,6 +355,9 @@ static json_object *link_to_json(const struct report *r, size_t i)
                            double_or_null(y && y->known, y ? y->per_second * 3600 : 0));
     json_object_object_add(o, "symbol_errors_interval_seconds", double_or_null(
                            y && y->known, y ? (double)y->over / (double)USEC_PER_SEC : 0));
+    /* Why there is no rate: the counter stopped at its maximum (perfquery -R resets it). */
+    json_object_object_add(o, "symbol_errors_saturated", y && y->present
+                           ? json_object_new_boolean(y->saturated) : NULL);
     bool mem = l && l->has_memory;
     json_object_object_add(o, "link_downs_24h", mem ? json_object_new_int64((int64_t)l->memory.downs) : NULL);
     json_object_object_add(o, "carrier_changes_24h",

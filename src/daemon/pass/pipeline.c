@@ -98,7 +98,7 @@ static void links_of_snapshot(const struct pipeline_input *in, struct pass_state
 {
     struct link_memory *m = &s->own_links;
     uint64_t wall, boottime;
-    char *text = NULL;
+    char *text = NULL, boot_id[LINK_BOOT_ID_MAX];
     size_t len;
     int err;
     if (snapshot_read_taken(in->sysfs_root, &wall, &boottime) < 0 ||
@@ -113,6 +113,14 @@ static void links_of_snapshot(const struct pipeline_input *in, struct pass_state
     }
     m->now_wall = wall;
     m->now_boottime = boottime;
+    /* The snapshot's boot time is of the boot it was taken in, which the file may not be:
+     * after a reboot, before the daemon's first pass, it is the old boot's. Its events are
+     * then aged on the wall clock, as link_memory_observe() would after the reboot. */
+    if (in->procfs_given) {
+        source_boot_id(in->procfs_root, boot_id, sizeof(boot_id));
+        if (!streq(boot_id, "unknown"))
+            strscpy(m->boot_id, boot_id, sizeof(m->boot_id));
+    }
     s->links = m;
     s->checks.links = m;
     s->links_kept = true;

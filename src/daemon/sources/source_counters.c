@@ -36,9 +36,10 @@ static void read_dir(const char *root, const struct rail *r, const char *dir,
 }
 
 /* mlx5's physical-layer statistics (drivers/net/ethernet/mellanox/mlx5/core/en_stats.c:
- * the phy group's link_down_events_phy, rx_pcs_symbol_err_phy, rx_corrected_bits_phy and
- * rx_err_lane_N_phy; the 802_3 group's rx_symbol_err_phy, symbol errors FEC did not
- * correct, and rx_crc_errors_phy), kept unclassified for the BER (counters.h, link_rate) and
+ * the phy group's link_down_events_phy, rx_pcs_symbol_err_phy (symbol errors FEC did not
+ * correct), rx_corrected_bits_phy and rx_err_lane_N_phy; the 802_3 group's
+ * rx_symbol_err_phy (packets dropped for a symbol error) and rx_crc_errors_phy), kept
+ * unclassified for the BER (counters.h, link_rate) and
  * the report: a PAM4 link corrects bits all the time, so no class may count them. */
 static bool phy_stat(const char *name)
 {
