@@ -220,6 +220,46 @@ START_TEST(test_held_peak_is_not_a_burst_going_on)
 }
 END_TEST
 
+/* A rail that leaves the inventory (an HCA reset, a driver reload) keeps its memory: it comes
+ * back DEGRADED for the rest of its window, with its warnings; one gone longer than any
+ * window a policy can set is forgotten. The absence survives the state file. */
+START_TEST(test_rail_gone_and_back)
+{
+    struct world w;
+    world_init(&w);
+    w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
+    pass(&w, 0, 4, 0, 0);
+    pass(&w, 10, 6, 0, 0);                  /* a flap */
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    w.inv.n_rails = 0;                      /* the device is off the bus */
+    pass(&w, 20, 6, 0, 0);
+    const struct rail_memory *rm = link_memory_find_const(&w.m, RAIL);
+    ck_assert_ptr_nonnull(rm);
+    ck_assert_uint_eq(rm->absent_since, (usec_t)((WALL0 + 20) * USEC_PER_SEC));
+    char dir[512];
+    snprintf(dir, sizeof(dir), "%s/gone", scratch);
+    sh("rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    ck_assert_int_eq(link_store_save(dir, &w.m), 0);
+    struct link_memory loaded;
+    ck_assert_int_eq(link_store_load(dir, &loaded), 0);
+    ck_assert_uint_eq(link_memory_find_const(&loaded, RAIL)->absent_since, rm->absent_since);
+    link_memory_done(&loaded);
+    w.inv.n_rails = 1;                      /* back, 20 s later */
+    pass(&w, 40, 6, 0, 0);
+    ck_assert_uint_eq(link_memory_find_const(&w.m, RAIL)->absent_since, 0);
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
+    ck_assert_ptr_nonnull(strstr(sticky(&w)->message, "DEGRADED until 2027-01-15T08:01:10Z"));
+    ck_assert_int_eq(findings_rail_verdict(&w.fs, RAIL), VERDICT_DEGRADED);
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_FLAP), 1);
+    /* Gone for more than 168h: forgotten. */
+    w.inv.n_rails = 0;
+    pass(&w, 50, 6, 0, 0);
+    pass_wall(&w, 60, WALL0 + 50 + 168 * 3600 + 1, 6, 0, 0);
+    ck_assert_ptr_null(link_memory_find_const(&w.m, RAIL));
+    world_done(&w);
+}
+END_TEST
+
 /* What fabtunectl links shows: a day's link downs (summed), carrier changes and bursts, the
  * latest events newest first, kept as history once older than the day; and the symbol
  * errors' rate between the last two samples, unknown across a reset. */
@@ -509,6 +549,7 @@ int main(void)
     tcase_add_test(tc, test_window_expiry);
     tcase_add_test(tc, test_flap_and_burst);
     tcase_add_test(tc, test_held_peak_is_not_a_burst_going_on);
+    tcase_add_test(tc, test_rail_gone_and_back);
     tcase_add_test(tc, test_summary);
     tcase_add_test(tc, test_reset_is_no_event);
     tcase_add_test(tc, test_escalation);

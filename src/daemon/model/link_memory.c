@@ -74,11 +74,28 @@ const struct rail_memory *link_memory_find_const(const struct link_memory *m, co
     return link_memory_find((struct link_memory *)m, rail);
 }
 
+/* Full: the rail gone from the inventory the longest makes room, if there is one. */
+static bool evict_longest_absent(struct link_memory *m)
+{
+    size_t oldest = m->n;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->rails[i].absent_since &&
+            (oldest == m->n || m->rails[i].absent_since < m->rails[oldest].absent_since))
+            oldest = i;
+    if (oldest == m->n)
+        return false;
+    memmove(&m->rails[oldest], &m->rails[oldest + 1], (m->n - oldest - 1) * sizeof(m->rails[0]));
+    m->n--;
+    return true;
+}
+
 int link_memory_rail(struct link_memory *m, const char *rail, struct rail_memory **ret)
 {
     struct rail_memory *rm = link_memory_find(m, rail);
     if (!rm) {
         int r = GROW_ARRAY(m->rails, m->cap, m->n + 1, INVENTORY_MAX_RAILS);
+        if (r == -EFBIG && evict_longest_absent(m))
+            r = 0;
         if (r < 0)
             return r;
         rm = &m->rails[m->n++];
@@ -210,14 +227,25 @@ int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_b
         reboot(m, boot_id);
     m->now_boottime = now_boottime;
     m->now_wall = now_wall;
-    /* Rails no longer in the inventory leave: the memory stays the size of the node. */
+    /* A rail that leaves the inventory keeps its memory, so that it comes back with its
+     * sticky window and its warnings (an HCA reset is no clean slate); one gone longer than
+     * any window a policy can set is dropped, and so the memory stays the size of the node. */
     size_t kept = 0;
     for (size_t i = 0; i < m->n; i++) {
+        struct rail_memory *rm = &m->rails[i];
         bool present = false;
         for (size_t j = 0; j < inv->n_rails && !present; j++)
-            present = streq(m->rails[i].rail, inv->rails[j].name);
+            present = streq(rm->rail, inv->rails[j].name);
         if (present)
-            m->rails[kept++] = m->rails[i];
+            rm->absent_since = 0;
+        else if (!rm->absent_since)
+            rm->absent_since = now_wall ? now_wall : 1;
+        if (rm->absent_since && now_wall > rm->absent_since &&
+            now_wall - rm->absent_since > LINK_MEMORY_ABSENT_KEEP)
+            continue;
+        if (kept != i)
+            m->rails[kept] = *rm;
+        kept++;
     }
     m->n = kept;
     for (size_t i = 0; i < inv->n_rails; i++) {

@@ -64,7 +64,15 @@ struct rail_memory {
     struct link_event events[LINK_MEMORY_EVENTS];
     size_t n_events;
     struct rx_trend rx;         /* its module's Rx power over the trend window */
+    /* CLOCK_REALTIME of the first pass whose inventory lacked the rail (an HCA reset, a
+     * driver reload, a device off the bus); 0 while it is there. */
+    usec_t absent_since;
 };
+
+/* How long the memory of a rail gone from the inventory is kept: the longest window a policy
+ * can set (checks.counters.sticky_window and escalate.window, 168h), so that a rail that
+ * comes back keeps its window and its warnings. */
+#define LINK_MEMORY_ABSENT_KEEP (168ull * 3600 * USEC_PER_SEC)
 
 struct link_memory {
     char boot_id[LINK_BOOT_ID_MAX];

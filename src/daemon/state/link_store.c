@@ -9,7 +9,8 @@
  *     "rx_power":{"serial":"...","samples":[{"wall_usec":..,"rx":[5012,null,...]}]}}]}
  * where rx_power is its module's Rx power trend (model/rx_trend.h): per sample, each lane's
  * reading in 0.1 uW (1-65535, as the module's 16-bit monitor), null where it had none;
- * samples oldest first.
+ * samples oldest first; "absent_since_usec" (wall clock) on a rail gone from the inventory,
+ * whose memory is kept for its return (model/link_memory.h).
  * A file is outside data: every string is checked for its type and length, rails and
  * events past their bounds are refused, and any fault refuses the whole file. */
 #include "config.h"
@@ -135,6 +136,7 @@ static int load_rail(struct link_memory *m, json_object *o)
     char rail[sizeof(((struct rail_memory *)0)->rail)];
     json_object *events, *failing, *b;
     struct link_event ev;
+    bool has_absent;
     if (!json_object_is_type(o, json_type_object) || get_string(o, "rail", rail, sizeof(rail)) < 0 ||
         link_memory_find(m, rail) ||
         !json_object_object_get_ex(o, "events", &events) || !json_object_is_type(events, json_type_array) ||
@@ -151,7 +153,8 @@ static int load_rail(struct link_memory *m, json_object *o)
         rm->events[rm->n_events++] = ev;
     }
     if (get_u64(o, "carrier_changes", &rm->carrier_changes, &rm->has_carrier) < 0 ||
-        get_u64(o, "downs", &rm->downs, &rm->has_downs) < 0)
+        get_u64(o, "downs", &rm->downs, &rm->has_downs) < 0 ||
+        get_u64(o, "absent_since_usec", &rm->absent_since, &has_absent) < 0)
         return -EBADMSG;
     if (json_object_object_get_ex(o, "bursting", &b)) {
         if (!json_object_is_type(b, json_type_boolean))
@@ -238,6 +241,8 @@ int link_store_save(const char *state_dir, const struct link_memory *m)
         if (rm->has_downs)
             json_object_object_add(o, "downs", json_object_new_uint64(rm->downs));
         json_object_object_add(o, "bursting", json_object_new_boolean(rm->bursting));
+        if (rm->absent_since)
+            json_object_object_add(o, "absent_since_usec", json_object_new_uint64(rm->absent_since));
         for (int t = 0; t < LINK_TRACKED; t++)
             if (rm->failing & (1u << t))
                 json_object_array_add(failing, json_object_new_string(link_tracked_name(t)));
