@@ -235,7 +235,7 @@ START_TEST(test_persistence_and_findings)
     struct findings fs = { 0 };
     policy_init_defaults(&p);
     p.probes.regression.baseline_runs = 5;
-    check_regressions(&again, &p, &fs);
+    check_regressions(&again, NULL, &p, &fs);
     ck_assert_uint_eq(fs.n, 2);
     ck_assert_str_eq(fs.items[0].rail, "rxe0/1");
     ck_assert_int_eq(fs.items[0].severity, SEVERITY_WARNING);
@@ -255,7 +255,7 @@ static const struct finding *regression_of(const struct baselines *all, struct f
     policy_init_defaults(&p);
     p.probes.regression.baseline_runs = 5;
     findings_done(fs);
-    check_regressions(all, &p, fs);
+    check_regressions(all, NULL, &p, fs);
     policy_done(&p);
     ck_assert_uint_eq(fs->n, 1);
     return &fs->items[0];
@@ -267,7 +267,7 @@ static double metric_of(const struct baselines *all, const char *metric)
     struct report r;
     memset(&r, 0, sizeof(r));
     r.probed = true;
-    report_keep_regressions(&r, all);
+    report_keep_regressions(&r, all, NULL);
     char *text = metrics_render(&r), want[96];
     ck_assert_ptr_nonnull(text);
     snprintf(want, sizeof(want), "\n%s{target=\"lo\",probe=\"tcp\",size=\"64\"} ", metric);
@@ -334,7 +334,7 @@ START_TEST(test_regression_state_and_ratio)
     struct report r;
     memset(&r, 0, sizeof(r));
     r.probed = true;
-    report_keep_regressions(&r, &all);
+    report_keep_regressions(&r, &all, NULL);
     char *text = metrics_render(&r), prom[] = "/tmp/check_probes.prom.XXXXXX";
     int fd = mkstemp(prom);
     ck_assert_int_ge(fd, 0);
@@ -1181,6 +1181,48 @@ START_TEST(test_fold_keys_by_the_runs_size)
 }
 END_TEST
 
+/* A regressed baseline that no planned run measures any more (the ping-pong's size changed,
+ * or its target or peer is gone) is no finding and not in the report: no run could clear
+ * it. The file keeps it, and the plan that measures it again judges it again. */
+START_TEST(test_unprobed_baseline_not_judged)
+{
+    struct policy p;
+    struct baselines all = { 0 };
+    struct findings fs = { 0 };
+    struct inventory inv = { 0 };
+    struct probe_run run;
+    policy_init_defaults(&p);
+    p.probes.regression.baseline_runs = 1;
+    fold_run(&all, &p, 20, 8);                  /* "loopback tcp 64" learned */
+    for (int i = 0; i < 10 && baseline_state(&all.e[0]) != BASELINE_REGRESSED; i++)
+        fold_run(&all, &p, 2000, 20);           /* and regressed (the pool forgives a first) */
+    ck_assert_int_eq(baseline_state(&all.e[0]), BASELINE_REGRESSED);
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    check_regressions(&all, &run, &p, &fs);
+    ck_assert_uint_eq(fs.n, 1);
+    ck_assert_int_eq(fs.items[0].severity, SEVERITY_WARNING);
+    ck_assert(baselines_key_probed(&run, "loopback tcp 64"));
+    probes_done(&run);
+    p.probes.tcp.size = 1024;                   /* the policy's size changed */
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    ck_assert(!baselines_key_probed(&run, "loopback tcp 64"));
+    ck_assert(baselines_key_probed(&run, "loopback tcp 1024"));
+    findings_done(&fs);
+    memset(&fs, 0, sizeof(fs));
+    check_regressions(&all, &run, &p, &fs);
+    ck_assert_uint_eq(fs.n, 0);
+    struct report r = { 0 };
+    report_keep_regressions(&r, &all, &run);
+    ck_assert_uint_eq(r.n_regressions, 0);
+    free(r.regressions);
+    ck_assert_uint_eq(all.n, 1);                /* kept for its return */
+    probes_done(&run);
+    findings_done(&fs);
+    baselines_done(&all);
+    policy_done(&p);
+}
+END_TEST
+
 /* Writes hosts FIRST..LAST (in that order, either way) as a peers file into a new buffer. */
 static char *peers_text(int first, int last, size_t *len)
 {
@@ -1291,6 +1333,7 @@ int main(void)
     tcase_add_test(tc, test_age_on_the_boot_clock);
     tcase_add_test(tc, test_cpu_wait_explains_tail);
     tcase_add_test(tc, test_fold_keys_by_the_runs_size);
+    tcase_add_test(tc, test_unprobed_baseline_not_judged);
     tcase_add_test(tc, test_peer_list_bounded);
     suite_add_tcase(s, tc);
     return check_run(s);

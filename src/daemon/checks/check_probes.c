@@ -225,14 +225,16 @@ static void regression_over(const struct baseline *b, uint32_t k, char *buf, siz
  * itself: a run 16x the baseline is "suspect" (1 of K bad runs) before K make it
  * "regressed", and a regressed probe whose runs are back within is "recovering" (good runs
  * counted), still a warning until K clear it. */
-void check_regressions(const struct baselines *all, const struct policy *p,
-                       struct findings *out)
+void check_regressions(const struct baselines *all, const struct probe_run *run,
+                       const struct policy *p, struct findings *out)
 {
     char want[64], got[64], rail[352];
     double ratio = p->probes.regression.ratio;
     uint32_t k = p->probes.regression.consecutive;
     for (size_t i = 0; i < all->n; i++) {
         const struct baseline *b = &all->e[i];
+        if (run && !baselines_key_probed(run, b->key))
+            continue;           /* kept for its return, judged by nothing now */
         /* The key is "TARGET PROBE SIZE"; the finding's rail is the target. */
         snprintf(rail, sizeof(rail), "%s", b->key);
         rail[strcspn(rail, " ")] = '\0';

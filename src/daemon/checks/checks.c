@@ -95,7 +95,7 @@ static void run_isolation(const struct check_input *in, struct findings *out)
 static void run_regressions(const struct check_input *in, struct findings *out)
 {
     if (in->baselines)
-        check_regressions(in->baselines, in->policy, out);
+        check_regressions(in->baselines, in->probes, in->policy, out);
 }
 
 /* A new group is one row here, at the place its findings take in the report. */

@@ -62,5 +62,6 @@ void check_probe_results(const struct probe_run *run, const struct policy *p,
                          struct findings *out);
 /* route.isolation: where each peer path's probe bytes went (model/link_traffic.h). */
 void check_isolation(const struct probe_run *run, struct findings *out);
-void check_regressions(const struct baselines *all, const struct policy *p,
-                       struct findings *out);
+/* probe.regression for each baseline RUN measures (all of them where RUN is NULL). */
+void check_regressions(const struct baselines *all, const struct probe_run *run,
+                       const struct policy *p, struct findings *out);

@@ -205,27 +205,50 @@ static void fold_latency(struct baselines *all, const char *key, const struct pr
         baseline_update_waited(b, &res->latency, res->cpu_wait_seconds, &rule);
 }
 
+/* "TARGET PROBE SIZE", or for a path to a neighbour "RAIL PROBE SIZE @PEER" (PEER non-NULL). */
+static void baseline_key(const struct probe_run *run, const char *target, const char *peer,
+                         enum probe_transport k, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s %u%s%s", target, probe_transport_name(k), ping_pong_size(run, k),
+             peer ? " @" : "", peer ? peer : "");
+}
+
 void baselines_fold(struct baselines *all, const struct probe_run *run, const struct policy *p)
 {
+    char key[BASELINE_KEY_MAX];
     for (size_t i = 0; i < run->n; i++) {
         const struct probe_target *t = &run->targets[i];
         for (enum probe_transport k = 0; k < PROBE_TRANSPORT_COUNT; k++) {
-            char key[352];
-            snprintf(key, sizeof(key), "%s %s %u", t->name, probe_transport_name(k),
-                     ping_pong_size(run, k));
+            baseline_key(run, t->name, NULL, k, key, sizeof(key));
             fold_latency(all, key, &t->result[probe_kind_of(k, PROBE_LATENCY)], p, k);
         }
     }
-    /* Peers: "RAIL PROBE SIZE @PEER", a baseline for each path to each neighbour. */
+    /* A baseline for each path to each neighbour. */
     for (size_t i = 0; i < run->n_peers; i++) {
         const struct probe_peer *e = &run->peers[i];
         for (enum probe_transport k = 0; k < PROBE_TRANSPORT_COUNT; k++) {
-            char key[352];
-            snprintf(key, sizeof(key), "%s %s %u @%s", e->rail, probe_transport_name(k),
-                     ping_pong_size(run, k), e->peer);
+            baseline_key(run, e->rail, e->peer, k, key, sizeof(key));
             fold_latency(all, key, &e->result[probe_kind_of(k, PROBE_LATENCY)], p, k);
         }
     }
+}
+
+bool baselines_key_probed(const struct probe_run *run, const char *key)
+{
+    char mine[BASELINE_KEY_MAX];
+    for (enum probe_transport k = 0; k < PROBE_TRANSPORT_COUNT; k++) {
+        for (size_t i = 0; i < run->n; i++) {
+            baseline_key(run, run->targets[i].name, NULL, k, mine, sizeof(mine));
+            if (streq(mine, key))
+                return true;
+        }
+        for (size_t i = 0; i < run->n_peers; i++) {
+            baseline_key(run, run->peers[i].rail, run->peers[i].peer, k, mine, sizeof(mine));
+            if (streq(mine, key))
+                return true;
+        }
+    }
+    return false;
 }
 
 struct baseline *baselines_get(struct baselines *all, const char *key)

@@ -17,9 +17,10 @@
 #define BASELINE_RECENT 50
 /* The last runs' p99s pooled with a run's own: probes.regression.consecutive's maximum. */
 #define BASELINE_POOL 100
+#define BASELINE_KEY_MAX 352
 
 struct baseline {
-    char key[352];              /* "rxe0/1 rdma 8": target, probe, message size; a peer's
+    char key[BASELINE_KEY_MAX]; /* "rxe0/1 rdma 8": target, probe, message size; a peer's
                                  * path adds " @PEER" */
     uint32_t n_learned;
     double learned_p50[BASELINE_MAX_RUNS], learned_p99[BASELINE_MAX_RUNS];
@@ -103,6 +104,10 @@ bool baseline_update(struct baseline *b, const struct stats *s, const struct bas
 bool baseline_update_waited(struct baseline *b, const struct stats *s, double cpu_wait,
                             const struct baseline_rule *rule);
 
+/* Whether RUN's plan measures the baseline KEY (one of its targets or peer paths, at its
+ * sizes): a baseline it does not (a peer gone from the list, a size changed, a rail gone) is
+ * not judged, and its old state is no finding: no run could clear it. */
+bool baselines_key_probed(const struct probe_run *run, const char *key);
 /* Folds a probe run's successful latency results in, one baseline per "TARGET PROBE SIZE"
  * (a failed run is no sample of the fabric's speed), SIZE the run's own ping-pong size; P
  * gives the judgement's rule. */

@@ -84,7 +84,8 @@ void report_keep_links(struct report *r, const struct link_memory *m)
     }
 }
 
-void report_keep_regressions(struct report *r, const struct baselines *all)
+void report_keep_regressions(struct report *r, const struct baselines *all,
+                             const struct probe_run *run)
 {
     free(r->regressions);
     r->n_regressions = 0;
@@ -94,6 +95,8 @@ void report_keep_regressions(struct report *r, const struct baselines *all)
     for (size_t i = 0; i < all->n; i++) {
         const struct baseline *b = &all->e[i];
         struct report_regression *g = &r->regressions[r->n_regressions];
+        if (run && !baselines_key_probed(run, b->key))
+            continue;   /* kept for its return; no run measures it now */
         int n = sscanf(b->key, "%71s %15s %" SCNu32 " @%253s", g->target, g->probe, &g->size, g->peer);
         if (n < 3)
             continue;   /* not a key baselines_fold() writes */

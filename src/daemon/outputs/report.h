@@ -90,8 +90,10 @@ void report_keep_rates(struct report *r, const struct counter_state *st);
 /* Copies each rail's link memory summary from M (the rails it has none of: none). */
 /* The link memory's day of each rail, and its Rx power trend over the report's rx_window. */
 void report_keep_links(struct report *r, const struct link_memory *m);
-/* Copies each baseline's state ("TARGET PROBE SIZE" keys). */
-void report_keep_regressions(struct report *r, const struct baselines *all);
+/* Copies the state of each baseline RUN measures ("TARGET PROBE SIZE" keys;
+ * baselines_key_probed), of all where RUN is NULL. */
+void report_keep_regressions(struct report *r, const struct baselines *all,
+                             const struct probe_run *run);
 /* Sets the verdict from the findings; call once every section is in. */
 void report_finish(struct report *r);
 /* Both latency probes of RESULTS (a target's or a peer's, by kind) succeeded: the text and

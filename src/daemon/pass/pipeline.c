@@ -231,7 +231,7 @@ static void probe_in_worker(const struct pipeline_input *in, struct report *r,
     if ((err = baselines_save(in->state_dir, all)) < 0)
         log_warning_errno(err, "Cannot save the probe baselines in %s: %m", in->state_dir);
     s->checks.baselines = all;
-    report_keep_regressions(r, all);
+    report_keep_regressions(r, all, &r->probes);
 }
 
 static void probes_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
@@ -255,7 +255,7 @@ static void probes_pass(const struct pipeline_input *in, struct report *r, struc
     s->checks.probes = &r->probes;
     if (in->baselines) {
         s->checks.baselines = in->baselines;
-        report_keep_regressions(r, in->baselines);
+        report_keep_regressions(r, in->baselines, &r->probes);
     }
 }
 
