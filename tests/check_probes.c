@@ -1223,6 +1223,50 @@ START_TEST(test_unprobed_baseline_not_judged)
 }
 END_TEST
 
+/* A carried result that failed, or was over its limit, when it last ran still speaks for the
+ * path, but says that it is old: "(stale: the stream is deferred, job 77 running)". */
+START_TEST(test_stale_failure_said_stale)
+{
+    struct policy p;
+    struct inventory inv = { 0 };
+    struct probe_run run;
+    struct findings fs = { 0 };
+    policy_init_defaults(&p);
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    struct probe_result *bw = &run.targets[0].result[PROBE_TCP_BANDWIDTH];
+    bw->ran = true;
+    bw->at = 1;
+    probe_fail(bw, -ETIMEDOUT, "TCP stream timed out");
+    snprintf(bw->deferred, sizeof(bw->deferred), "job 77 running");
+    struct probe_result *lat = &run.targets[0].result[PROBE_TCP_LATENCY];
+    lat->ran = true;
+    lat->at = 1;
+    lat->latency = (struct stats){ .n = 1000, .p50 = 10e-6, .p99 = 900e-6 };
+    snprintf(lat->deferred, sizeof(lat->deferred), "rail busy 37 Gbit/s");
+    p.probes.limits.tcp_p99_us = 100;
+    check_probe_results(&run, &p, &fs);
+    size_t seen = 0;
+    for (size_t i = 0; i < fs.n; i++) {
+        const struct finding *f = &fs.items[i];
+        if (strcmp(f->check, "probe.tcp.bandwidth") == 0) {
+            ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+            ck_assert_str_eq(f->message, "TCP stream timed out (stale: the stream is deferred, "
+                                         "job 77 running)");
+            seen++;
+        } else if (strcmp(f->check, "probe.tcp.latency") == 0) {
+            ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+            ck_assert_str_eq(f->message, "p50 10.00 us, p99 900.00 us: over the limit (stale: "
+                                         "the ping-pong is deferred, rail busy 37 Gbit/s)");
+            seen++;
+        }
+    }
+    ck_assert_uint_eq(seen, 2);
+    findings_done(&fs);
+    probes_done(&run);
+    policy_done(&p);
+}
+END_TEST
+
 /* Writes hosts FIRST..LAST (in that order, either way) as a peers file into a new buffer. */
 static char *peers_text(int first, int last, size_t *len)
 {
@@ -1334,6 +1378,7 @@ int main(void)
     tcase_add_test(tc, test_cpu_wait_explains_tail);
     tcase_add_test(tc, test_fold_keys_by_the_runs_size);
     tcase_add_test(tc, test_unprobed_baseline_not_judged);
+    tcase_add_test(tc, test_stale_failure_said_stale);
     tcase_add_test(tc, test_peer_list_bounded);
     suite_add_tcase(s, tc);
     return check_run(s);

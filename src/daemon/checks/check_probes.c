@@ -9,16 +9,28 @@
 #include "checks.h"
 #include "macro.h"
 
+/* A deferred probe's note: ' (stale: the stream is deferred, job 77 running)' after a
+ * figure carried from an earlier run; "" for a fresh one. */
+static void stale_note(const struct probe_result *r, const char *what, char *buf, size_t len)
+{
+    if (probe_result_stale(r))
+        snprintf(buf, len, " (stale: the %s is deferred, %s)", what, r->deferred);
+    else
+        buf[0] = '\0';
+}
+
 static void latency(const char *id, const char *name, const struct probe_result *r,
                     double limit_us, struct findings *out)
 {
-    char want[32], got[64];
+    char want[32], got[64], stale[PROBE_DEFERRED_MAX + 40];
     if (!r->ran)
         return;
+    /* A carried result, failed or over, is the last word on the path, said to be old. */
+    stale_note(r, "ping-pong", stale, sizeof(stale));
     if (r->error) {
         findings_add(out, id, SEVERITY_ERROR, name, "a completed probe", "failed",
                      "a port that is up but carries no traffic: check the rail's GID, QoS and "
-                     "the switch", "%s", r->error_text);
+                     "the switch", "%s%s", r->error_text, stale);
         return;
     }
     double p50 = r->latency.p50 * 1e6, p99 = r->latency.p99 * 1e6;
@@ -26,8 +38,8 @@ static void latency(const char *id, const char *name, const struct probe_result 
     snprintf(want, sizeof(want), "p99 <= %g us", limit_us);
     if (limit_us > 0 && p99 > limit_us)
         findings_add(out, id, SEVERITY_WARNING, name, want, got,
-                     "probes.limits sets this bound", "p50 %.2f us, p99 %.2f us: over the limit",
-                     p50, p99);
+                     "probes.limits sets this bound", "p50 %.2f us, p99 %.2f us: over the limit%s",
+                     p50, p99, stale);
     else
         findings_add(out, id, SEVERITY_OK, name, limit_us > 0 ? want : NULL, got, NULL,
                      "p50 %.2f us, p99 %.2f us%s%s", p50, p99,
@@ -38,12 +50,13 @@ static void latency(const char *id, const char *name, const struct probe_result 
 static void bandwidth(const char *id, const char *name, const struct probe_result *r,
                       double min_bytes, struct findings *out)
 {
-    char want[48], got[48];
+    char want[48], got[48], stale[PROBE_DEFERRED_MAX + 40];
     if (!r->ran)
         return;
+    stale_note(r, "stream", stale, sizeof(stale));
     if (r->error) {
-        findings_add(out, id, SEVERITY_ERROR, name, "a completed probe", "failed", NULL, "%s",
-                     r->error_text);
+        findings_add(out, id, SEVERITY_ERROR, name, "a completed probe", "failed", NULL, "%s%s",
+                     r->error_text, stale);
         return;
     }
     snprintf(got, sizeof(got), "%.3f Gb/s%s", r->bandwidth * 8 / 1e9,
@@ -52,7 +65,7 @@ static void bandwidth(const char *id, const char *name, const struct probe_resul
     if (min_bytes > 0 && r->bandwidth < min_bytes)
         findings_add(out, id, SEVERITY_WARNING, name, want, got,
                      "probes.limits.rdma_min_bw_fraction of the port's rate",
-                     "%.3f Gb/s is below the limit", r->bandwidth * 8 / 1e9);
+                     "%.3f Gb/s is below the limit%s", r->bandwidth * 8 / 1e9, stale);
     else
         findings_add(out, id, SEVERITY_OK, name, min_bytes > 0 ? want : NULL, got, NULL,
                      "%.3f Gb/s%s%s", r->bandwidth * 8 / 1e9,
@@ -70,16 +83,6 @@ static const struct probe_result *peer_failure(const struct probe_peer *e)
         if (e->result[order[k]].ran && e->result[order[k]].error)
             return &e->result[order[k]];
     return NULL;
-}
-
-/* A deferred probe's note: ' (stale: the stream is deferred, job 77 running)' after a
- * figure carried from an earlier run; "" for a fresh one. */
-static void stale_note(const struct probe_result *r, const char *what, char *buf, size_t len)
-{
-    if (probe_result_stale(r))
-        snprintf(buf, len, " (stale: the %s is deferred, %s)", what, r->deferred);
-    else
-        buf[0] = '\0';
 }
 
 #define PATH_FIGURES_MAX 320
