@@ -220,9 +220,9 @@ START_TEST(test_held_peak_is_not_a_burst_going_on)
 }
 END_TEST
 
-/* A rail that leaves the inventory (an HCA reset, a driver reload) keeps its memory: it comes
- * back DEGRADED for the rest of its window, with its warnings; one gone longer than any
- * window a policy can set is forgotten. The absence survives the state file. */
+/* A rail that leaves the inventory (an HCA reset, a driver reload) keeps its memory, and its
+ * return is an event: it comes back DEGRADED for a window, with its warnings; one gone longer
+ * than any window a policy can set is forgotten. The absence survives the state file. */
 START_TEST(test_rail_gone_and_back)
 {
     struct world w;
@@ -247,14 +247,23 @@ START_TEST(test_rail_gone_and_back)
     w.inv.n_rails = 1;                      /* back, 20 s later */
     pass(&w, 40, 6, 0, 0);
     ck_assert_uint_eq(link_memory_find_const(&w.m, RAIL)->absent_since, 0);
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_FLAP), 1);    /* the flap is kept */
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_GONE), 1);    /* and the return is an event */
     ck_assert_int_eq(sticky(&w)->severity, SEVERITY_WARNING);
-    ck_assert_ptr_nonnull(strstr(sticky(&w)->message, "DEGRADED until 2027-01-15T08:01:10Z"));
+    ck_assert_str_eq(sticky(&w)->message, "the link came back (its rail was gone from the "
+                     "inventory for 20 s: a device reset, a driver reload) at "
+                     "2027-01-15T08:00:40Z; DEGRADED until 2027-01-15T08:01:40Z (sticky window 1m)");
     ck_assert_int_eq(findings_rail_verdict(&w.fs, RAIL), VERDICT_DEGRADED);
-    ck_assert_uint_eq(n_events(&w, LINK_EVENT_FLAP), 1);
+    struct link_summary sum;
+    link_memory_summary(&w.m, RAIL, 24 * 3600 * USEC_PER_SEC, &sum);
+    ck_assert_uint_eq(sum.downs, 1);
+    ck_assert_int_eq(sum.last[0].kind, LINK_EVENT_GONE);
+    pass(&w, 101, 6, 0, 0);                 /* 61 s after its return: over */
+    ck_assert_int_eq(sticky(&w)->severity, SEVERITY_OK);
     /* Gone for more than 168h: forgotten. */
     w.inv.n_rails = 0;
-    pass(&w, 50, 6, 0, 0);
-    pass_wall(&w, 60, WALL0 + 50 + 168 * 3600 + 1, 6, 0, 0);
+    pass(&w, 110, 6, 0, 0);
+    pass_wall(&w, 120, WALL0 + 110 + 168 * 3600 + 1, 6, 0, 0);
     ck_assert_ptr_null(link_memory_find_const(&w.m, RAIL));
     world_done(&w);
 }

@@ -10,7 +10,9 @@
 # - the daemon is restarted: its first pass sees no rise (counters.link_down is ok, against
 #   the saved sample, or unknown) but mlx5_2 is still DEGRADED by counters.sticky, not
 #   READY: the window survives the restart;
-# - once the window has passed (bounded retries, a second apart), both rails are READY.
+# - once the window has passed (bounded retries, a second apart), both rails are READY;
+# - mlx5_5's device leaves the tree for a pass and comes back: its return is a sticky
+#   "came back" event, the rail DEGRADED.
 # Judged by severities and by what the window names, never by exact timing. Needs root
 # ("fabtunectl reload" runs a check pass now).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -80,5 +82,20 @@ done
     fail "still $(rail_verdict mlx5_2/1) / $(rail_verdict mlx5_0/1)"
 finding counters.sticky mlx5_2/1 > "$tmp/f"
 expect_match '^ok none no flap, link down or error burst in the last 20s' "$tmp/f"
+
+# A device off the bus and back (an HCA reset, a driver reload): mlx5_5 leaves the
+# inventory for a pass, and its return is sticky.
+mv "$ib/mlx5_5" "$tmp/mlx5_5.gone"
+expect_rc 0 "$ctl" -s "$sock" reload
+[ "$(st '[.rails[] | select(.name == "mlx5_5/1")] | length')" = 0 ] &&
+    pass "mlx5_5 gone from the inventory" || fail "mlx5_5 still listed"
+sleep 1
+mv "$tmp/mlx5_5.gone" "$ib/mlx5_5"
+expect_rc 0 "$ctl" -s "$sock" reload
+finding counters.sticky mlx5_5/1 > "$tmp/back"
+cat "$tmp/back"
+expect_match "^warning gone at $stamp the link came back (its rail was gone from the inventory for [0-9]* s: a device reset, a driver reload) at $stamp; DEGRADED until $stamp (sticky window 20s)" "$tmp/back"
+v=$(rail_verdict mlx5_5/1)
+[ "$v" = DEGRADED ] && pass "mlx5_5 DEGRADED after its return (sticky)" || fail "mlx5_5 after its return: $v"
 fabtuned_stop
 finish

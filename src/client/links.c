@@ -190,6 +190,8 @@ static const char *event_text(json_object *e, char *buf, size_t len)
         snprintf(buf, len, "%s carrier changes on %s", json_text(e, "count"), json_text(e, "what"));
     else if (streq(kind, "link_down"))
         snprintf(buf, len, "%s +%s", json_text(e, "what"), json_text(e, "count"));
+    else if (streq(kind, "gone"))
+        snprintf(buf, len, "gone from %s for %s s", json_text(e, "what"), json_text(e, "count"));
     else
         snprintf(buf, len, "%s at %s/s", json_text(e, "what"), json_text(e, "count"));
     return buf;

@@ -33,6 +33,10 @@ static void event_text(const struct link_event *ev, char *buf, size_t len)
     case LINK_EVENT_DOWN:
         snprintf(buf, len, "went down (%s +%llu)", ev->what, (unsigned long long)ev->count);
         break;
+    case LINK_EVENT_GONE:
+        snprintf(buf, len, "came back (its rail was gone from %s for %llu s: a device reset, "
+                 "a driver reload)", ev->what, (unsigned long long)ev->count);
+        break;
     default:
         snprintf(buf, len, "had an error burst (%s%s%llu/s)", ev->what, ev->what[0] ? " at " : "",
                  (unsigned long long)ev->count);

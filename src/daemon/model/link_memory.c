@@ -17,6 +17,7 @@ static const char *const kind_names[LINK_EVENT_KINDS] = {
     [LINK_EVENT_DOWN] = "link_down",
     [LINK_EVENT_BURST] = "error_burst",
     [LINK_EVENT_WARNING] = "warning",
+    [LINK_EVENT_GONE] = "gone",
 };
 
 const char *link_event_kind_name(enum link_event_kind k)
@@ -106,17 +107,23 @@ int link_memory_rail(struct link_memory *m, const char *rail, struct rail_memory
     return 0;
 }
 
+/* EV after RM's others, the oldest dropped when they are full. */
+static void push_event(struct rail_memory *rm, const struct link_event *ev)
+{
+    if (rm->n_events == LINK_MEMORY_EVENTS) {
+        memmove(rm->events, rm->events + 1, (LINK_MEMORY_EVENTS - 1) * sizeof(rm->events[0]));
+        rm->n_events--;
+    }
+    rm->events[rm->n_events++] = *ev;
+}
+
 int link_memory_add_event(struct link_memory *m, const char *rail, const struct link_event *ev)
 {
     struct rail_memory *rm;
     int r = link_memory_rail(m, rail, &rm);
     if (r < 0)
         return r;
-    if (rm->n_events == LINK_MEMORY_EVENTS) {
-        memmove(rm->events, rm->events + 1, (LINK_MEMORY_EVENTS - 1) * sizeof(rm->events[0]));
-        rm->n_events--;
-    }
-    rm->events[rm->n_events++] = *ev;
+    push_event(rm, ev);
     return 0;
 }
 
@@ -236,9 +243,15 @@ int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_b
         bool present = false;
         for (size_t j = 0; j < inv->n_rails && !present; j++)
             present = streq(rm->rail, inv->rails[j].name);
-        if (present)
+        if (present && rm->absent_since) {
+            /* Back: the rail was down all the while it was gone, and a device that has
+             * just come back often goes again, so its return is sticky as a flap is. */
+            struct link_event ev;
+            usec_t gone = now_wall > rm->absent_since ? now_wall - rm->absent_since : 0;
+            event_now(m, &ev, LINK_EVENT_GONE, gone / USEC_PER_SEC, "the inventory");
+            push_event(rm, &ev);
             rm->absent_since = 0;
-        else if (!rm->absent_since)
+        } else if (!present && !rm->absent_since)
             rm->absent_since = now_wall ? now_wall : 1;
         if (rm->absent_since && now_wall > rm->absent_since &&
             now_wall - rm->absent_since > LINK_MEMORY_ABSENT_KEEP)
@@ -372,6 +385,8 @@ void link_memory_summary(const struct link_memory *m, const char *rail, usec_t w
             continue;
         if (ev->kind == LINK_EVENT_DOWN)
             ret->downs += ev->count;
+        else if (ev->kind == LINK_EVENT_GONE)
+            ret->downs++;       /* its link was down while it was gone */
         else if (ev->kind == LINK_EVENT_FLAP)
             ret->carrier_changes += ev->count;
         else

@@ -2,6 +2,7 @@
 /* A memory of the link (issue 30, item 4): per rail, its flaps (carrier changes), link downs
  * (link_downed rising) and error bursts (the link class's rate over its threshold), and the
  * raises of its link checks' warnings, kept across daemon restarts (state/link_store).
+ * A rail gone from the inventory and back is an event too (it was down all that while).
  * From them the pure rules: a rail stays DEGRADED for a sticky window after its last event
  * (gpud's lesson: a link that is READY the second it comes up flip-flops in and out of
  * Slurm), and N warnings of one check on one rail within a window are an error
@@ -29,6 +30,8 @@ enum link_event_kind {
     LINK_EVENT_DOWN,            /* the link-down counters rose by COUNT */
     LINK_EVENT_BURST,           /* the link class over its threshold; COUNT: rate, per s */
     LINK_EVENT_WARNING,         /* WHAT (a link check) began to fail on the rail */
+    LINK_EVENT_GONE,            /* the rail came back to the inventory after COUNT seconds
+                                 * gone (an HCA reset, a driver reload) */
     LINK_EVENT_KINDS,
 };
 
