@@ -742,14 +742,23 @@ START_TEST(test_traffic_quiet)
     /* a counter going back (a reset): not measured until the next interval */
     fold_bytes(&st, 134, 0, 0);
     ck_assert(!rc->traffic_known);
+    ck_assert(probe_defer_why(&p, true, rc, "", 134 * USEC_PER_SEC, why, sizeof(why)));
+    ck_assert_str_eq(why, "rail traffic not measured yet");
+    /* ...nor by the next interval if the daemon's own probes ran in it: not "rail busy 40
+     * Gbit/s" from before the reset (nor "rail busy 0 Gbit/s" on a rail never judged) */
+    st.own_traffic_until = 134 * USEC_PER_SEC + 500000;
+    fold_bytes(&st, 135, 1000, 1000);
+    ck_assert(rc->traffic_known && !rc->traffic_judged);
+    ck_assert(probe_defer_why(&p, true, rc, "", 135 * USEC_PER_SEC, why, sizeof(why)));
+    ck_assert_str_eq(why, "rail traffic not measured yet");
     /* busy_gbps 0: traffic never defers */
     p.probes.defer.busy_gbps = 0;
     ck_assert(!probe_defer_why(&p, true, rc, "", 134 * USEC_PER_SEC, why, sizeof(why)));
     /* a rail without byte counters is never deferred for its traffic */
-    struct counter_sample none = { .taken = 135 * USEC_PER_SEC };
+    struct counter_sample none = { .taken = 136 * USEC_PER_SEC };
     ck_assert_int_eq(counters_fold(&st, "boot", "mlx5_0/1", &none, false, 0, 0), 0);
     p.probes.defer.busy_gbps = 1;
-    ck_assert(!probe_defer_why(&p, true, rc, "", 135 * USEC_PER_SEC, why, sizeof(why)));
+    ck_assert(!probe_defer_why(&p, true, rc, "", 136 * USEC_PER_SEC, why, sizeof(why)));
     policy_done(&p);
     counters_done(&st);
 }

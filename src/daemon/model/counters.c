@@ -227,6 +227,7 @@ static void traffic_rate(const struct counter_state *st, struct rail_counters *r
     if (!s->has_bytes || !rc->have_last || !o->has_bytes || s->taken <= o->taken ||
         s->rx_bytes < o->rx_bytes || s->tx_bytes < o->tx_bytes) {
         rc->traffic_known = false;      /* first sample, a reset, or no byte counters */
+        rc->traffic_judged = false;
         rc->quiet_since = 0;
         return;
     }
@@ -235,6 +236,7 @@ static void traffic_rate(const struct counter_state *st, struct rail_counters *r
     rc->traffic_bps = (double)(rx > tx ? rx : tx) * 8 / ((double)(s->taken - o->taken) / USEC_PER_SEC);
     if (o->taken <= st->own_traffic_until)
         return;                         /* the daemon's own probes ran within: not judged */
+    rc->traffic_judged = true;
     if (rc->traffic_bps >= st->busy_bps) {
         rc->quiet_since = 0;
         rc->busy_bps = rc->traffic_bps;

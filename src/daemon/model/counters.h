@@ -107,6 +107,9 @@ struct rail_counters {
     double traffic_bps;         /* bits per second */
     usec_t quiet_since;         /* CLOCK_BOOTTIME; 0: busy, or not measured yet */
     double busy_bps;            /* the traffic last judged busy */
+    /* An interval since the first sample or the last reset was judged busy or quiet (one
+     * the daemon's own probes ran in is not): until then the rail's traffic is unknown. */
+    bool traffic_judged;
     /* CLOCK_BOOTTIME of the latest sample whose link-class rate was over the state's
      * link_limit: when an error burst was last seen (0: not in this process). */
     usec_t link_over_at;

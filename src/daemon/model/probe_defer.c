@@ -28,7 +28,7 @@ bool probe_defer_why(const struct policy *p, bool rail, const struct rail_counte
         ;                       /* no rail traffic to judge, or the rule is off */
     else if (rc && rc->have_last && !rc->last.has_bytes)
         ;                       /* the rail has no byte counters: nothing to wait for */
-    else if (!rc || !rc->traffic_known)
+    else if (!rc || !rc->traffic_known || !rc->traffic_judged)
         snprintf(why, len, "rail traffic not measured yet");
     else if (!rc->quiet_since)
         snprintf(why, len, "rail busy %.3g Gbit/s", rc->busy_bps / 1e9);
