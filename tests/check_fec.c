@@ -440,13 +440,14 @@ static enum severity ber_pass(struct inventory *inv, struct counter_state *st,
                               uint64_t *bits, uint64_t rise, char *msg, size_t len)
 {
     struct findings fs = { 0 };
+    st->link_limit = p->checks.counters.link;
     for (int k = 0; k < 2; k++) {
         double at = t * 3600 + 10 * k;
         *bits += k ? rise : 96000;
         fold(st, "r/1", at, *bits, 3);
         ck_assert_int_eq(link_memory_observe(m, "boot", (usec_t)(at * USEC_PER_SEC),
                                              (usec_t)((1800000000.0 + at) * USEC_PER_SEC), inv,
-                                             st, p->checks.counters.link), 0);
+                                             st), 0);
         findings_done(&fs);
         memset(&fs, 0, sizeof(fs));
         check_fec(inv, st, p, &fs);

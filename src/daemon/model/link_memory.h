@@ -100,11 +100,12 @@ int link_memory_add_event(struct link_memory *m, const char *rail, const struct 
 
 /* One pass's observation of every rail of INV under BOOT_ID, at NOW_BOOTTIME/NOW_WALL:
  * flaps and link downs against this boot's baselines, bursts from COUNTERS' link-class
- * peak over LINK_THRESHOLD (one event per burst, its time moved on while it lasts). Rails
- * gone from INV are dropped. -ENOMEM. */
+ * peak over its link_limit (one event per burst, dated at the last sample that saw it).
+ * A rail gone from INV is kept, marked absent, and its return is an event; one gone past
+ * LINK_MEMORY_ABSENT_KEEP is dropped. -ENOMEM. */
 int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_boottime,
                         usec_t now_wall, const struct inventory *inv,
-                        const struct counter_state *counters, double link_threshold);
+                        const struct counter_state *counters);
 /* Adds a sample of each rail's module Rx power (rails whose module was read) at NOW_WALL
  * to its trend over WINDOW (rx_trend.h). Call after link_memory_observe. -ENOMEM. */
 int link_memory_observe_modules(struct link_memory *m, usec_t now_wall,

@@ -80,6 +80,7 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
             log_warning_errno(err, "Cannot read the counter state in %s (%m); starting anew",
                               in->state_dir);
         source_boot_id(in->procfs_root, boot_id, sizeof(boot_id));
+        st->link_limit = p->checks.counters.link;   /* the daemon sets its own state's */
     }
     if (in->shared)
         pthread_mutex_lock(&in->shared->lock);
@@ -148,7 +149,7 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
     if (in->shared)
         pthread_mutex_lock(&in->shared->lock);
     err = link_memory_observe(m, st->boot_id, now_usec(CLOCK_BOOTTIME), now_usec(CLOCK_REALTIME),
-                              &r->inventory, st, in->policy->checks.counters.link);
+                              &r->inventory, st);
     if (err >= 0)
         err = link_memory_observe_modules(m, m->now_wall, &r->inventory,
                                           in->policy->checks.module.rx_power_window);

@@ -39,7 +39,7 @@ static void load_values(json_object *o, const char *key, double *v, uint32_t *n,
     size_t len = json_object_array_length(a);
     for (size_t i = len > max ? len - max : 0; i < len; i++) {
         double x = json_object_get_double(json_object_array_get_idx(a, i));
-        if (isfinite(x) && (x > 0 || (zero_ok && x == 0)) && x <= 1e12)
+        if (latency_ok(x) || (zero_ok && x == 0))
             v[(*n)++] = x;
     }
 }
