@@ -9,6 +9,7 @@
 #include <endian.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,25 +389,36 @@ START_TEST(test_regression_state_and_ratio)
 }
 END_TEST
 
+/* Writes DIR/probe-baselines.json from FMT (printf-style). */
+__attribute__((format(printf, 2, 3)))
+static void write_baselines(const char *dir, const char *fmt, ...)
+{
+    char path[128];
+    va_list ap;
+    snprintf(path, sizeof(path), "%s/probe-baselines.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fclose(f);
+}
+
 /* A baselines file is outside data: 1000 learned runs of a baseline not yet ready (once a
  * write past the array), and 1e300 or -1 where counts and latencies go (once undefined
  * behaviour in the double-to-integer conversion) load as harmless values. */
 START_TEST(test_hostile_baselines_file)
 {
-    char dir[] = "/tmp/check_probes.XXXXXX", path[128], many[64 * 1024];
+    char dir[] = "/tmp/check_probes.XXXXXX", many[64 * 1024];
     ck_assert_ptr_nonnull(mkdtemp(dir));
     size_t n = 0;
     n += (size_t)snprintf(many + n, sizeof(many) - n, "[");
     for (int i = 0; i < 1000; i++)
         n += (size_t)snprintf(many + n, sizeof(many) - n, "%s1.5", i ? "," : "");
     snprintf(many + n, sizeof(many) - n, "]");
-    snprintf(path, sizeof(path), "%s/probe-baselines.json", dir);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fprintf(f, "{\"rxe0/1 rdma 8\": {\"ready\": false, \"learned_p50\": %s, \"learned_p99\": %s},\n"
-               " \"lo tcp 64\": {\"ready\": true, \"p50\": 1e300, \"p99\": -1, \"bad_streak\": 1e300,"
-               " \"good_streak\": -5}}\n", many, many);
-    fclose(f);
+    write_baselines(dir, "{\"rxe0/1 rdma 8\": {\"ready\": false, \"learned_p50\": %s, "
+                    "\"learned_p99\": %s},\n \"lo tcp 64\": {\"ready\": true, \"p50\": 1e300, "
+                    "\"p99\": -1, \"bad_streak\": 1e300, \"good_streak\": -5}}\n", many, many);
 
     struct baselines all;
     ck_assert_int_eq(baselines_load(dir, &all), 0);
@@ -432,15 +444,11 @@ END_TEST
  * of p50 0: the median of 0, 0, 0, 10 and 10 us). */
 START_TEST(test_baselines_file_learned_runs_checked)
 {
-    char dir[] = "/tmp/check_probes.XXXXXX", path[128];
+    char dir[] = "/tmp/check_probes.XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(path, sizeof(path), "%s/probe-baselines.json", dir);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fprintf(f, "{\"lo tcp 64\": {\"ready\": false,"
-               " \"learned_p50\": [null, -1e-5, 1e-5, \"x\"],"
-               " \"learned_p99\": [2e-5, 2e-5, 2e-5, 2e-5]}}\n");
-    fclose(f);
+    write_baselines(dir, "{\"lo tcp 64\": {\"ready\": false,"
+                    " \"learned_p50\": [null, -1e-5, 1e-5, \"x\"],"
+                    " \"learned_p99\": [2e-5, 2e-5, 2e-5, 2e-5]}}\n");
     struct baselines all;
     ck_assert_int_eq(baselines_load(dir, &all), 0);
     struct baseline *b = baselines_get(&all, "lo tcp 64");
@@ -463,15 +471,11 @@ END_TEST
  * said "regressed" with no bad run against the new baseline). */
 START_TEST(test_baselines_file_relearned_state)
 {
-    char dir[] = "/tmp/check_probes.XXXXXX", path[128];
+    char dir[] = "/tmp/check_probes.XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(path, sizeof(path), "%s/probe-baselines.json", dir);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fprintf(f, "{\"lo tcp 64\": {\"ready\": true, \"p50\": 0, \"p99\": 2e-5, \"degraded\": true,"
-               " \"bad_streak\": 3},\n"
-               " \"lo rdma 8\": {\"ready\": false, \"degraded\": true, \"bad_streak\": 3}}\n");
-    fclose(f);
+    write_baselines(dir, "{\"lo tcp 64\": {\"ready\": true, \"p50\": 0, \"p99\": 2e-5, "
+                    "\"degraded\": true, \"bad_streak\": 3},\n"
+                    " \"lo rdma 8\": {\"ready\": false, \"degraded\": true, \"bad_streak\": 3}}\n");
     struct baselines all;
     ck_assert_int_eq(baselines_load(dir, &all), 0);
     const char *keys[] = { "lo tcp 64", "lo rdma 8" };
