@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cc.h"
 #include "counter_sample.h"
 #include "fec.h"
 #include "gid.h"
@@ -125,6 +126,7 @@ struct rail {
     bool has_hw_counters;
     struct netdev_info netdev;
     struct qos_state qos;       /* Ethernet rails: DCB, trust, ECN, global pause */
+    struct cc_state cc;         /* Ethernet rails: DCQCN parameters (source_cc.h; 0.9 KiB) */
     struct counter_sample counters; /* hw_counters/, counters/, classified ethtool stats */
     struct host_path host;
     struct rail_routes routes;  /* Ethernet rails with an IPv4 address: where packets go */
