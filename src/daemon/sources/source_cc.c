@@ -186,6 +186,7 @@ void source_cc_fill(const char *sysroot, bool live, const struct policy *p, stru
         struct cc_state *c = &r->cc;
         if (!streq(r->link_layer, "Ethernet") || !r->netdev.present)
             continue;
+        cc_state_init(c);
         source_cc_running(sysroot, r, c);
         if (p->rails.cc.firmware == CC_FIRMWARE_OFF)
             snprintf(c->fw_why, sizeof(c->fw_why), "rails.cc.firmware is off");
