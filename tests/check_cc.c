@@ -22,6 +22,8 @@
 #include "fw_config_parse.h"
 #include "inventory_take.h"
 #include "macro.h"
+#include "metrics.h"
+#include "report.h"
 #include "source_cc.h"
 
 static char fixtures[256], scratch[512], path_before[4096];
@@ -449,6 +451,46 @@ START_TEST(test_digest)
 }
 END_TEST
 
+/* fabtune_rail_cc_info: one series per rail with parameters, the profile and the digest
+ * as labels, clean under promtool check metrics. */
+START_TEST(test_metrics)
+{
+    struct policy p;
+    struct report rep;
+    struct policy_errors errs = { 0 };
+    char root[600], path[700], d0[17], d5[17], want[300];
+    static const char yaml[] = "version: 1\nrails:\n  cc: {profile: roce-optimized-v26.7}\n";
+    policy_init_defaults(&p);
+    ck_assert_int_eq(policy_load_string(yaml, strlen(yaml), "t.yaml", &p, &errs), 0);
+    memset(&rep, 0, sizeof(rep));
+    report_init(&rep, &p, "t.yaml");
+    snprintf(root, sizeof(root), "%s/mlx5_8rail_cc/sys", fixtures);
+    ck_assert_int_eq(inventory_take(root, NULL, &p, &rep.inventory), 0);
+    report_finish(&rep);
+    char *text = metrics_render(&rep);
+    ck_assert_ptr_nonnull(text);
+    cc_digest(rep.inventory.rails[0].cc.running, d0);
+    cc_digest(rep.inventory.rails[5].cc.running, d5);
+    ck_assert_str_ne(d0, d5);
+    snprintf(want, sizeof(want), "\nfabtune_rail_cc_info{device=\"mlx5_5\",port=\"1\",netdev="
+             "\"enp188s0f0np0\",profile=\"roce-optimized-v26.7\",digest=\"%s\"} 1\n", d5);
+    ck_assert_msg(strstr(text, want), "%s", text);
+    snprintf(path, sizeof(path), "%s/cc.prom", scratch);
+    FILE *f = fopen(path, "we");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    sh("test $(grep -c '^fabtune_rail_cc_info{' '%s') = 8", path);
+    sh("command -v promtool > /dev/null || { echo 'promtool is not installed "
+       "(scripts/deps-debian.sh)'; exit 1; }");
+    sh("out=$(promtool check metrics < '%s' 2>&1) && [ -z \"$out\" ] || { echo \"$out\"; exit 1; }",
+       path);
+    free(text);
+    report_done(&rep);
+    policy_done(&p);
+}
+END_TEST
+
 int main(void)
 {
     snprintf(path_before, sizeof(path_before), "%s", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
@@ -477,6 +519,7 @@ int main(void)
     tcase_add_test(checks, test_debugfs_and_site);
     tcase_add_test(checks, test_nothing_exposed);
     tcase_add_test(checks, test_digest);
+    tcase_add_test(checks, test_metrics);
     tcase_set_timeout(checks, 120);
     suite_add_tcase(s, checks);
     return check_run(s);
