@@ -27,20 +27,6 @@
 #define CC_DIR_MAX 64           /* ecn/roce_rp has 25 entries, cc_params/ 22 */
 #define CC_FW_TIMEOUT (10 * USEC_PER_SEC)
 
-static int mkdir_parents(const char *path)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-                return -errno;
-            *p = '/';
-        }
-    return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -errno : 0;
-}
-
 /* SRC's regular files (and directories, DEPTH levels down) into DST; what cannot be read
  * is left out, as fabtune reads an absent file. */
 static void copy_small_tree(const char *src, const char *dst, int depth)
@@ -102,14 +88,30 @@ static void keep_fw_config(const char *top, const char *ifname, const char *pci)
     free(out);
 }
 
-/* The last component of the symlink at PATH's target, in BUF. */
-static int link_base(const char *path, char *buf, size_t len)
+/* The PCI function above netdev IFNAME: /sys/class/net/IF resolves to
+ * /sys/devices/.../ADDR/net/IF (net/core/net-sysfs.c); its driver's name and ADDR. */
+static int netdev_function(const char *ifname, char *pci, size_t len, char *driver, size_t dlen)
 {
-    char real[PATH_MAX];
-    if (!realpath(path, real))
+    char s[PATH_MAX], real[PATH_MAX], target[PATH_MAX];
+    snprintf(s, sizeof(s), "/sys/class/net/%s", ifname);
+    if (!realpath(s, real))
         return -errno;
-    const char *b = strrchr(real, '/');
-    snprintf(buf, len, "%s", b ? b + 1 : real);
+    char *net = strrchr(real, '/');
+    if (!net || net == real)
+        return -ENODEV;
+    *net = '\0';
+    if (!(net = strrchr(real, '/')) || strcmp(net, "/net") != 0)
+        return -ENODEV;
+    *net = '\0';                /* the device the netdev hangs off */
+    const char *addr = strrchr(real, '/');
+    snprintf(pci, len, "%s", addr ? addr + 1 : real);
+    snprintf(s, sizeof(s), "%s/driver", real);
+    ssize_t k = readlink(s, target, sizeof(target) - 1);
+    if (k < 0)
+        return -errno;
+    target[k] = '\0';
+    const char *base = strrchr(target, '/');
+    snprintf(driver, dlen, "%s", base ? base + 1 : target);
     return 0;
 }
 
@@ -123,11 +125,8 @@ void cc_capture_netdev(const char *top, const char *ifname)
         snprintf(t, sizeof(t), "%s%s", top, real);
         copy_small_tree(real, t, 3);
     }
-    snprintf(s, sizeof(s), "/sys/class/net/%s/device/driver", ifname);
-    if (link_base(s, driver, sizeof(driver)) < 0 || !streq(driver, "mlx5_core"))
-        return;
-    snprintf(s, sizeof(s), "/sys/class/net/%s/device", ifname);
-    if (link_base(s, pci, sizeof(pci)) < 0)
+    if (netdev_function(ifname, pci, sizeof(pci), driver, sizeof(driver)) < 0 ||
+        !streq(driver, "mlx5_core"))
         return;
     snprintf(s, sizeof(s), "/sys/kernel/debug/mlx5/%s/cc_params", pci);
     snprintf(t, sizeof(t), "%s%s", top, s);
