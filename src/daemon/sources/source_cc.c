@@ -109,52 +109,56 @@ static void fw_apply(const char *tool, const char *text, size_t len, const struc
         snprintf(c->fw_why, sizeof(c->fw_why), "%s: %s", tool[0] ? tool : "the firmware tool", why);
 }
 
-/* The live answers, kept per PCI function: a query takes seconds, and the next-boot
- * values change only when someone runs the tool. */
+/* The live answers, kept per PCI function as parsed (a function is always the same
+ * port): a query takes seconds, and the next-boot values change only when someone runs
+ * the tool. */
 struct fw_answer {
     char pci[16];
     usec_t at;                  /* CLOCK_BOOTTIME */
-    int err;
-    char tool[16], why[160];
-    char *text;
-    size_t len;
+    struct cc_state fw;         /* its fw_* fields */
 };
 static struct fw_answer answers[INVENTORY_MAX_RAILS];
 static size_t n_answers;
 static pthread_mutex_t answers_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static struct fw_answer *answer_for(const char *pci, const struct policy *p)
+static void fw_query(const struct rail *r, const struct policy *p, struct cc_state *c)
 {
-    usec_t now = now_usec(CLOCK_BOOTTIME);
-    struct fw_answer *a = NULL;
-    for (size_t i = 0; i < n_answers && !a; i++)
-        if (streq(answers[i].pci, pci))
-            a = &answers[i];
-    if (a && now - a->at < p->rails.cc.firmware_every)
-        return a;
-    if (!a && n_answers == ARRAY_SIZE(answers))
-        return NULL;
-    if (!a)
-        a = &answers[n_answers++];
-    free(a->text);
-    memset(a, 0, sizeof(*a));
-    snprintf(a->pci, sizeof(a->pci), "%s", pci);
-    a->at = now;
-    a->err = fw_config_query(pci, p->rails.cc.firmware_timeout, &a->text, &a->len, a->tool,
-                             sizeof(a->tool), a->why, sizeof(a->why));
-    return a;
+    char *text = NULL, tool[16] = "";
+    size_t len = 0;
+    int err = fw_config_query(r->pci_addr, p->rails.cc.firmware_timeout, &text, &len, tool,
+                              sizeof(tool), c->fw_why, sizeof(c->fw_why));
+    if (err == 0)
+        fw_apply(tool, text, len, r, c);
+    free(text);
 }
 
 static void fw_live(const struct rail *r, const struct policy *p, struct cc_state *c)
 {
+    usec_t now = now_usec(CLOCK_BOOTTIME);
+    struct fw_answer *a = NULL;
     pthread_mutex_lock(&answers_lock);
-    const struct fw_answer *a = answer_for(r->pci_addr, p);
-    if (!a)
+    for (size_t i = 0; i < n_answers && !a; i++)
+        if (streq(answers[i].pci, r->pci_addr))
+            a = &answers[i];
+    if (!a && n_answers < ARRAY_SIZE(answers)) {
+        a = &answers[n_answers++];
+        snprintf(a->pci, sizeof(a->pci), "%s", r->pci_addr);
+        a->at = 0;
+    }
+    if (!a) {
         snprintf(c->fw_why, sizeof(c->fw_why), "more PCI functions than fabtune keeps answers for");
-    else if (a->err < 0)
-        snprintf(c->fw_why, sizeof(c->fw_why), "%s", a->why);
-    else
-        fw_apply(a->tool, a->text, a->len, r, c);
+    } else {
+        if (!a->at || now - a->at >= p->rails.cc.firmware_every) {
+            cc_state_init(&a->fw);
+            fw_query(r, p, &a->fw);
+            a->at = now ? now : 1;
+        }
+        c->fw_known = a->fw.fw_known;
+        memcpy(c->fw_why, a->fw.fw_why, sizeof(c->fw_why));
+        memcpy(c->fw_tool, a->fw.fw_tool, sizeof(c->fw_tool));
+        memcpy(c->fw_current, a->fw.fw_current, sizeof(c->fw_current));
+        memcpy(c->fw_next, a->fw.fw_next, sizeof(c->fw_next));
+    }
     pthread_mutex_unlock(&answers_lock);
 }
 
