@@ -10,11 +10,7 @@
 # - as nobody: debugfs is mode 0700, so "debugfs is readable by root only";
 # - neither is an error, and fabtuned exits with a verdict.
 . "${top_srcdir:-.}/tests/lib.sh"
-if [ -z "${FABTUNE_IN_MNTNS:-}" ]; then
-    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-    unshare -m --propagation private true 2>/dev/null || { echo "SKIP: cannot unshare"; exit 77; }
-    FABTUNE_IN_MNTNS=1 exec unshare -m --propagation private sh "$0"
-fi
+in_private_mounts "$0"
 fabtuned="$top_builddir/src/daemon/fabtuned"
 tmp=$(mktemp -d /tmp/fabtune-ccdbg.XXXXXX)
 trap 'umount "$tmp/fx/sys/kernel/debug" 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -12,11 +12,7 @@
 #   rail 3's pending next boot, rail 7's tool failure as unknown, the reaction point's
 #   priorities read from the copied enable bits.
 . "${top_srcdir:-.}/tests/lib.sh"
-if [ -z "${FABTUNE_IN_MNTNS:-}" ]; then
-    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-    unshare -m --propagation private true 2>/dev/null || { echo "SKIP: cannot unshare"; exit 77; }
-    FABTUNE_IN_MNTNS=1 exec unshare -m --propagation private sh "$0"
-fi
+in_private_mounts "$0"
 ctl="$top_builddir/src/client/fabtunectl"
 fabtuned="$top_builddir/src/daemon/fabtuned"
 tmp=$(mktemp -d /tmp/fabtune-ccsnap.XXXXXX)
