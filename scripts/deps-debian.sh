@@ -15,6 +15,7 @@ PACKAGES="
   iproute2 util-linux procps kmod jq xxd groff-base
   qemu-system-x86 busybox-static cpio xz-utils
   perftest sockperf time
+  mstflint
   debhelper dpkg-dev lintian
   prometheus prometheus-node-exporter curl
   slurmctld slurmd slurm-client munge

@@ -26,11 +26,11 @@
 
 static char fixtures[256];
 
-/* A policy that also has neighbours to probe, for probe.peer and probe.peers, and a VLAN
- * for the rails, for fabric.vlan. */
+/* A policy that also has neighbours to probe, for probe.peer and probe.peers, a VLAN
+ * for the rails, for fabric.vlan, and a congestion-control profile, for qos.cc. */
 static const char *const peers_policy =
     "version: 1\nprobes:\n  peers:\n    hosts: [peer-a.invalid, peer-b.invalid]\n"
-    "rails:\n  neighbors: {vlan: 100}\n";
+    "rails:\n  neighbors: {vlan: 100}\n  cc: {profile: driver-defaults}\n";
 
 /* Each row's emitted count, by the row's index. */
 static unsigned emitted[256];

@@ -642,14 +642,7 @@ START_TEST(test_fec_metrics)
     ck_assert_ptr_null(strstr(text, "fabtune_rail_fec_info{device=\"mlx5_1\""));
     ck_assert_int_eq(check_scratch_dir(dir, sizeof(dir), "check_fec_metrics"), 0);
     snprintf(path, sizeof(path), "%s/fabtune.prom", dir);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-    sh("command -v promtool > /dev/null || { echo 'promtool is not installed "
-       "(scripts/deps-debian.sh)'; exit 1; }");
-    sh("out=$(promtool check metrics < '%s' 2>&1) && [ -z \"$out\" ] || { echo \"$out\"; exit 1; }",
-       path);
+    promtool_clean(text, path);
     free(text);
     counters_done(&st);
     report_done(&rep);

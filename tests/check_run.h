@@ -52,6 +52,20 @@ static inline void sh(const char *fmt, ...)
     ck_assert_msg(system(cmd) == 0, "command failed: %s", cmd);
 }
 
+/* TEXT, an exposition, written to PATH passes promtool check metrics with nothing to
+ * say (lint included); fails the test otherwise, or where promtool is not installed. */
+static inline void promtool_clean(const char *text, const char *path)
+{
+    FILE *f = fopen(path, "we");
+    ck_assert_msg(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    sh("command -v promtool > /dev/null || { echo 'promtool is not installed "
+       "(scripts/deps-debian.sh)'; exit 1; }");
+    sh("out=$(promtool check metrics < '%s' 2>&1) && [ -z \"$out\" ] || { echo \"$out\"; exit 1; }",
+       path);
+}
+
 static inline int check_run(Suite *s)
 {
     SRunner *sr = srunner_create(s);

@@ -173,7 +173,7 @@ stop_daemon
 # they use is one the daemon exports (a rename would silence them). ---
 rules="$top_srcdir/conf/prometheus"
 expect_rc 0 promtool check rules "$rules/fabtune-rules.yml"
-expect_match "SUCCESS: 17 rules found" "$LAST_OUT"
+expect_match "SUCCESS: 18 rules found" "$LAST_OUT"
 (cd "$rules" && promtool test rules fabtune-rules.test.yml) > "$tmp/rules.out" 2>&1 \
     && pass "promtool test rules: $(grep -c 'eval_time' "$rules/fabtune-rules.test.yml") evaluations pass" \
     || { fail "promtool test rules"; sed 's/^/    /' "$tmp/rules.out"; }

@@ -109,6 +109,15 @@ shared_fixtures() {
     sh "$top_srcdir/tests/fixtures/shared-fixtures.sh" "$top_builddir"
 }
 
+# in_private_mounts "$0": runs the calling test again as root in a private mount namespace
+# (what it mounts vanishes with it), or skips it (77) where that cannot be.
+in_private_mounts() {
+    [ -n "${FABTUNE_IN_MNTNS:-}" ] && return 0
+    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+    unshare -m --propagation private true 2>/dev/null || { echo "SKIP: cannot unshare"; exit 77; }
+    FABTUNE_IN_MNTNS=1 exec unshare -m --propagation private sh "$1"
+}
+
 # A test that asserted nothing has proven nothing: it fails.
 finish() {
     rm -rf "$_scratch"

@@ -20,6 +20,16 @@ static const struct bad_policy bad_policies[] = {
     { "unknown key in a rail entry", "rails:\n  select:\n    - {device: mlx5_0, prot: 1}\n",
       "3:24: unknown key 'prot' in rails.select[0] (did you mean 'port'?)" },
     { "non-scalar key", "? [a]\n: 1\n", "1:3: keys must be strings (in top level)" },
+    /* rails.cc (issue 46): a profile by its name, its 21 parameters each once, in range */
+    { "unknown cc profile", "rails:\n  cc: {profile: driver-default}\n",
+      "2:17: invalid value 'driver-default' for rails.cc.profile (did you mean "
+      "'driver-defaults'? expected one of: none, driver-defaults, roce-optimized-v26.7, "
+      "roce-optimized-v26.10, off, site)" },
+    { "cc parameter twice, past the 16th key",
+      "rails:\n  cc:\n    params:\n      np_enabled: 1\n      np_enabled: 0\n",
+      "5:7: duplicate key 'rails.cc.params.np_enabled' (first set at line 4)" },
+    { "cc parameter out of range", "rails:\n  cc:\n    params: {cnp_dscp: 64}\n",
+      "3:24: value 64 out of range for rails.cc.params.cnp_dscp (0..63)" },
     /* wrong types */
     { "scalar for a mapping", "rails: 5\n", "1:8: expected a mapping for rails, got '5'" },
     { "sequence for a mapping", "probes:\n  - a\n",

@@ -4,8 +4,9 @@
  * --no-probes, on the snapshot read in place, or on this node live), so both are judged by
  * one code and one policy; the reports' rails, GID indexes, MTUs, rates, firmware, QoS,
  * PCIe links, each rail's first LLDP neighbour's switch, frame size and VLANs (not its
- * port: that differs between any two nodes), sysctls and NCCL contract are compared
- * field by field, each difference under the check id that judges it. What differs between any two healthy nodes (addresses,
+ * port: that differs between any two nodes), DCQCN parameters, sysctls and NCCL contract
+ * are compared field by field (an object's members one by one), each difference under the
+ * check id that judges it. What differs between any two healthy nodes (addresses,
  * GUIDs, PCI addresses, counters, host names) is not compared. */
 #include "config.h"
 
@@ -123,9 +124,40 @@ struct diff {
 };
 
 static void differ(struct diff *d, const char *check, const char *subject, const char *field,
+                   json_object *a, json_object *b);
+
+/* A field that is an object on either side ("cc.running": a rail's DCQCN parameters)
+ * differs member by member, each named ("cc.running.cnp_dscp"). */
+static bool differ_members(struct diff *d, const char *check, const char *subject,
+                           const char *field, json_object *a, json_object *b)
+{
+    json_object *sides[2] = { a, b };
+    char member[160];
+    if (!(json_object_is_type(a, json_type_object) || json_object_is_type(b, json_type_object)) ||
+        (a && !json_object_is_type(a, json_type_object)) ||
+        (b && !json_object_is_type(b, json_type_object)))
+        return false;
+    for (int s = 0; s < 2; s++) {
+        if (!sides[s])
+            continue;
+        json_object_object_foreach(sides[s], key, v) {
+            json_object *other = NULL;
+            (void)v;
+            if (s == 1 && a && json_object_object_get_ex(a, key, &other))
+                continue;
+            snprintf(member, sizeof(member), "%s.%s", field, key);
+            differ(d, check, subject, member, get(a, key), get(b, key));
+        }
+    }
+    return true;
+}
+
+static void differ(struct diff *d, const char *check, const char *subject, const char *field,
                    json_object *a, json_object *b)
 {
     if (a && b && json_object_equal(a, b))
+        return;
+    if (differ_members(d, check, subject, field, a, b))
         return;
     if (!a && !b)
         return;

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cc_capture.h"
 #include "client.h"
 #include "fileio.h"
 #include "macro.h"
@@ -379,8 +380,10 @@ static void keep_replies(const char *out)
         return;
     struct dirent *de;
     while ((de = readdir(d)))
-        if (de->d_name[0] != '.' && !streq(de->d_name, "lo"))
+        if (de->d_name[0] != '.' && !streq(de->d_name, "lo")) {
             (void)snapshot_write_replies(out, de->d_name);
+            cc_capture_netdev(out, de->d_name);
+        }
     closedir(d);
 }
 

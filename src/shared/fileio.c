@@ -169,3 +169,18 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
         return -errno;
     return write_file_at(dfd, basename(base), data, len, mode);
 }
+
+int mkdir_parents(const char *path)
+{
+    char tmp[PATH_MAX];
+    if ((size_t)snprintf(tmp, sizeof(tmp), "%s", path) >= sizeof(tmp))
+        return -ENAMETOOLONG;
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+                return -errno;
+            *p = '/';
+        }
+    return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -errno : 0;
+}

@@ -22,6 +22,9 @@ int read_file_full(const char *path, size_t max, char **ret, size_t *ret_len);
  * link kept; for a file of the state or runtime directory, use write_file_at() itself. */
 int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode);
 
+/* Makes directory PATH and those above it that are missing (mode 0755), as mkdir -p. */
+int mkdir_parents(const char *path);
+
 /* Whether a write_file_atomic() to PATH could land here: the nearest existing directory
  * above where it lands (through PATH's symlinks) is writable. 0, or -errno (-EROFS on a
  * read-only mount, as under ProtectSystem=strict); DIR gets that directory. */

@@ -10,7 +10,10 @@
  * its extended ack) in module_lower (page 0, bytes 0-127) and module_page_PP (upper page
  * PP in hex: 00, 01, 02, 03, 11; bytes 128-255), and its FEC (ETHTOOL_MSG_FEC_GET's
  * answer with ETHTOOL_FLAG_STATS, as the kernel sent it) in fec, and its LLDP neighbours as lldpd told
- * them (lldp_capture.h's text) in fabtune/net/IFNAME/lldp. A request the
+ * them (lldp_capture.h's text) in fabtune/net/IFNAME/lldp, and an mlx5 netdev's firmware
+ * configuration as mstconfig or mlxconfig printed it (fw_config.h) in fw_config, with the
+ * tool's name in fw_config.tool and, when it failed, its reason in fw_config.why beside
+ * fw_config.errno (cc_capture.h). A request the
  * kernel refused is kept as its errno (NAME.errno, decimal), so that the offline analysis
  * says what the live one said. snapshot_write.h writes them; fabtuned's sources read them
  * back (snapshot_read.h) and parse them as they parse the live replies.

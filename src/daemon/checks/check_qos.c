@@ -135,7 +135,8 @@ static void check_ecn(const struct rail *r, const struct policy *p, struct findi
     unsigned prio = p->rails.qos.pfc_priority;
     enum requirement req = p->rails.qos.ecn;
     char want[48], got[48];
-    if (req == REQ_IGNORE)
+    /* DCQCN off by design (rails.cc.profile off): qos.cc judges the switches off. */
+    if (req == REQ_IGNORE || p->rails.cc.profile == CC_PROFILE_OFF)
         return;
     snprintf(want, sizeof(want), "np+rp on priority %u", prio);
     if (!q->ecn_known) {
@@ -170,7 +171,9 @@ static int cnp_priority(const struct qos_state *q)
 static void check_cnp(const struct rail *r, const struct policy *p, struct findings *out)
 {
     const struct qos_state *q = &r->qos;
-    unsigned want_dscp = p->rails.qos.cnp_dscp;
+    /* A congestion-control profile that names the CNP's DSCP takes rails.qos.cnp_dscp's place. */
+    int64_t profile_dscp = cc_wanted(p->rails.cc.profile, p->rails.cc.params, CC_CNP_DSCP);
+    unsigned want_dscp = profile_dscp != CC_UNKNOWN ? (unsigned)profile_dscp : p->rails.qos.cnp_dscp;
     char want[48], got[48];
     snprintf(want, sizeof(want), "DSCP %u, lossy priority", want_dscp);
     if (q->cnp_dscp < 0) {

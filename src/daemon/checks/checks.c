@@ -31,6 +31,11 @@ static void run_qos(const struct check_input *in, struct findings *out)
     check_qos(in->inventory, in->policy, out);
 }
 
+static void run_cc(const struct check_input *in, struct findings *out)
+{
+    check_cc(in->inventory, in->policy, out);
+}
+
 static void run_module(const struct check_input *in, struct findings *out)
 {
     check_module(in->inventory, in->links, in->policy, out);
@@ -101,7 +106,7 @@ static void run_regressions(const struct check_input *in, struct findings *out)
 /* A new group is one row here, at the place its findings take in the report. */
 static void (*const groups[])(const struct check_input *in, struct findings *out) = {
     run_rails, run_ports, run_netdevs, run_module, run_fec, run_routes, run_neighbors,
-    run_gids, run_qos, run_host,
+    run_gids, run_qos, run_cc, run_host,
     run_counters, run_link_memory, run_persistence, run_tuning, run_probes, run_isolation, run_regressions,
 };
 

@@ -35,6 +35,8 @@ void check_ports(const struct inventory *inv, const struct policy *p, struct fin
 void check_netdevs(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_gids(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_qos(const struct inventory *inv, const struct policy *p, struct findings *out);
+/* qos.cc, qos.cc_next_boot, qos.cc_alike: congestion control (model/cc.h). */
+void check_cc(const struct inventory *inv, const struct policy *p, struct findings *out);
 /* link.module; LINKS (may be NULL) holds each rail's Rx power trend. */
 void check_module(const struct inventory *inv, const struct link_memory *links,
                   const struct policy *p, struct findings *out);

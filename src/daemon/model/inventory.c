@@ -45,6 +45,7 @@ struct rail *inventory_add_rail(struct inventory *inv, const char *device, uint3
     r->numa_node = -1;
     r->netdev.carrier = -1;
     qos_state_init(&r->qos);
+    cc_state_init(&r->cc);
     return r;
 }
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cc.h"
 #include "counter_sample.h"
 #include "fec.h"
 #include "gid.h"
@@ -125,6 +126,7 @@ struct rail {
     bool has_hw_counters;
     struct netdev_info netdev;
     struct qos_state qos;       /* Ethernet rails: DCB, trust, ECN, global pause */
+    struct cc_state cc;         /* Ethernet rails: DCQCN parameters (source_cc.h) */
     struct counter_sample counters; /* hw_counters/, counters/, classified ethtool stats */
     struct host_path host;
     struct rail_routes routes;  /* Ethernet rails with an IPv4 address: where packets go */
@@ -135,8 +137,9 @@ struct rail {
 
 /* The bounds of the inventory's tables. A node has 8 to 16 rails (16 HCAs, or 8 of two
  * ports); SR-IOV functions left on the host add theirs (8 PFs of 127 VFs: 1016). A rail is
- * 6.8 KiB (sizeof 6960 B: 0.6 KiB of it its module, 0.4 its FEC, 2.1 its LLDP
- * neighbours), so a hostile --sysfs-root tree stays under 7 MiB of rails. GPUs: 8 to 16
+ * 7.8 KiB (sizeof 7984 B: 0.6 KiB of it its module, 0.4 its FEC, 2.1 its LLDP
+ * neighbours, 1.0 its DCQCN parameters), so a hostile --sysfs-root tree stays under 8 MiB
+ * of rails. GPUs: 8 to 16
  * per node. The bridges on the rails' and GPUs' paths: a few per device, a few hundred. */
 #define INVENTORY_MAX_RAILS 1024
 #define INVENTORY_MAX_GPUS 256

@@ -28,6 +28,7 @@ void policy_init_defaults(struct policy *p)
             .gpudirect = REQ_OPTIONAL,
             .neighbors = { .lldp = REQ_OPTIONAL, .bound = 90 * USEC_PER_SEC },
             .pcie = { .acs = REQ_OPTIONAL },
+            .cc = { .firmware_timeout = 10 * USEC_PER_SEC, .firmware_every = USEC_PER_HOUR },
         },
         .host = { .iommu = REQ_OPTIONAL, .irq_affinity = REQ_OPTIONAL },
         .checks = {
@@ -66,6 +67,8 @@ void policy_init_defaults(struct policy *p)
     p->control.group = strdup("fabtune");
     p->host.cpufreq = strdup("performance");
     p->rails.neighbors.lldpd_socket = strdup("/run/lldpd.socket");
+    for (size_t i = 0; i < CC_PARAMS; i++)
+        p->rails.cc.params[i] = CC_PARAM_UNSET;
 }
 
 void policy_done(struct policy *p)

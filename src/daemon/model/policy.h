@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <netinet/in.h>
 
+#include "cc_params.h"
 #include "cidr.h"
 #include "timeutil.h"
 
@@ -74,6 +75,14 @@ struct policy {
             uint32_t min_mrrs;
             enum requirement acs;   /* P2P redirect off between HCA and GPU */
         } pcie;
+        /* Congestion control (DCQCN): the profile the rails are judged against, the
+         * site's own values over it, and the firmware tool's bounds (model/cc.h). */
+        struct {
+            enum cc_profile profile;
+            uint32_t params[CC_PARAMS];     /* CC_PARAM_UNSET: the profile's value */
+            enum cc_firmware firmware;
+            usec_t firmware_timeout, firmware_every;
+        } cc;
         enum requirement gpudirect;
         enum rail_topology topology;
         struct {

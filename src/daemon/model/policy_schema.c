@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "cc.h"
 #include "policy.h"
 #include "policy_schema.h"
 
@@ -71,6 +72,25 @@ static const struct policy_field neighbors_fields[] = {
     END,
 };
 
+/* rails.cc: the profile, each parameter of cc_params.h (null: the profile's), the tool. */
+static const char *const cc_firmware_names[] = { "auto", "off", NULL };
+#define CC_FIELD(id, name, hi) \
+    { #name, FIELD_UINT, AT(rails.cc.params[CC_##id]), .min = 0, .max = (hi), .nullable = 1 },
+static const struct policy_field cc_param_fields[] = {
+    CC_PARAM_LIST(CC_FIELD)
+    END,
+};
+#undef CC_FIELD
+
+static const struct policy_field cc_fields[] = {
+    ENUM("profile", rails.cc.profile, cc_profile_names),
+    MAP("params", cc_param_fields),
+    ENUM("firmware", rails.cc.firmware, cc_firmware_names),
+    DUR("firmware_timeout", rails.cc.firmware_timeout, 1 * S, 5 * MIN),
+    DUR("firmware_every", rails.cc.firmware_every, 1 * MIN, 7 * 24 * HOUR),
+    END,
+};
+
 static const struct policy_field rails_fields[] = {
     { "select", FIELD_RAIL_SELECT, AT(rails), .names = rail_select_names },
     ENUM("link_layer", rails.link_layer, link_layer_names),
@@ -80,6 +100,7 @@ static const struct policy_field rails_fields[] = {
     MAP("mtu", mtu_fields),
     MAP("roce", roce_fields),
     MAP("qos", qos_fields),
+    MAP("cc", cc_fields),
     MAP("pcie", pcie_fields),
     ENUM("gpudirect", rails.gpudirect, requirement_names),
     ENUM("topology", rails.topology, topology_names),

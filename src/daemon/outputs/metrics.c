@@ -202,6 +202,26 @@ static void rail_metrics(FILE *f, const struct report *r)
     }
 }
 
+/* The fleet compares each rail's DCQCN parameters across nodes (FabtuneCcDigestDiffers):
+ * a digest of them (cc.h), and the profile in force; both labels are bounded. */
+static void cc_metrics(FILE *f, const struct report *r)
+{
+    struct rail_labels l;
+    char digest[17];
+    family(f, "fabtune_rail_cc_info", "gauge",
+           "1 for each rail whose DCQCN parameters are exposed, labelled with the policy's "
+           "congestion-control profile and a digest of the running parameters.");
+    for (size_t i = 0; i < r->inventory.n_rails; i++) {
+        const struct rail *rl = &r->inventory.rails[i];
+        if (!rl->cc.known)
+            continue;
+        cc_digest(rl->cc.running, digest);
+        rail_labels(r, rl->name, &l);
+        sample(f, "fabtune_rail_cc_info", 1, RAIL_LABELS(l), "profile",
+               cc_profile_names[r->cc_profile], "digest", digest, NULL);
+    }
+}
+
 /* The pluggable modules the live source read: identity, and the readings in base units
  * (degrees Celsius, volts, watts, amperes), lanes labelled from 1. No thresholds: the
  * findings of link.module judge against them. */
@@ -540,6 +560,7 @@ char *metrics_render(const struct report *r)
         return NULL;
     node_metrics(f, r);
     rail_metrics(f, r);
+    cc_metrics(f, r);
     module_metrics(f, r);
     fec_metrics(f, r);
     check_metrics(f, r);

@@ -24,6 +24,7 @@ void report_init(struct report *r, const struct policy *p, const char *policy_so
     r->gid_version = p->rails.roce.version;
     r->gid_range = p->rails.roce.subnet;
     r->rx_window = p->checks.module.rx_power_window;
+    r->cc_profile = p->rails.cc.profile;
     r->started = now_usec(CLOCK_REALTIME);
     r->verdict = VERDICT_UNKNOWN;
     strscpy(r->verdict_cause, "the check has not finished", sizeof(r->verdict_cause));

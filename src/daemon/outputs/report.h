@@ -51,6 +51,7 @@ struct report {
     uint32_t gid_version;
     struct cidr gid_range;
     usec_t rx_window;           /* the Rx power trend's window (checks.module) */
+    enum cc_profile cc_profile; /* rails.cc.profile, for the metrics' label */
     usec_t started;             /* CLOCK_REALTIME, when the pass began */
     usec_t finished;            /* CLOCK_REALTIME, when report_finish() ran */
     struct inventory inventory;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cc_json.h"
 #include "dcb_parse.h"
 #include "macro.h"
 #include "report_json.h"
@@ -413,6 +414,8 @@ static json_object *rail_to_json(const struct report *r, size_t i)
     json_object_object_add(o, "pcie", pcie_to_json(&rail->pcie));
     if (streq(rail->link_layer, "Ethernet"))
         json_object_object_add(o, "qos", qos_to_json(&rail->qos));
+    if (streq(rail->link_layer, "Ethernet") && rail->netdev.present)
+        json_object_object_add(o, "cc", cc_to_json(&rail->cc));
     if (streq(rail->link_layer, "Ethernet") && rail->netdev.name[0])
         json_object_object_add(o, "routes", routes_to_json(&rail->routes));
     json_object_object_add(o, "neighbors", neighbors_to_json(&rail->lldp));

@@ -7,6 +7,7 @@
 #include "macro.h"
 #include "nccl_gid.h"
 #include "inventory_take.h"
+#include "source_cc.h"
 #include "source_counters.h"
 #include "source_host_path.h"
 #include "source_limits.h"
@@ -47,6 +48,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
         for (size_t i = 0; i < inv->n_rails; i++)
             source_sysfs_netdev(sysroot, &inv->rails[i].netdev);
         source_qos_fill(sysroot, false, inv);
+        source_cc_fill(sysroot, false, p, inv);
         source_module_fill(sysroot, false, inv);
         source_fec_fill(sysroot, false, inv);
         source_counters_read(sysroot, false, inv);
@@ -61,6 +63,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
     source_verbs_scan(inv);
     source_rtnl_fill(inv);
     source_qos_fill(sysroot, true, inv);
+    source_cc_fill(sysroot, true, p, inv);
     source_module_fill(sysroot, true, inv);
     source_fec_fill(sysroot, true, inv);
     source_counters_read(sysroot, true, inv);
