@@ -227,10 +227,12 @@ kill "$proxy"; wait "$proxy" 2>/dev/null; proxy=
 settings
 # --- One missed answer (fabtuned stopped beyond the budget for one run) drains nothing. ---
 kill -STOP "$dpid"
-for _ in $(seq 150); do [ "$(held unknown_count)" = 1 ] && break; sleep 0.2; done
+: > "$tmp/seen.stopped"
+for _ in $(seq 150); do [ "$(held unknown_count)" = 1 ] && break; node_state >> "$tmp/seen.stopped"; sleep 0.2; done
 kill -CONT "$dpid"
 [ "$(held unknown_count)" = 1 ] && pass "one run without an answer: counted (1 of 2)" || fail "unknown_count '$(held unknown_count)'"
 watch_runs 2
+cat "$tmp/seen.stopped" >> "$tmp/seen"
 never_drained "one missed answer, then READY"
 [ "$(held unknown_count)" = 0 ] && pass "an answer resets the count" || fail "unknown_count $(held unknown_count)"
 
