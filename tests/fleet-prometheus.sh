@@ -32,18 +32,24 @@ unlimited_proc "$tmp/proc"
 
 # start_daemon NAME SYSFS_ROOT PROBES: a daemon whose textfile goes to $tmp/NAME/tf.
 start_daemon() {
-    d="$tmp/$1"
-    mkdir -p "$d/tf"
-    cat > "$d/policy.yaml" <<EOP
-version: 1
-checks: {interval: 1h}
+    daemon_dir "$1" "checks: {interval: 1h}
 tuning: {mode: off}
 probes: {enabled: $3, interval: 1h, rdma: {iterations: 200}, tcp: {iterations: 200}}
-outputs: {nccl_env: $d/nccl.env, nccl_conf: $d/nccl.conf, prometheus_textfile: $d/tf/fabtune.prom}
-EOP
-    "$fabtuned" -c "$d/policy.yaml" --sysfs-root "$2" --procfs-root "$tmp/proc" --state-dir "$d/state" \
-        --runtime-dir "$d/run" --log-target stderr 2> "$d/log" & dpid=$!
-    sock="$d/run/fabtuned.sock"
+outputs: {nccl_env: $tmp/$1/nccl.env, nccl_conf: $tmp/$1/nccl.conf, prometheus_textfile: $tmp/$1/tf/fabtune.prom}"
+    mkdir -p "$d/tf"
+    run_daemon "$d" "$2" "$tmp/proc"
+}
+# daemon_dir NAME POLICY: $d, a directory of its own holding policy.yaml: version 1, POLICY.
+daemon_dir() {
+    d="$tmp/$1"
+    mkdir -p "$d"
+    printf 'version: 1\n%s\n' "$2" > "$d/policy.yaml"
+}
+# run_daemon DIR TREE PROCFS: fabtuned under DIR/policy.yaml on TREE; sets dpid and sock.
+run_daemon() {
+    "$fabtuned" -c "$1/policy.yaml" --sysfs-root "$2" --procfs-root "$3" --state-dir "$1/state" \
+        --runtime-dir "$1/run" --log-target stderr 2> "$1/log" & dpid=$!
+    sock="$1/run/fabtuned.sock"
 }
 stop_daemon() { kill "$dpid"; wait "$dpid" 2>/dev/null; dpid=; }
 
@@ -197,19 +203,12 @@ mkdir -p "$tmp/hproc/sys/net/core" "$tmp/hproc/sys/vm"
 echo 4096 > "$tmp/hproc/sys/net/core/somaxconn"
 echo 0 > "$tmp/hproc/sys/vm/zone_reclaim_mode"
 healthy_exposition() {
-    d="$tmp/h-$1"
-    mkdir -p "$d"
-    cat > "$d/policy.yaml" <<EOP
-version: 1
-$3
+    daemon_dir "h-$1" "$3
 checks: {interval: 1s}
 tuning: {mode: verify, sysctl: {net.core.somaxconn: 4096, vm.zone_reclaim_mode: 0, net.core.rmem_max: 1048576}}
-probes: {enabled: false}
-EOP
+probes: {enabled: false}"
     case $2 in /*) tree=$2 ;; *) tree="$fx/$2/sys" ;; esac
-    "$fabtuned" -c "$d/policy.yaml" --sysfs-root "$tree" --procfs-root "$tmp/hproc" --state-dir "$d/state" \
-        --runtime-dir "$d/run" --log-target stderr 2> "$d/log" & dpid=$!
-    sock="$d/run/fabtuned.sock"
+    run_daemon "$d" "$tree" "$tmp/hproc"
     for _ in $(seq 300); do
         n=$("$ctl" -s "$sock" --json status 2>/dev/null | jq -r '.checks_done // 0' 2>/dev/null)
         [ "${n:-0}" -ge 2 ] && break
