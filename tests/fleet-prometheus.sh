@@ -336,6 +336,10 @@ fault subnet FabtuneRailSubnetDiffers roce-3 "" \
     "$(one "fabtune_rail_info{$(rail 1 mlx5_1),subnet=\"10.0.1.0/24\"}" 1x40)" \
     "$(one "fabtune_rail_info{$(rail 2 mlx5_1),subnet=\"10.0.1.0/24\"}" 1x40)" \
     "$(one "fabtune_rail_info{$(rail 3 mlx5_1),subnet=\"10.0.9.0/24\"}" 1x40)"
+fault cc_digest FabtuneCcDigestDiffers roce-3 "" \
+    "$(one "fabtune_rail_cc_info{$(rail 1 mlx5_4),profile=\"default\",digest=\"0a1b2c3d4e5f6071\"}" 1x40)" \
+    "$(one "fabtune_rail_cc_info{$(rail 2 mlx5_4),profile=\"default\",digest=\"0a1b2c3d4e5f6071\"}" 1x40)" \
+    "$(one "fabtune_rail_cc_info{$(rail 3 mlx5_4),profile=\"default\",digest=\"ffeeddccbbaa9988\"}" 1x40)"
 fault contract_differs FabtuneNcclContractDiffers cluster=ib \
     '/fabtune_nccl_variable_info{cluster="ib",instance="ib-3",job="node",variable="NCCL_IB_HCA"/s/value="[^"]*"/value="mlx5_0:1"/'
 fault contract_incomplete FabtuneNcclContractIncomplete ib-1 \
