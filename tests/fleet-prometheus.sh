@@ -318,6 +318,13 @@ rail() {
         sed "s/^/cluster=\"roce\",instance=\"roce-$1\",job=\"node\",/"
 }
 one() { printf "      - series: '%s'\n        values: '%s'" "$1" "$2"; }
+# on_roce METRIC DEVICE VALUES LABELS...: a series of METRIC on roce-N's rail DEVICE for the
+# Nth LABELS (its further labels), N from 1.
+on_roce() {
+    metric=$1 dev=$2 values=$3 n=1
+    shift 3
+    for labels; do one "$metric{$(rail "$n" "$dev"),$labels}" "$values"; echo; n=$((n + 1)); done
+}
 # set_value SERIES_REGEX VALUES: the sed script that gives the matching series VALUES.
 set_value() { printf '/%s/{n;s/values: .*/values: '"'"'%s'"'"'/}' "$1" "$2"; }
 verdict() { set_value "fabtune_node_verdict{cluster=\"roce\",instance=\"roce-2\",job=\"node\",verdict=\"$1\"}" "$2"; }
@@ -332,29 +339,23 @@ fault regressed FabtuneProbeRegressed roce-1 "" \
     "$(one "fabtune_probe_regressed{$(rail 1 mlx5_0),probe=\"rdma\",size=\"8\"}" 1x40)"
 fault gid_index FabtuneGidIndexDiffers cluster=roce \
     "$(set_value 'fabtune_rail_gid_index{cluster="roce",instance="roce-3",.*device="mlx5_5"' 1x40)"
-fault subnet FabtuneRailSubnetDiffers roce-3 "" \
-    "$(one "fabtune_rail_info{$(rail 1 mlx5_1),subnet=\"10.0.1.0/24\"}" 1x40)" \
-    "$(one "fabtune_rail_info{$(rail 2 mlx5_1),subnet=\"10.0.1.0/24\"}" 1x40)" \
-    "$(one "fabtune_rail_info{$(rail 3 mlx5_1),subnet=\"10.0.9.0/24\"}" 1x40)"
-fault cc_digest FabtuneCcDigestDiffers roce-3 "" \
-    "$(one "fabtune_rail_cc_info{$(rail 1 mlx5_4),profile=\"default\",digest=\"0a1b2c3d4e5f6071\"}" 1x40)" \
-    "$(one "fabtune_rail_cc_info{$(rail 2 mlx5_4),profile=\"default\",digest=\"0a1b2c3d4e5f6071\"}" 1x40)" \
-    "$(one "fabtune_rail_cc_info{$(rail 3 mlx5_4),profile=\"default\",digest=\"ffeeddccbbaa9988\"}" 1x40)"
+fault subnet FabtuneRailSubnetDiffers roce-3 "" "$(on_roce fabtune_rail_info mlx5_1 1x40 \
+    'subnet="10.0.1.0/24"' 'subnet="10.0.1.0/24"' 'subnet="10.0.9.0/24"')"
+fault cc_digest FabtuneCcDigestDiffers roce-3 "" "$(on_roce fabtune_rail_cc_info mlx5_4 1x40 \
+    'profile="default",digest="0a1b2c3d4e5f6071"' 'profile="default",digest="0a1b2c3d4e5f6071"' \
+    'profile="default",digest="ffeeddccbbaa9988"')"
 fault contract_differs FabtuneNcclContractDiffers cluster=ib \
     '/fabtune_nccl_variable_info{cluster="ib",instance="ib-3",job="node",variable="NCCL_IB_HCA"/s/value="[^"]*"/value="mlx5_0:1"/'
 fault contract_incomplete FabtuneNcclContractIncomplete ib-1 \
     "$(set_value 'fabtune_nccl_contract_complete{cluster="ib",instance="ib-1"' 0x40)"
 fault straggler FabtuneProbeStraggler roce-3 "" \
-    "$(one "fabtune_probe_latency_p50_seconds{$(rail 1 mlx5_0),probe=\"rdma\"}" 0.000004x40)" \
-    "$(one "fabtune_probe_latency_p50_seconds{$(rail 2 mlx5_0),probe=\"rdma\"}" 0.000004x40)" \
+    "$(on_roce fabtune_probe_latency_p50_seconds mlx5_0 0.000004x40 'probe="rdma"' 'probe="rdma"')" \
     "$(one "fabtune_probe_latency_p50_seconds{$(rail 3 mlx5_0),probe=\"rdma\"}" 0.000012x40)"
-fault switch FabtuneRailSwitchDiffers roce-3 "" \
-    "$(one "fabtune_rail_neighbor_info{$(rail 1 mlx5_2),switch=\"leaf-2\",switch_port=\"Ethernet1\"}" 1x40)" \
-    "$(one "fabtune_rail_neighbor_info{$(rail 2 mlx5_2),switch=\"leaf-2\",switch_port=\"Ethernet2\"}" 1x40)" \
-    "$(one "fabtune_rail_neighbor_info{$(rail 3 mlx5_2),switch=\"leaf-5\",switch_port=\"Ethernet3\"}" 1x40)"
-fault claimed FabtuneSwitchPortClaimedTwice roce-1 "" \
-    "$(one "fabtune_rail_neighbor_info{$(rail 1 mlx5_2),switch=\"leaf-2\",switch_port=\"Ethernet1\"}" 1x40)" \
-    "$(one "fabtune_rail_neighbor_info{$(rail 2 mlx5_2),switch=\"leaf-2\",switch_port=\"Ethernet1\"}" 1x40)"
+fault switch FabtuneRailSwitchDiffers roce-3 "" "$(on_roce fabtune_rail_neighbor_info mlx5_2 1x40 \
+    'switch="leaf-2",switch_port="Ethernet1"' 'switch="leaf-2",switch_port="Ethernet2"' \
+    'switch="leaf-5",switch_port="Ethernet3"')"
+fault claimed FabtuneSwitchPortClaimedTwice roce-1 "" "$(on_roce fabtune_rail_neighbor_info mlx5_2 1x40 \
+    'switch="leaf-2",switch_port="Ethernet1"' 'switch="leaf-2",switch_port="Ethernet1"')"
 fault neighbor_changed FabtuneRailNeighborChanged roce-2 "" \
     "$(one "fabtune_rail_neighbor_info{$(rail 2 mlx5_2),switch=\"leaf-2\",switch_port=\"Ethernet1\"}" '1x20 _x20')" \
     "$(one "fabtune_rail_neighbor_info{$(rail 2 mlx5_2),switch=\"leaf-2\",switch_port=\"Ethernet9\"}" '_x20 1x20')"
