@@ -29,12 +29,12 @@ else
     fail "debugfs took a directory made by hand"
 fi
 
-expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes -c "$tmp/cc.yaml" --sysfs-root "$tmp/fx/sys"
+expect_rc_in "0 1 2 3" "$fabtuned" --once --json --no-probes -c "$tmp/cc.yaml" --sysfs-root "$tmp/fx/sys"
 jq -r '.findings[] | select(.check == "qos.cc" and .rail == "mlx5_0/1") | "\(.severity) \(.message)"' \
     "$LAST_OUT" > "$tmp/root.txt"
 expect_grep "unknown enp26s0f0np0: DCQCN parameters unknown: no ecn/roce_rp parameters (MLNX_OFED's sysfs), and debugfs holds no mlx5 directory" "$tmp/root.txt"
 
-expect_rc_in "0 1 2" setpriv --reuid=nobody --regid=nogroup --clear-groups "$fabtuned" --once \
+expect_rc_in "0 1 2 3" setpriv --reuid=nobody --regid=nogroup --clear-groups "$fabtuned" --once \
     --json --no-probes -c "$tmp/cc.yaml" --sysfs-root "$tmp/fx/sys" --state-dir "$tmp/state-nobody"
 jq -r '.findings[] | select(.check == "qos.cc" and .rail == "mlx5_0/1") | "\(.severity) \(.message)"' \
     "$LAST_OUT" > "$tmp/nobody.txt"

@@ -32,7 +32,7 @@ grep -c '^qos.cc ' "$tmp/rows" > "$tmp/n"; expect_match '^2$' "$tmp/n"
 expect_rc 1 "$ctl" -c "$tmp/cc.yaml" diff "$tmp/a.tar" "$tmp/b.tar"
 expect_match 'qos.cc *mlx5_2/1 *cc.running.cnp_dscp *4 *26' "$LAST_OUT"
 
-expect_rc_in "0 1 2" "$FABTUNED" --once --json --no-probes -c "$tmp/cc.yaml" --snapshot "$tmp/b.tar"
+expect_rc_in "0 1 2 3" "$FABTUNED" --once --json --no-probes -c "$tmp/cc.yaml" --snapshot "$tmp/b.tar"
 jq -r '.rails[] | select(.name == "mlx5_2/1") | .cc | "\(.source) \(.running.cnp_dscp) \(.next_boot.cnp_dscp) \(.digest|length)"' \
     "$LAST_OUT" > "$tmp/cc"
 expect_match '^sysfs 26 4 16$' "$tmp/cc"

@@ -45,7 +45,7 @@ expect_match '^fabtune/net/enp94s0f0np0/fw_config$' "$tmp/list"
 expect_match '^fabtune/net/enp222s0f0np0/fw_config\.why$' "$tmp/list"
 
 printf 'version: 1\nrails:\n  cc: {profile: roce-optimized-v26.7}\n' > "$tmp/cc.yaml"
-expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes -c "$tmp/cc.yaml" --snapshot "$tmp/cc.tar"
+expect_rc_in "0 1 2 3" "$fabtuned" --once --json --no-probes -c "$tmp/cc.yaml" --snapshot "$tmp/cc.tar"
 jq -r '.findings[] | select(.check | startswith("qos.cc")) | "\(.check) \(.rail) \(.severity) \(.message)"' \
     "$LAST_OUT" > "$tmp/f"
 expect_grep "qos.cc mlx5_5/1 warning enp188s0f0np0: 1 DCQCN parameter differs from profile roce-optimized-v26.7: cnp_dscp 48 (wants 4)" "$tmp/f"

@@ -57,17 +57,17 @@ expect_grep "expect_count: 8" "$tmp/dump1.yaml"
 # --once with a bad policy: a config error, not a verdict.
 expect_rc 78 "$fabtuned" --once -c "$tmp/bad.yaml"
 
-# --once --json is JSON with a verdict and the npd exit code.
-expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes -c "$top_srcdir/conf/fabtune.yaml"
+# --once --json is JSON with a verdict and its exit code (fabtuned(8), EXIT STATUS).
+expect_rc_in "0 1 2 3" "$fabtuned" --once --json --no-probes -c "$top_srcdir/conf/fabtune.yaml"
 verdict=$(jq -r .verdict "$LAST_OUT")
 case "$verdict:$LAST_RC" in
-    READY:0|DEGRADED:1|NOT_READY:1|UNKNOWN:2) pass "verdict $verdict matches exit $LAST_RC" ;;
+    READY:0|DEGRADED:1|NOT_READY:2|UNKNOWN:3) pass "verdict $verdict matches exit $LAST_RC" ;;
     *) fail "verdict $verdict does not match exit code $LAST_RC" ;;
 esac
 
 # Offline analysis of a captured tree: the 8-rail fixture with rail 3 down.
 fx=$(shared_fixtures)
-expect_rc 1 "$fabtuned" --once --json --no-probes --sysfs-root "$fx/mlx5_8rail_rail_down/sys" \
+expect_rc 2 "$fabtuned" --once --json --no-probes --sysfs-root "$fx/mlx5_8rail_rail_down/sys" \
     -c "$top_srcdir/conf/examples/roce-8rail.yaml"
 expect_grep '"verdict":"NOT_READY"' "$(jq -c '{verdict}' "$LAST_OUT" > "$tmp/v.json"; echo "$tmp/v.json")"
 jq -c '[.rails[] | select(.verdict == "NOT_READY") | .name]' "$LAST_OUT" > "$tmp/bad.json"
@@ -86,14 +86,14 @@ expect_grep "NCCL_IB_GID_INDEX=1" "$LAST_OUT"
 # rail) it is NOT_READY, rails.count's error naming the TCP-only setting (issue 27 item 13:
 # it was READY); with expect_count: 0, a TCP-only node, READY. The GPUs show beside.
 mkdir -p "$tmp/empty/sys"
-expect_rc 1 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys" -c "$rails_only" \
+expect_rc 2 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/empty/sys" -c "$rails_only" \
     --procfs-root "$tmp/proc"
 jq -r .why_no_rails "$LAST_OUT" > "$tmp/why"
 expect_grep "class/infiniband does not exist" "$tmp/why"
 jq -r '"\(.verdict) " + ([.findings[] | select(.check == "rails.count") | "\(.severity) \(.hint)"] | join(";"))' \
     "$LAST_OUT" > "$tmp/nr"
 expect_match "^NOT_READY error .*set 'rails: {expect_count: 0}'" "$tmp/nr"
-expect_rc 1 "$fabtuned" --once --no-probes --sysfs-root "$tmp/empty/sys" -c "$rails_only" --procfs-root "$tmp/proc"
+expect_rc 2 "$fabtuned" --once --no-probes --sysfs-root "$tmp/empty/sys" -c "$rails_only" --procfs-root "$tmp/proc"
 expect_match '^gpus: 0 (' "$LAST_OUT"
 expect_match '^verdict: NOT_READY: 1 error (rails.count)$' "$LAST_OUT"
 printf 'version: 1\ntuning: {mode: off}\nprobes: {enabled: false}\nrails: {expect_count: 0}\n' > "$tmp/tcp-only.yaml"
@@ -108,7 +108,7 @@ expect_rc 1 "$fabtuned" --once --json --no-probes --sysfs-root "$fx/soft_roce/sy
 jq -r '"\(.verdict) " + ([.findings[] | select(.check == "rails.count") | .severity] | join(";"))' \
     "$LAST_OUT" > "$tmp/nr"
 expect_match '^DEGRADED warning$' "$tmp/nr"
-expect_rc_in "0 1 2" "$fabtuned" --once --no-probes --sysfs-root "$fx/gpu_node_peermem/sys" -c "$rails_only" \
+expect_rc_in "0 1 2 3" "$fabtuned" --once --no-probes --sysfs-root "$fx/gpu_node_peermem/sys" -c "$rails_only" \
     --procfs-root "$tmp/proc"
 expect_match '^gpus: 2 (0000:18:00.0 numa 0, 0000:b2:00.0 numa 1), nvidia_peermem loaded$' "$LAST_OUT"
 
@@ -116,7 +116,7 @@ expect_match '^gpus: 2 (0000:18:00.0 numa 0, 0000:b2:00.0 numa 1), nvidia_peerme
 expect_rc 0 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/snap.tar"
 mkdir "$tmp/snap" && tar -C "$tmp/snap" -xf "$tmp/snap.tar"
 [ -f "$tmp/snap/proc/sys/kernel/random/boot_id" ] && pass "snapshot has the boot id" || fail "no boot id in the snapshot"
-expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/snap/sys" \
+expect_rc_in "0 1 2 3" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/snap/sys" \
     --procfs-root "$tmp/snap/proc" --state-dir "$tmp"
 jq -r '.tuning[] | select(.key == "net.core.somaxconn" or .key == "net.core.rmem_max") | .live' "$LAST_OUT" > "$tmp/live"
 expect_match "^$(cat /proc/sys/net/core/rmem_max)\$" "$tmp/live"
@@ -128,7 +128,7 @@ expect_grep "$(cat /proc/sys/kernel/hostname) $(uname -r)" "$tmp/snap-id"
 printf 'version: 1\ntuning:\n  mode: verify\n  sysctl:\n    net.core.rmem_max: %s\n    net.core.wmem_max: 1234\n' \
     "$(cat "$tmp/snap/proc/sys/net/core/rmem_max")" > "$tmp/offline-tuning.yaml"
 cp -a "$tmp/snap" "$tmp/snap-short" && rm "$tmp/snap-short/proc/sys/net/core/wmem_max"
-expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/snap-short/sys" \
+expect_rc_in "0 1 2 3" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/snap-short/sys" \
     --procfs-root "$tmp/snap-short/proc" --state-dir "$tmp" -c "$tmp/offline-tuning.yaml"
 jq -r '.tuning[] | select(.key == "net.core.rmem_max" or .key == "net.core.wmem_max") | "\(.key) \(.state)"' "$LAST_OUT" > "$tmp/offline-states"
 expect_match '^net.core.rmem_max matches$' "$tmp/offline-states"
@@ -140,7 +140,7 @@ expect_match '^net.core.wmem_max is not in the snapshot$' "$tmp/offline-drift"
 # no compression fabtune knows is refused before anything is captured.
 expect_rc 0 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/c.tar.xz"
 expect_rc 0 xz -t "$tmp/c.tar.xz"
-expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --snapshot "$tmp/c.tar.xz"
+expect_rc_in "0 1 2 3" "$fabtuned" --once --json --no-probes --snapshot "$tmp/c.tar.xz"
 jq -r .hostname "$LAST_OUT" > "$tmp/c-host"
 expect_match "^$(cat /proc/sys/kernel/hostname)\$" "$tmp/c-host"
 expect_rc 0 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/c.tgz"
@@ -158,18 +158,18 @@ same_report() {   # $1: label; $LAST_OUT of the unpacked run saved in $tmp/unpac
     if cmp -s "$tmp/u.json" "$tmp/s.json"; then pass "$1: --snapshot reports as the unpacked tree"
     else fail "$1: --snapshot differs from the unpacked tree"; diff "$tmp/u.json" "$tmp/s.json" | head -20; fi
 }
-expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/snap/sys" \
+expect_rc_in "0 1 2 3" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/snap/sys" \
     --procfs-root "$tmp/snap/proc"
 cp "$LAST_OUT" "$tmp/unpacked.json"
-expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes --snapshot "$tmp/snap.tar"
+expect_rc_in "0 1 2 3" "$fabtuned" --once --json --no-probes --snapshot "$tmp/snap.tar"
 same_report "this host" "$tmp/snap/" "tar:$tmp/snap.tar!/"
 for f in mlx5_8rail gpu_node_acs soft_roce; do
     cp -a "$fx/$f" "$tmp/$f" && mkdir -p "$tmp/$f/proc"
     tar -C "$tmp/$f" -czf "$tmp/$f.tar.gz" .
-    expect_rc_in "0 1" "$fabtuned" --once --json --no-probes -c "$rails_only" \
+    expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes -c "$rails_only" \
         --sysfs-root "$tmp/$f/sys" --procfs-root "$tmp/$f/proc"
     cp "$LAST_OUT" "$tmp/unpacked.json"
-    expect_rc_in "0 1" "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/$f.tar.gz"
+    expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/$f.tar.gz"
     same_report "$f" "$tmp/$f/" "tar:$tmp/$f.tar.gz!/"
 done
 jq -r '.rails | length' "$LAST_OUT" > "$tmp/n"
@@ -189,7 +189,7 @@ expect_rc 64 "$fabtuned" --snapshot "$tmp/snap.tar"
 # raw bytes. The 8-rail node with mlx5's replies is judged on QoS as the live node would be
 # (PFC on priority 3, rail 2 without it, global pause off), where the bare tree says unknown.
 tar -C "$fx/mlx5_8rail_snapshot" -czf "$tmp/8rail-replies.tar.gz" sys fabtune
-expect_rc 1 "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/8rail-replies.tar.gz"
+expect_rc 2 "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/8rail-replies.tar.gz"
 jq -r '.findings[] | select(.check == "qos.pfc" or .check == "qos.global_pause") | "\(.check) \(.severity) \(.rail)"' \
     "$LAST_OUT" | sort > "$tmp/qos8"
 grep -c '^qos.pfc ok ' "$tmp/qos8" > "$tmp/n"; expect_match '^7$' "$tmp/n"
@@ -219,7 +219,7 @@ if unshare -nm sh -c "mount -t sysfs sysfs /sys && ip link add v0 type veth peer
     cp -a "$fx/mlx5_8rail_snapshot" "$tmp/8rail-veth"
     rm -rf "$tmp/8rail-veth/fabtune/net/enp188s0f0np0"
     cp -a "$tmp/veth-snap/fabtune/net/v0" "$tmp/8rail-veth/fabtune/net/enp188s0f0np0"
-    expect_rc_in "0 1" "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/8rail-veth/sys"
+    expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/8rail-veth/sys"
     jq -r '.findings[] | select((.check == "qos.pfc" or .check == "qos.global_pause") and .rail == "mlx5_5/1")
            | "\(.check) \(.severity) \(.message)"' "$LAST_OUT" > "$tmp/qos-veth"
     expect_match '^qos.pfc unknown .*dcbnl_ops' "$tmp/qos-veth"
@@ -247,7 +247,7 @@ expect_match '^qos.global_pause unknown v0: global pause unknown: the driver rep
 # A real GPU host's snapshot (an H200 VM): GPU discovery by PCI vendor and class.
 mkdir "$tmp/h200" && xz -dc "$top_srcdir/tests/fixtures/h200-vm-snapshot.tar.xz" | tar -C "$tmp/h200" -xf -
 # A GPU without any rail, and no rails.expect_count: NOT_READY, and the error says so.
-expect_rc 1 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/h200/sys" \
+expect_rc 2 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/h200/sys" \
     --procfs-root "$tmp/h200/proc"
 jq -c '[.gpus[] | {pci_address, vendor}]' "$LAST_OUT" > "$tmp/gpus"
 expect_match '^\[{"pci_address":"0000:00:06.0","vendor":"0x10de"}\]$' "$tmp/gpus"
@@ -281,7 +281,7 @@ loose_pid=$!
 prlimit --memlock=65536:65536 "$tmp/slurmd" 60 &
 slurmd_pid=$!
 sleep 0.2
-expect_rc_in "0 1 2" "$fabtuned" --once --no-probes --json --state-dir "$tmp/state-memlock"
+expect_rc_in "0 1 2 3" "$fabtuned" --once --no-probes --json --state-dir "$tmp/state-memlock"
 jq -r '.findings[] | select(.check == "host.memlock") | "\(.actual) \(.message)"' "$LAST_OUT" > "$tmp/memlock"
 expect_grep "65536 bytes jobs' locked memory is limited to 65536 bytes, from slurmd (pid $slurmd_pid)" "$tmp/memlock"
 kill "$slurmd_pid" "$loose_pid"; wait "$slurmd_pid" "$loose_pid" 2>/dev/null
@@ -289,7 +289,7 @@ kill "$slurmd_pid" "$loose_pid"; wait "$slurmd_pid" "$loose_pid" 2>/dev/null
 # Offline analysis is of the snapshot alone: no probe of this machine, no state written,
 # no limits or host name of the analysing host (none given: unknown).
 mkdir -p "$tmp/offline-state"
-expect_rc_in "0 1 2" "$fabtuned" --once --json --sysfs-root "$fx/mlx5_8rail/sys" \
+expect_rc_in "0 1 2 3" "$fabtuned" --once --json --sysfs-root "$fx/mlx5_8rail/sys" \
     --state-dir "$tmp/offline-state" -c "$top_srcdir/tests/rails-only.policy"
 jq -r '"\(.probes // "none") \(.hostname)"' "$LAST_OUT" > "$tmp/off"
 expect_grep "none unknown (a sysfs snapshot)" "$tmp/off"
@@ -307,10 +307,10 @@ expect_rc 64 "$fabtuned" -d bogus --once
 expect_grep "fabtuned: --debug 'bogus': the categories are all,control,events,manager,policy,probe,tuning,verbs" "$LAST_ERR"
 expect_grep "Try 'fabtuned --help'." "$LAST_ERR"
 expect_rc 64 "$fabtuned" -d policy,,tuning --once
-expect_rc_in "0 1 2" "$fabtuned" --once --no-probes -d tuning --log-target stderr --state-dir "$tmp/dbg" \
+expect_rc_in "0 1 2 3" "$fabtuned" --once --no-probes -d tuning --log-target stderr --state-dir "$tmp/dbg" \
     -c "$top_srcdir/conf/fabtune.yaml"
 expect_match "^fabtuned: net.core.rmem_max: live '[0-9]*', wanted '[0-9]*': " "$LAST_ERR"
-expect_rc_in "0 1 2" "$fabtuned" --once --no-probes -d policy --log-target stderr --state-dir "$tmp/dbg" \
+expect_rc_in "0 1 2 3" "$fabtuned" --once --no-probes -d policy --log-target stderr --state-dir "$tmp/dbg" \
     -c "$top_srcdir/conf/fabtune.yaml"
 expect_grep "policy from $top_srcdir/conf/fabtune.yaml" "$LAST_ERR"
 if grep -q "net.core.rmem_max: live" "$LAST_ERR"; then fail "-d policy logs tuning"; else pass "-d policy logs no tuning"; fi
@@ -379,13 +379,13 @@ expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$fx/h100_ndr_ib/sys" -c
 expect_match '^  unknown counters.link_down  *mlx5_1/1: .*link_downed 255 (saturated, 8-bit)$' "$LAST_OUT"
 # One line per problem: the same unknown on 8 rails is one line naming them; errors and
 # warnings first, the unknown after their count; -v lists each.
-expect_rc 1 "$fabtuned" --once --no-probes --sysfs-root "$fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
+expect_rc 2 "$fabtuned" --once --no-probes --sysfs-root "$fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
 expect_match '^  unknown qos.pfc  *on mlx5_0\.\.7/1: PFC state unknown: a sysfs snapshot holds no DCB netlink state$' "$LAST_OUT"
 expect_match '^  [0-9][0-9]* unknown (' "$LAST_OUT"
 [ "$(grep -c 'qos.pfc  ' "$LAST_OUT")" -eq 1 ] && pass "qos.pfc: one line for 8 rails" || fail "qos.pfc: $(grep -c 'qos.pfc  ' "$LAST_OUT") lines"
 awk '/^  (error|warning) /{ if (u) bad = 1 } /^  [0-9]+ unknown/{ u = 1 } END { exit bad }' "$LAST_OUT" \
     && pass "errors and warnings before the unknown" || fail "an error or warning after the unknown"
-expect_rc 1 "$fabtuned" --once --no-probes -v --sysfs-root "$fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
+expect_rc 2 "$fabtuned" --once --no-probes -v --sysfs-root "$fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
 [ "$(grep -c '^  unknown qos.pfc  ' "$LAST_OUT")" -eq 8 ] && pass "-v: qos.pfc once per rail" \
     || fail "-v: $(grep -c '^  unknown qos.pfc  ' "$LAST_OUT") qos.pfc lines"
 expect_match '^  unknown qos.pfc  *mlx5_3/1: enp94s0f0np0: PFC state unknown' "$LAST_OUT"

@@ -26,7 +26,7 @@ echo "100 Gb/sec (4X EDR)" > "$tmp/fx/sys/class/infiniband/mlx5_2/ports/1/rate"
 "$replies" eopnotsupp enp94s0f0np0 "$net/enp94s0f0np0/fec"
 echo 95 > "$net/enp154s0f0np0/fec.errno"
 
-expect_rc_in "0 1 2" "$fabtuned" --once --json -c "$top_srcdir/tests/rails-only.policy" \
+expect_rc_in "0 1 2 3" "$fabtuned" --once --json -c "$top_srcdir/tests/rails-only.policy" \
     --sysfs-root "$tmp/fx/sys"
 cp "$LAST_OUT" "$tmp/out.json"
 # CHECK RAIL -> "severity | actual | message"

@@ -5,8 +5,10 @@
 # systemd, set up below). The HealthCheckProgram is the
 # shipped contrib/slurm/slurm-health; the daemon watches the live veth rail of
 # live_veth_rail, so the rail goes NOT_READY when the peer's link goes down, for real.
-# Also: an admin's drain is never lifted nor overwritten, and fabtuned down drains
-# (fail safe) until it answers READY again.
+# Also (issue 41): a slow answer, and one missed answer, drain nothing; a drain is lifted
+# only after RESUME_AFTER seconds of a healthy verdict; an admin's drain is never lifted
+# nor overwritten; fabtuned down drains (fail safe) after UNKNOWN_HOLD calls without an
+# answer, until it has answered READY for the window; a dry run changes nothing.
 . "${top_srcdir:-.}/tests/lib.sh"
 if [ -z "${FABTUNE_IN_NS:-}" ]; then
     FABTUNE_IN_NS=1 exec unshare -n -m --propagation private sh "$0"
@@ -19,9 +21,9 @@ fabtuned="$builddir/src/daemon/fabtuned"
 ctl="$builddir/src/client/fabtunectl"
 health="$builddir/contrib/slurm/slurm-health"
 tmp=$(mktemp -d /tmp/fabtune-slurm.XXXXXX)
-dpid= mpid= cpid= spid= ppid_= srpid= cg=/nonexistent
+dpid= mpid= cpid= spid= ppid_= srpid= proxy= cg=/nonexistent
 cleanup() {
-    for p in $srpid $ppid_ $spid $cpid $dpid $mpid; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+    for p in $proxy $srpid $ppid_ $spid $cpid $dpid $mpid; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
     # Never rm -rf through a cgroup mount.
     umount -R /sys/fs/cgroup 2>/dev/null; umount -R "$cg" 2>/dev/null && rmdir "$cg"
     rm -rf "$tmp"
@@ -61,11 +63,20 @@ munged -F --force --key-file="$tmp/munge.key" --socket="$tmp/munge.sock" --pid-f
     --log-file="$tmp/munged.log" --seed-file="$tmp/munge.seed" 2> "$tmp/munged.err" & mpid=$!
 mkdir -p "$tmp/slurm/state" "$tmp/slurm/spool"
 p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 20000))
-cat > "$tmp/slurm-health.conf" <<EOC
+# settings [SOCKET [MORE]]: slurm-health's settings file, read by each run.
+resume_after=10
+settings() {
+    cat > "$tmp/slurm-health.conf" <<EOC
 FABTUNECTL=$ctl
-SOCKET=$sock
+SOCKET=${1:-$sock}
 NODE=$node
+STATE_DIR=$tmp/hstate
+RESUME_AFTER=$resume_after
+TIMEOUT=3
+${2:-}
 EOC
+}
+settings
 # Slurm runs the health program with an environment of its own: a wrapper names the
 # test's settings and slurm.conf, and counts the runs.
 cat > "$tmp/health-wrapper" <<EOW
@@ -173,7 +184,59 @@ wait_ptcp '^null lat=100$' && pass "the job ended: the stream runs again" ||
     fail "after the job: $(cat "$tmp/ptcp")"
 kill "$ppid_"; wait "$ppid_" 2>/dev/null
 
-# --- The rail goes down: fabtune drains the node with its reason. ---
+# The health runs' state file, and the node's states seen while waiting for runs.
+state_file="$tmp/hstate/$node.state"
+held() { sed -n "s/^$1=//p" "$state_file" 2>/dev/null; }
+# watch_runs N: wait_runs N, noting in $tmp/seen every state the node took meanwhile.
+watch_runs() {
+    target=$(($(runs) + $1 + 1))
+    i=0
+    : > "$tmp/seen"
+    while [ "$(runs)" -lt "$target" ] && [ "$i" -lt 300 ]; do node_state >> "$tmp/seen"; sleep 0.2; i=$((i + 1)); done
+    sleep 1; node_state >> "$tmp/seen"
+}
+never_drained() { if grep -q drain "$tmp/seen"; then fail "$1: the node was drained ($(sort -u "$tmp/seen" | tr '\n' ' '))"; else pass "$1: never drained ($(sort -u "$tmp/seen" | tr '\n' ' '))"; fi; }
+# wait_healthy: fabtuned's verdict no longer drains (READY, or DEGRADED).
+wait_healthy() {
+    for _ in $(seq 200); do
+        case $("$ctl" -s "$sock" health --format slurm) in "fabtune: READY" | "fabtune: DEGRADED"*) break ;; esac
+        sleep 0.05
+    done
+}
+# resumed_after_window WHAT: the node goes idle, no sooner than RESUME_AFTER after
+# $t_healthy, taken just before the change that makes the verdict healthy (no healthy
+# verdict can be seen before it).
+resumed_after_window() {
+    if wait_state idle 90; then
+        took=$(($(date +%s) - t_healthy))
+        [ "$took" -ge $((resume_after - 1)) ] && pass "$1: resumed ${took} s after the verdict was healthy (window ${resume_after} s)" \
+            || fail "$1: resumed after ${took} s, before the ${resume_after} s window"
+    else
+        fail "$1: state '$(node_state)', reason '$(node_reason)'"; dump
+    fi
+}
+
+# --- A slow answer drains nothing: 1 s a request, within fabtunectl's budget. ---
+"$top_builddir/tests/slow_proxy" "$tmp/slow.sock" "$sock" 1000 & proxy=$!
+for _ in $(seq 100); do [ -S "$tmp/slow.sock" ] && break; sleep 0.05; done
+settings "$tmp/slow.sock"
+watch_runs 3
+never_drained "fabtuned answering in 1 s, 3 runs"
+[ "$(held unknown_count)" = 0 ] && pass "no UNKNOWN counted" || fail "unknown_count $(held unknown_count)"
+kill "$proxy"; wait "$proxy" 2>/dev/null; proxy=
+settings
+# --- One missed answer (fabtuned stopped beyond the budget for one run) drains nothing. ---
+kill -STOP "$dpid"
+: > "$tmp/seen.stopped"
+for _ in $(seq 150); do [ "$(held unknown_count)" = 1 ] && break; node_state >> "$tmp/seen.stopped"; sleep 0.2; done
+kill -CONT "$dpid"
+[ "$(held unknown_count)" = 1 ] && pass "one run without an answer: counted (1 of 2)" || fail "unknown_count '$(held unknown_count)'"
+watch_runs 2
+cat "$tmp/seen.stopped" >> "$tmp/seen"
+never_drained "one missed answer, then READY"
+[ "$(held unknown_count)" = 0 ] && pass "an answer resets the count" || fail "unknown_count $(held unknown_count)"
+
+# --- The rail goes down: fabtune drains the node with its reason, at once. ---
 ip link set v1 down
 wait_state 'drained|draining' 60 && pass "rail down: drained in ${waited} s" \
     || { fail "rail down: state '$(node_state)', reason '$(node_reason)'"; dump; }
@@ -185,10 +248,10 @@ expect_match '^fabtune: NOT_READY netdev\.oper rxe0/1, netdev\.carrier rxe0/1, c
 timeout 60 srun -N1 -w "$node" --immediate=3 true > "$tmp/srun.out" 2>&1 \
     && fail "a job ran on the drained node" || pass "no job lands on the drained node"
 
-# --- The rail comes back: fabtune lifts its own drain. ---
+# --- The rail comes back: fabtune lifts its own drain after the stable window. ---
+t_healthy=$(date +%s)
 ip link set v1 up
-wait_state idle 60 && pass "rail up: resumed in ${waited} s" \
-    || { fail "rail up: state '$(node_state)', reason '$(node_reason)'"; dump; }
+resumed_after_window "rail up"
 [ "$(node_reason)" = none ] && pass "no reason left" || fail "reason left: $(node_reason)"
 
 # --- An admin's drain stands: neither lifted when READY nor overwritten when NOT_READY. ---
@@ -202,25 +265,48 @@ wait_runs 2
 [ "$(node_reason)" = "admin: DIMM replacement" ] && pass "NOT_READY: the admin's reason is not overwritten" \
     || fail "NOT_READY: reason now '$(node_reason)'"
 ip link set v1 up
-for _ in $(seq 100); do [ "$("$ctl" -s "$sock" health)" = "fabtune: READY" ] && break; sleep 0.05; done
-wait_runs 2
+wait_healthy
+wait_runs $((resume_after / 3 + 2))
 node_state | grep -Eqx 'drained|draining' && [ "$(node_reason)" = "admin: DIMM replacement" ] \
-    && pass "READY again: still the admin's drain" || fail "READY again: $(node_state) '$(node_reason)'"
+    && pass "healthy past the window: still the admin's drain" || fail "healthy again: $(node_state) '$(node_reason)'"
 scontrol update nodename="$node" state=resume
 wait_state idle 60 && pass "the admin resumed the node" || fail "admin resume: $(node_state)"
 
-# --- fabtuned down: UNKNOWN drains (fail safe); back and READY: resumed. ---
+# --- fabtuned down: UNKNOWN drains after the hold (2 runs, fail safe); back and READY for
+# the window: resumed. ---
 kill "$dpid"; wait "$dpid" 2>/dev/null; dpid=
-wait_state 'drained|draining' 60 && pass "fabtuned down: drained in ${waited} s" \
+for _ in $(seq 150); do [ "$(held unknown_count)" = 1 ] && break; sleep 0.2; done
+[ "$(held unknown_count)" = 1 ] && node_state | grep -Eqx 'idle|mixed|allocated' \
+    && pass "fabtuned down, one run: held, not drained ($(node_state))" || fail "one run: $(node_state), count $(held unknown_count)"
+wait_state 'drained|draining' 60 && pass "fabtuned down: drained after the hold" \
     || { fail "fabtuned down: state '$(node_state)', reason '$(node_reason)'"; dump; }
+[ "$(held unknown_count)" -ge 2 ] && pass "drained at $(held unknown_count) runs without an answer" || fail "count $(held unknown_count)"
 node_reason > "$tmp/reason"
 expect_match '^fabtune: UNKNOWN fabtuned not answering' "$tmp/reason"
 # Slurm kills a health program after 60 s: with fabtuned down it must still end well within.
 t0=$(date +%s%N); "$tmp/health-wrapper"; t1=$(date +%s%N)
 ms=$(((t1 - t0) / 1000000))
 [ "$ms" -lt 30000 ] && pass "a health run with fabtuned down took $ms ms (Slurm kills at 60 s)" || fail "a health run took $ms ms"
+t_healthy=$(date +%s)
 start_fabtuned
-wait_state idle 60 && pass "fabtuned back: resumed in ${waited} s" \
-    || { fail "fabtuned back: state '$(node_state)', reason '$(node_reason)'"; dump; }
+resumed_after_window "fabtuned back"
+
+# --- A dry run changes nothing: the rail down would drain, and does not. ---
+settings "$sock" DRY_RUN=yes
+ip link set v1 down
+for _ in $(seq 100); do [ "$("$ctl" -s "$sock" health)" != "fabtune: READY" ] && break; sleep 0.05; done
+cp "$state_file" "$tmp/state.before"
+watch_runs 2
+never_drained "DRY_RUN=yes, NOT_READY for 2 runs"
+expect_same "$tmp/state.before" "$state_file"
+FABTUNE_SLURM_HEALTH_CONF="$tmp/slurm-health.conf" sh "$health" --dry-run > "$tmp/dry" 2>&1
+expect_match "^$node: would run: scontrol update nodename=$node state=drain reason=fabtune: NOT_READY netdev.oper rxe0/1" "$tmp/dry"
+expect_match "^$node: state (not written): unknown_count=0 healthy_since=0$" "$tmp/dry"
+expect_same "$tmp/state.before" "$state_file"
+settings
+wait_state 'drained|draining' 60 && pass "DRY_RUN off: drained" || fail "DRY_RUN off: $(node_state)"
+FABTUNE_SLURM_HEALTH_CONF="$tmp/slurm-health.conf" sh "$health" --dry-run > "$tmp/dry" 2>&1
+expect_match "^$node: no change: drained already (fabtune: NOT_READY " "$tmp/dry"
+if grep -q "would run: .*state=resume" "$tmp/dry"; then fail "dry run would resume a NOT_READY node"; else pass "dry run: no resume while NOT_READY"; fi
 echo "# health runs: $(runs); HealthCheckInterval=3"
 finish

@@ -59,7 +59,7 @@ if start_daemon "$tmp/both" "$tmp/both"; then
     # daemon's findings, and in a --once run that leaves the state to the daemon.
     expect_rc 0 "$ctl" -s "$sock" --json checks
     expect_grep "apply with 'fabtunectl apply'" "$LAST_OUT"
-    expect_rc_in "0 1 2" once --json --state-dir "$tmp/both"
+    expect_rc_in "0 1 2 3" once --json --state-dir "$tmp/both"
     expect_grep "apply with 'fabtunectl apply'" "$LAST_OUT"
     expect_rc 75 once --apply --state-dir "$tmp/both"
     expect_grep "Another fabtuned (pid $dpid) holds the state directory" "$LAST_ERR"
@@ -67,7 +67,7 @@ else
     fail "one directory for both: $(cat "$tmp/daemon.err")"
 fi
 stop_daemon
-expect_rc_in "0 1 2" once --json --state-dir "$tmp/both"
+expect_rc_in "0 1 2 3" once --json --state-dir "$tmp/both"
 expect_grep "apply with 'fabtuned --once --apply'" "$LAST_OUT"
 
 # A holder that has locked but not yet written its PID is still named (/proc/locks).

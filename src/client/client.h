@@ -30,6 +30,11 @@ int ctl_health(const struct ctl *c);
  * reply object, or -errno (the socket cannot be reached, the reply is malformed). */
 int client_request(const char *socket_path, const char *cmd, json_object *args, int timeout_ms,
                    json_object **ret);
+/* The same with a deadline on client_now_ms()'s clock: several tries share one budget. */
+int client_request_until(const char *socket_path, const char *cmd, json_object *args,
+                         long long deadline_ms, json_object **ret);
+/* Milliseconds on CLOCK_MONOTONIC. */
+long long client_now_ms(void);
 
 /* One reply line: a JSON object (*ret, to put), or -EBADMSG. */
 int client_parse_reply(const char *line, json_object **ret);

@@ -88,8 +88,8 @@ static json_object *report_of(const char *fabtuned, const char *config, const ch
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     json_object *j = NULL;
-    /* 0, 1 and 2 are verdicts: a report came with each. */
-    if (WIFEXITED(status) && WEXITSTATUS(status) <= 2 && buf) {
+    /* 0 to 3 are verdicts (fabtuned(8), EXIT STATUS): a report came with each. */
+    if (WIFEXITED(status) && WEXITSTATUS(status) <= 3 && buf) {
         buf[len] = '\0';
         j = json_tokener_parse(buf);
     }

@@ -302,8 +302,9 @@ static const struct command commands[] = {
     { "neighbors", "", "", 0, 0,
       "what each rail is plugged into: its LLDP neighbour's switch, port, description, "
       "management address, VLANs, frame size and age", ask, render_neighbors },
-    { "health", "[--format npd|nagios|nhc|slurm]", "", 0, 0,
-      "the cached verdict as exit code and line", run_health, NULL },
+    { "health", "[--format npd|nagios|nhc|slurm] [--timeout SEC]", "", 0, 0,
+      "the cached verdict as exit code and line; UNKNOWN when fabtuned gives none within "
+      "SEC (default: 100 ms for npd, seconds for the others)", run_health, NULL },
     { "wait-ready", "[--timeout SEC]", "", 0, 0,
       "wait until the node is READY (exit 0) or time out (1)", run_wait_ready, NULL },
     { "reload", "[--timeout SEC]", "", 0, 0,

@@ -3,15 +3,21 @@
  * system's format (npd, nagios, nhc, slurm; verdict.h holds the codes). */
 #include "config.h"
 
+#include <errno.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "macro.h"
 #include "verdict.h"
 
-#define HEALTH_TIMEOUT_MS 90     /* health answers in under 100 ms, or says UNKNOWN */
+#define HEALTH_BUDGET_MAX_MS (24 * 3600 * 1000)    /* --timeout's ceiling: a day */
 
 /* Cuts S to at most MAX bytes, ending in "..." when cut, never inside a UTF-8 sequence. */
 static void fit(char *s, size_t max)
@@ -73,6 +79,103 @@ static void slurm_reason(const char *name, json_object *data, const char *why, c
     fit(out, 128);
 }
 
+/* "uid 65534 (nobody)": who asked. */
+static void caller(char *out, size_t len)
+{
+    uid_t uid = geteuid();
+    struct passwd *pw = getpwuid(uid);
+    snprintf(out, len, "uid %u (%s)", (unsigned)uid, pw ? pw->pw_name : "no name");
+}
+
+/* The kernel refused the socket itself (its mode is 0660, root and the control group):
+ * fabtuned never saw the request. Says who may open it. */
+static void denied_by_socket(const char *path, char *why, size_t len)
+{
+    char who[64];
+    struct stat st;
+    caller(who, sizeof(who));
+    if (stat(path, &st) < 0) {
+        snprintf(why, len, "permission denied: %s may not reach %s", who, path);
+        return;
+    }
+    struct group *g = getgrgid(st.st_gid);
+    char gid[16];
+    snprintf(gid, sizeof(gid), "%u", (unsigned)st.st_gid);
+    snprintf(why, len, "permission denied: %s is not root or in group %s (%s)", who,
+             g ? g->gr_name : gid, path);
+}
+
+/* One try, until DEADLINE: 0 with *ret_reply and *ret_data (its verdict's object), -EACCES
+ * when this caller may not ask (no second try helps), another -errno otherwise; WHY says
+ * what happened in either case. */
+static int ask_health(const char *path, long long deadline, json_object **ret_reply,
+                      json_object **ret_data, char *why, size_t len)
+{
+    json_object *reply = NULL, *data, *v, *e, *code = NULL, *msg = NULL;
+    int r = client_request_until(path, "health", NULL, deadline, &reply);
+    if (r == -EACCES || r == -EPERM) {
+        denied_by_socket(path, why, len);
+        return -EACCES;
+    }
+    if (r < 0) {
+        snprintf(why, len, "fabtuned not answering: %s", r == -ETIMEDOUT ? "no answer in time" : strerror(-r));
+        return r;
+    }
+    if (json_object_object_get_ex(reply, "data", &data) &&
+        json_object_object_get_ex(data, "verdict", &v) && json_object_is_type(v, json_type_string)) {
+        *ret_reply = reply;
+        *ret_data = data;
+        return 0;
+    }
+    /* The daemon answered with an error: a caller outside root and the control group (a
+     * socket opened to others), or one of 64 clients too many (EBUSY, worth a retry). */
+    if (json_object_object_get_ex(reply, "error", &e)) {
+        json_object_object_get_ex(e, "code", &code);
+        json_object_object_get_ex(e, "message", &msg);
+    }
+    const char *cs = code ? json_object_get_string(code) : "";
+    if (streq(cs, "EACCES") || streq(cs, "EPERM")) {
+        char who[64];
+        caller(who, sizeof(who));
+        snprintf(why, len, "fabtuned answered: permission denied: %s: %s", who,
+                 msg ? json_object_get_string(msg) : cs);
+        r = -EACCES;
+    } else if (code) {
+        snprintf(why, len, "fabtuned answered: %s (%s)", msg ? json_object_get_string(msg) : "error", cs);
+        r = -EIO;
+    } else {
+        snprintf(why, len, "fabtuned not answering: a reply without a verdict");
+        r = -EBADMSG;
+    }
+    json_object_put(reply);
+    return r;
+}
+
+static void sleep_ms(long long ms)
+{
+    if (ms > 0)
+        nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000L }, NULL);
+}
+
+/* The budget (the format's, or --timeout) holds two tries: the first until its half, so
+ * that a daemon restarting or a full backlog gets a second; one that failed at once waits
+ * a tenth of the budget before the second. Permission is not retried. */
+static int ask_with_retry(const struct ctl *c, enum health_format f, json_object **ret_reply,
+                          json_object **ret_data, char *why, size_t len)
+{
+    long long budget = c->wait_timeout > 0 ? (long long)(c->wait_timeout * 1000)
+                                            : health_format_budget_ms(f);
+    if (budget > HEALTH_BUDGET_MAX_MS)
+        budget = HEALTH_BUDGET_MAX_MS;
+    long long start = client_now_ms(), half = start + budget / 2, end = start + budget;
+    int r = ask_health(c->socket, half, ret_reply, ret_data, why, len);
+    if (r == 0 || r == -EACCES)
+        return r;
+    long long now = client_now_ms(), resume = now + budget / 10;
+    sleep_ms((resume < half ? resume : half) - now);
+    return ask_health(c->socket, end, ret_reply, ret_data, why, len);
+}
+
 /* The exit code and line of each health format (verdict.h holds the one table). */
 int ctl_health(const struct ctl *c)
 {
@@ -81,20 +184,16 @@ int ctl_health(const struct ctl *c)
         fprintf(stderr, "fabtunectl: unknown health format '%s' (npd, nagios, nhc or slurm)\n", c->format);
         return EXIT_USAGE;
     }
-    json_object *reply = NULL, *v, *first;
+    json_object *reply = NULL, *data = NULL, *v, *first;
     const char *verdict = "UNKNOWN", *why = NULL;
-    char buf[256], line[512], perf[256];
-    int r = client_request(c->socket, "health", NULL, HEALTH_TIMEOUT_MS, &reply);
-    json_object *data = NULL;
-    if (r == 0 && json_object_object_get_ex(reply, "data", &data) &&
-        json_object_object_get_ex(data, "verdict", &v)) {
+    char buf[320], line[512], perf[256];
+    if (ask_with_retry(c, f, &reply, &data, buf, sizeof(buf)) == 0) {
+        json_object_object_get_ex(data, "verdict", &v);
         verdict = json_object_get_string(v);
         if (json_object_object_get_ex(data, "first_failing", &first) && first)
             why = json_object_get_string(first);
     } else {
-        snprintf(buf, sizeof(buf), "fabtuned not answering: %s", r < 0 ? strerror(-r) : "bad reply");
         why = buf;
-        data = NULL;
     }
     enum verdict v_ = verdict_from_string(verdict);
     const char *name = verdict_to_string(v_);

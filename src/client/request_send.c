@@ -17,7 +17,7 @@
 
 #define MAX_REPLY (8 * 1024 * 1024)
 
-static long long now_ms(void)
+long long client_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -38,7 +38,7 @@ static int connect_to(const char *path, long long deadline)
         return -errno;
     while (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
         int r = -errno;
-        if ((r == -EAGAIN || r == -EINTR) && now_ms() < deadline) {
+        if ((r == -EAGAIN || r == -EINTR) && client_now_ms() < deadline) {
             nanosleep(&(struct timespec){ 0, 2 * 1000000L }, NULL);
             continue;
         }
@@ -53,7 +53,7 @@ static int send_all(int fd, const char *p, size_t len, long long deadline)
     while (len > 0) {
         ssize_t k = send(fd, p, len, MSG_NOSIGNAL);
         if (k < 0 && (errno == EAGAIN || errno == EINTR)) {
-            int left = (int)(deadline - now_ms());
+            int left = (int)(deadline - client_now_ms());
             struct pollfd q = { .fd = fd, .events = POLLOUT };
             if (left <= 0 || poll(&q, 1, left) == 0)
                 return -ETIMEDOUT;
@@ -74,7 +74,7 @@ static int read_reply(int fd, long long deadline, char **ret)
     if (!buf)
         return -ENOMEM;
     for (;;) {
-        int left = (int)(deadline - now_ms());
+        int left = (int)(deadline - client_now_ms());
         struct pollfd p = { .fd = fd, .events = POLLIN };
         if (left <= 0 || poll(&p, 1, left) == 0)
             return -ETIMEDOUT;
@@ -116,7 +116,13 @@ int client_parse_reply(const char *line, json_object **ret)
 int client_request(const char *path, const char *cmd, json_object *args, int timeout_ms,
                    json_object **ret)
 {
-    long long deadline = now_ms() + timeout_ms;   /* connect, send and reply, together */
+    return client_request_until(path, cmd, args, client_now_ms() + timeout_ms, ret);
+}
+
+/* DEADLINE bounds connect, send and reply together. */
+int client_request_until(const char *path, const char *cmd, json_object *args, long long deadline,
+                         json_object **ret)
+{
     _cleanup_close_ int fd = connect_to(path, deadline);
     if (fd < 0)
         return fd;

@@ -72,7 +72,7 @@ expect_same "$tmp/qos-live" "$tmp/qos-snap"
 
 ip link set "$peer" down
 for _ in $(seq 50); do grep -q DOWN "$sysgid/state" && break; sleep 0.1; done
-expect_rc 1 $fabtuned --once --json --no-probes -c "$policy"
+expect_rc 2 $fabtuned --once --json --no-probes -c "$policy"
 jq -c '[.findings[] | select(.severity == "error") | .check]' "$LAST_OUT" > "$tmp/err"
 cat "$tmp/err"
 expect_grep '"port.state"' "$tmp/err"

@@ -136,8 +136,10 @@ static void rail_metrics(FILE *f, const struct report *r)
         sample(f, "fabtune_rail_ready", report_rail_verdict(r, i) == VERDICT_READY, RAIL_LABELS(l),
                NULL);
     }
-    family(f, "fabtune_rail_rate_bytes_per_second", "gauge", "The port's active rate (0 when unknown).");
+    family(f, "fabtune_rail_rate_bytes_per_second", "gauge", "The port's active rate (absent when unknown).");
     for (size_t i = 0; i < inv->n_rails; i++) {
+        if (inv->rails[i].rate_gbps <= 0)
+            continue;       /* unknown: a rate of 0 would read as a dead port */
         rail_labels(r, inv->rails[i].name, &l);
         sample(f, "fabtune_rail_rate_bytes_per_second", inv->rails[i].rate_gbps * 1e9 / 8,
                RAIL_LABELS(l), NULL);
@@ -406,19 +408,44 @@ static bool nccl_complete(const struct nccl_contract *c)
            (!gid || !streq(gid, "-1") || nccl_contract_get(c, "NCCL_IB_ADDR_RANGE"));
 }
 
+/* Whether a sysctl is known to be off its wanted value: -1 unknown (no such key here, not
+ * managed, not readable), else 0 or 1. */
+static int tuning_drift(const struct tuning_key *k)
+{
+    switch (k->state) {
+    case TUNING_STATE_APPLIED:
+    case TUNING_STATE_MATCHES:
+    case TUNING_STATE_REVERTED:
+        return 0;
+    case TUNING_STATE_DRIFT:
+        return 1;
+    case TUNING_STATE_FAILED:           /* a write that failed or did not hold */
+        return k->live_known ? 1 : -1;
+    case TUNING_STATE_MISSING:
+    case TUNING_STATE_UNMANAGED:
+        break;
+    }
+    return -1;
+}
+
 static void contract_metrics(FILE *f, const struct report *r)
 {
     family(f, "fabtune_nccl_contract_complete", "gauge",
-           "1 when the NCCL contract names every rail and, on RoCE, a GID index or an address range.");
-    sample(f, "fabtune_nccl_contract_complete", nccl_complete(&r->nccl), NULL);
+           "1 when the NCCL contract names every rail and, on RoCE, a GID index or an address range; absent on a TCP-only node (rails.expect_count 0) without rails.");
+    /* A TCP-only node has no contract to complete: 0 would alert for ever. */
+    if (!(r->tcp_only && r->inventory.n_rails == 0))
+        sample(f, "fabtune_nccl_contract_complete", nccl_complete(&r->nccl), NULL);
     family(f, "fabtune_nccl_variable_info", "gauge", "1 for each variable of the NCCL contract, with its value.");
     for (size_t i = 0; i < r->nccl.n; i++)
         sample(f, "fabtune_nccl_variable_info", 1, "variable", r->nccl.vars[i].name,
                "value", r->nccl.vars[i].value, NULL);
-    family(f, "fabtune_tuning_drift", "gauge", "1 when a sysctl of the profile is not at its wanted value.");
-    for (size_t i = 0; i < r->tuning.n; i++)
-        sample(f, "fabtune_tuning_drift", r->tuning.keys[i].state == TUNING_STATE_DRIFT ||
-               r->tuning.keys[i].state == TUNING_STATE_FAILED, "key", r->tuning.keys[i].key, NULL);
+    family(f, "fabtune_tuning_drift", "gauge",
+           "1 when a sysctl of the profile is not at its wanted value, 0 when it is; absent when unknown (no such key here, tuning off, unreadable).");
+    for (size_t i = 0; i < r->tuning.n; i++) {
+        int drift = tuning_drift(&r->tuning.keys[i]);
+        if (drift >= 0)
+            sample(f, "fabtune_tuning_drift", drift, "key", r->tuning.keys[i].key, NULL);
+    }
 }
 
 struct probe_row {

@@ -20,6 +20,7 @@ void report_init(struct report *r, const struct policy *p, const char *policy_so
     memset(r, 0, sizeof(*r));
     strscpy(r->policy_source, policy_source ? policy_source : "", sizeof(r->policy_source));
     r->tuning_mode = p->tuning.mode;
+    r->tcp_only = p->rails.expect_count == 0;
     r->gid_family = policy_roce_family(p);
     r->gid_version = p->rails.roce.version;
     r->gid_range = p->rails.roce.subnet;

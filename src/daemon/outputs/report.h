@@ -46,6 +46,7 @@ struct report {
     /* Copies, not pointers: the report outlives a reload of the policy it was made with. */
     char policy_source[512];    /* a path, or "<built-in>" */
     enum tuning_mode tuning_mode;
+    bool tcp_only;              /* rails.expect_count is 0: no rail, and no NCCL contract, due */
     /* The policy's GID selection, for the GID table's reasons (gid_table.h). */
     int gid_family;
     uint32_t gid_version;

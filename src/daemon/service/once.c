@@ -98,7 +98,7 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
             capture_write(&c, stdout);
         }
     }
-    int code = verdict_exit_code(r.verdict, HEALTH_NPD);
+    int code = verdict_once_exit_code(r.verdict);
     report_done(&r);
     return code;
 }
