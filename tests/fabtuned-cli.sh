@@ -184,11 +184,26 @@ expect_grep "fabtuned: cannot read the snapshot $tmp/bad.tar: not a tar archive 
 gzip -c "$tmp/bad.tar" > "$tmp/bad.tar.gz"
 expect_rc 66 "$fabtuned" --once --snapshot "$tmp/bad.tar.gz"
 expect_grep "cannot read the snapshot $tmp/bad.tar.gz: not a tar archive" "$LAST_ERR"
-# A tarball with no sys/ is no snapshot.
+# A tarball with no sys/ is no snapshot; one that is not there, or a directory, and a
+# --sysfs-root or --procfs-root that is not there, are usage errors, not a node without
+# RDMA (issue 41, item 5).
 tar -C "$tmp" -cf "$tmp/nosys.tar" bad.tar
 expect_rc 66 "$fabtuned" --once --snapshot "$tmp/nosys.tar"
 expect_grep "cannot read the snapshot $tmp/nosys.tar: not a fabtune snapshot: it holds no sys/ directory" "$LAST_ERR"
-expect_rc 66 "$fabtuned" --once --snapshot "$tmp/absent.tar"
+expect_rc 64 "$fabtuned" --once --snapshot "$tmp/absent.tar"
+expect_grep "fabtuned: --snapshot $tmp/absent.tar: No such file or directory" "$LAST_ERR"
+expect_rc 64 "$fabtuned" --once --snapshot "$tmp"
+expect_grep "fabtuned: --snapshot $tmp: a directory, not a tarball (an unpacked snapshot is read with --sysfs-root DIR/sys --procfs-root DIR/proc)" "$LAST_ERR"
+expect_rc 64 "$fabtuned" --once --no-probes --sysfs-root "$tmp/absent"
+expect_grep "fabtuned: --sysfs-root $tmp/absent: No such file or directory" "$LAST_ERR"
+expect_rc 64 "$fabtuned" --once --no-probes --sysfs-root "$tmp/bad.tar"
+expect_grep "fabtuned: --sysfs-root $tmp/bad.tar: not a directory" "$LAST_ERR"
+expect_rc 64 "$fabtuned" --once --no-probes --sysfs-root "$fx/mlx5_8rail/sys" --procfs-root "$tmp/absent"
+expect_grep "fabtuned: --procfs-root $tmp/absent: No such file or directory" "$LAST_ERR"
+expect_rc 64 timeout 20 "$fabtuned" --sysfs-root "$tmp/absent" --state-dir "$tmp/absent-state" \
+    --runtime-dir "$tmp/absent-run"
+[ ! -e "$tmp/absent-state" ] && pass "the daemon refused the missing root before making its state directory" ||
+    fail "the daemon made $tmp/absent-state for a missing root"
 mkdir -p "$tmp/loop/sys/class" && ln -s ../class/infiniband "$tmp/loop/sys/class/infiniband"
 tar -C "$tmp/loop" -cf "$tmp/loop.tar" .
 expect_rc 0 "$fabtuned" --once --json --no-probes -c "$tmp/tcp-only.yaml" --snapshot "$tmp/loop.tar"

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "macro.h"
 #include "options.h"
@@ -124,6 +125,29 @@ static int parse_one(int c, struct options *o)
     }
 }
 
+/* A root or a snapshot that is not there is the command line's mistake, not a node without
+ * RDMA: PATH, given for OPT unless it is DEFAULT, must be a directory (DIR) or a file. */
+static int given_path_check(const char *path, const char *defaults, const char *opt, bool dir)
+{
+    struct stat st;
+    if (!path || (defaults && streq(path, defaults)))
+        return 0;
+    if (stat(path, &st) < 0) {
+        fprintf(stderr, "fabtuned: %s %s: %m\n", opt, path);
+        return -EINVAL;
+    }
+    if (dir && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "fabtuned: %s %s: not a directory\n", opt, path);
+        return -EINVAL;
+    }
+    if (!dir && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "fabtuned: %s %s: a directory, not a tarball (an unpacked snapshot is "
+                "read with --sysfs-root DIR/sys --procfs-root DIR/proc)\n", opt, path);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int options_parse(int argc, char **argv, struct options *ret)
 {
     static const struct option longopts[] = {
@@ -178,6 +202,10 @@ int options_parse(int argc, char **argv, struct options *ret)
                 "or --procfs-root\n");
         return -EINVAL;
     }
+    if (given_path_check(o.sysfs_root, "/sys", "--sysfs-root", true) < 0 ||
+        given_path_check(o.procfs_root, "/proc", "--procfs-root", true) < 0 ||
+        given_path_check(o.snapshot, NULL, "--snapshot", false) < 0)
+        return -EINVAL;
     *ret = o;
     return 0;
 }
