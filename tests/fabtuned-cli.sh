@@ -148,6 +148,36 @@ expect_rc 0 gzip -t "$tmp/c.tgz"
 expect_rc 64 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/c.zip"
 expect_grep "'$tmp/c.zip' does not say how to compress it: name it .tar, .tar.gz, .tgz, .tar.xz or .tar.zst" "$LAST_ERR"
 [ ! -e "$tmp/c.zip" ] && pass "no c.zip written" || fail "c.zip written"
+# fabtunectl diff against this node writes no state: its live side is judged with a scratch
+# state directory, removed after (issue 41, item 5: it made /var/lib/fabtune). A tmpfs on
+# /var/lib, in a mount namespace of its own, shows what it would have made; a snapshot that
+# is not there is a usage error.
+mkdir "$tmp/dscr"
+if unshare -m sh -c "mount -t tmpfs tmpfs /var/lib && FABTUNED='$fabtuned' TMPDIR='$tmp/dscr' \
+        '$top_builddir/src/client/fabtunectl' diff '$tmp/snap.tar' > '$tmp/diff-live.txt' 2>&1;
+        echo \$? > '$tmp/diff-rc'; ls -A /var/lib > '$tmp/varlib'"; then
+    expect_match '^[01]$' "$tmp/diff-rc"
+    expect_grep "B: live" "$tmp/diff-live.txt"
+    [ ! -s "$tmp/varlib" ] && pass "diff made nothing in /var/lib" || fail "diff made /var/lib/$(cat "$tmp/varlib")"
+    [ -z "$(ls -A "$tmp/dscr")" ] && pass "diff removed its scratch state directory" ||
+        fail "diff left $(ls "$tmp/dscr")"
+else
+    fail "cannot mount a tmpfs on /var/lib in a new mount namespace (unshare -m)"
+fi
+# A signal to diff ends the fabtuned it runs, then diff by the same signal, with nothing
+# left behind (retried if diff was done before the signal came).
+for _ in 1 2 3; do
+    TMPDIR="$tmp/dscr" FABTUNED="$fabtuned" "$top_builddir/src/client/fabtunectl" diff "$tmp/snap.tar" \
+        > /dev/null 2>&1 &
+    dpid=$!
+    for _ in $(seq 200); do ls -d "$tmp/dscr"/fabtunectl-diff.* > /dev/null 2>&1 && break; sleep 0.01; done
+    kill -TERM "$dpid"; wait "$dpid"; drc=$?
+    [ "$drc" -eq 143 ] && break
+done
+[ "$drc" -eq 143 ] && pass "SIGTERM to diff: it died by it (143)" || fail "SIGTERM to diff: exit $drc, wanted 143"
+[ -z "$(ls -A "$tmp/dscr")" ] && pass "SIGTERM to diff: nothing left" || fail "SIGTERM to diff left $(ls "$tmp/dscr")"
+expect_rc 64 "$top_builddir/src/client/fabtunectl" diff "$tmp/absent.tar"
+expect_grep "fabtunectl: diff: $tmp/absent.tar: No such file or directory" "$LAST_ERR"
 
 # --snapshot FILE unpacks the tarball into a private directory and judges it as the tree
 # unpacked by tar: this host's snapshot, and the 8-rail, GPU-switch and Soft-RoCE trees
