@@ -148,6 +148,15 @@ expect_rc 0 gzip -t "$tmp/c.tgz"
 expect_rc 64 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/c.zip"
 expect_grep "'$tmp/c.zip' does not say how to compress it: name it .tar, .tar.gz, .tgz, .tar.xz or .tar.zst" "$LAST_ERR"
 [ ! -e "$tmp/c.zip" ] && pass "no c.zip written" || fail "c.zip written"
+# A tarball it cannot write says why, with the errno (issue 43, item 7: "Failed to open"
+# alone): a directory that is not there before anything is captured, a tarball that is a
+# directory after.
+expect_rc 1 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/nonexist/d.tar"
+expect_grep "fabtunectl: snapshot: cannot write $tmp/nonexist/d.tar: $tmp/nonexist: No such file or directory" "$LAST_ERR"
+mkdir "$tmp/dir.tar"
+expect_rc 1 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/dir.tar"
+expect_grep "fabtunectl: cannot write $tmp/dir.tar: Failed to open '$tmp/dir.tar': Is a directory" "$LAST_ERR"
+
 # fabtunectl diff against this node writes no state: its live side is judged with a scratch
 # state directory, removed after (issue 41, item 5: it made /var/lib/fabtune). A tmpfs on
 # /var/lib, in a mount namespace of its own, shows what it would have made; a snapshot that

@@ -27,6 +27,7 @@
 #include "snapshot_archive.h"
 #include "snapshot_layout.h"
 #include "snapshot_write.h"
+#include "strutil.h"
 
 /* sysfs paths are far below PATH_MAX; a path that did not fit would only make that one
  * copy fail, which a snapshot tolerates for every file. */
@@ -387,6 +388,32 @@ static void keep_replies(const char *out)
     closedir(d);
 }
 
+/* The directory TARBALL goes in, there and writable: said with its errno before anything is
+ * captured, not after. */
+static int tarball_dir_check(const char *tarball)
+{
+    char dir[PATH_MAX];
+    if (strscpy(dir, tarball, sizeof(dir)) < 0) {
+        fprintf(stderr, "fabtunectl: snapshot: cannot write %s: %s\n", tarball,
+                strerror(ENAMETOOLONG));
+        return -ENAMETOOLONG;
+    }
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strscpy(dir, ".", sizeof(dir));
+    else if (slash == dir)
+        dir[1] = '\0';                 /* "/d.tar" goes in "/" */
+    else
+        *slash = '\0';
+    if (access(dir, W_OK | X_OK) < 0) {
+        int r = -errno;
+        fprintf(stderr, "fabtunectl: snapshot: cannot write %s: %s: %s\n", tarball, dir,
+                strerror(-r));
+        return r;
+    }
+    return 0;
+}
+
 int snapshot_take(const char *tarball, const char *state_dir)
 {
     static const char *const tops[] = { "sys", "proc", "fabtune", NULL };
@@ -395,6 +422,8 @@ int snapshot_take(const char *tarball, const char *state_dir)
         fprintf(stderr, "fabtunectl: snapshot: %s\n", why);
         return EXIT_USAGE;
     }
+    if (tarball_dir_check(tarball) < 0)
+        return 1;
     int r = scratch_dir_make("fabtune-snapshot", out, sizeof(out));
     if (r < 0) {
         fprintf(stderr, "fabtunectl: cannot make a temporary directory: %s\n", strerror(-r));
