@@ -402,6 +402,9 @@ expect_rc 64 "$fabtuned" --json
 expect_rc 64 "$fabtuned" --log-target syslog --once
 expect_rc 0 "$fabtuned" --help
 expect_grep "sysfs-root" "$LAST_OUT"
+# --once's exit codes as fabtuned(8) gives them, one per verdict.
+expect_match '^ *and exit with the health code (0 READY, 1 DEGRADED,$' "$LAST_OUT"
+expect_match '^ *2 NOT_READY, 3 UNKNOWN)$' "$LAST_OUT"
 # --snapshot takes every compression fabtunectl snapshot writes (issue 43, item 7).
 expect_match '^      --snapshot FILE     with --once: judge a fabtunectl snapshot, FILE.tar,$' "$LAST_OUT"
 expect_match '^ *\.tar\.gz/\.tgz, \.tar\.xz or \.tar\.zst, unpacked into a$' "$LAST_OUT"
