@@ -56,7 +56,7 @@ configure_here() {
 
 fuzz_targets="tests/fuzz/fuzz_policy tests/fuzz/fuzz_sysfs tests/fuzz/fuzz_dcb tests/fuzz/fuzz_request
     tests/fuzz/fuzz_state tests/fuzz/fuzz_reply tests/fuzz/fuzz_sysctl_conf tests/fuzz/fuzz_netlink
-    tests/fuzz/fuzz_pci_config tests/fuzz/fuzz_tarfs tests/fuzz/fuzz_peers tests/fuzz/fuzz_routes
+    tests/fuzz/fuzz_pci_config tests/fuzz/fuzz_snapshot_extract tests/fuzz/fuzz_peers tests/fuzz/fuzz_routes
     tests/fuzz/fuzz_module_eeprom tests/fuzz/fuzz_lldp tests/fuzz/fuzz_fec tests/fuzz/fuzz_fw_config"
 
 "$top/scripts/deps-debian.sh"
@@ -174,7 +174,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     run_fuzzer fuzz_sysctl_conf sysctl-conf-corpus & p7=$!
     run_fuzzer fuzz_netlink netlink-corpus & p8=$!
     run_fuzzer fuzz_pci_config pci-config-corpus & p9=$!
-    run_fuzzer fuzz_tarfs tarfs-corpus & p10=$!
+    run_fuzzer fuzz_snapshot_extract snapshot-extract-corpus & p10=$!
     run_fuzzer fuzz_peers peers-corpus & p11=$!
     run_fuzzer fuzz_routes routes-corpus & p12=$!
     run_fuzzer fuzz_module_eeprom module-corpus & p13=$!

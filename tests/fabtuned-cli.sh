@@ -148,13 +148,53 @@ expect_rc 0 gzip -t "$tmp/c.tgz"
 expect_rc 64 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/c.zip"
 expect_grep "'$tmp/c.zip' does not say how to compress it: name it .tar, .tar.gz, .tgz, .tar.xz or .tar.zst" "$LAST_ERR"
 [ ! -e "$tmp/c.zip" ] && pass "no c.zip written" || fail "c.zip written"
+# A tarball it cannot write says why, with the errno (issue 43, item 7: "Failed to open"
+# alone): a directory that is not there before anything is captured, a tarball that is a
+# directory after.
+expect_rc 1 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/nonexist/d.tar"
+expect_grep "fabtunectl: snapshot: cannot write $tmp/nonexist/d.tar: $tmp/nonexist: No such file or directory" "$LAST_ERR"
+mkdir "$tmp/dir.tar"
+expect_rc 1 "$top_builddir/src/client/fabtunectl" snapshot "$tmp/dir.tar"
+expect_grep "fabtunectl: cannot write $tmp/dir.tar: Failed to open '$tmp/dir.tar': Is a directory" "$LAST_ERR"
 
-# --snapshot FILE.tar reads the tarball in place (libarchive, nothing unpacked) and judges
-# it as the unpacked tree: this host's snapshot, and the 8-rail, GPU-switch and Soft-RoCE
-# trees tarred (their class/ links resolved inside the archive).
+# fabtunectl diff against this node writes no state: its live side is judged with a scratch
+# state directory, removed after (issue 41, item 5: it made /var/lib/fabtune). A tmpfs on
+# /var/lib, in a mount namespace of its own, shows what it would have made; a snapshot that
+# is not there is a usage error.
+mkdir "$tmp/dscr"
+if unshare -m sh -c "mount -t tmpfs tmpfs /var/lib && FABTUNED='$fabtuned' TMPDIR='$tmp/dscr' \
+        '$top_builddir/src/client/fabtunectl' diff '$tmp/snap.tar' > '$tmp/diff-live.txt' 2>&1;
+        echo \$? > '$tmp/diff-rc'; ls -A /var/lib > '$tmp/varlib'"; then
+    expect_match '^[01]$' "$tmp/diff-rc"
+    expect_grep "B: live" "$tmp/diff-live.txt"
+    [ ! -s "$tmp/varlib" ] && pass "diff made nothing in /var/lib" || fail "diff made /var/lib/$(cat "$tmp/varlib")"
+    [ -z "$(ls -A "$tmp/dscr")" ] && pass "diff removed its scratch state directory" ||
+        fail "diff left $(ls "$tmp/dscr")"
+else
+    fail "cannot mount a tmpfs on /var/lib in a new mount namespace (unshare -m)"
+fi
+# A signal to diff ends the fabtuned it runs, then diff by the same signal, with nothing
+# left behind (retried if diff was done before the signal came).
+for _ in 1 2 3; do
+    TMPDIR="$tmp/dscr" FABTUNED="$fabtuned" "$top_builddir/src/client/fabtunectl" diff "$tmp/snap.tar" \
+        > /dev/null 2>&1 &
+    dpid=$!
+    for _ in $(seq 200); do ls -d "$tmp/dscr"/fabtunectl-diff.* > /dev/null 2>&1 && break; sleep 0.01; done
+    kill -TERM "$dpid"; wait "$dpid"; drc=$?
+    [ "$drc" -eq 143 ] && break
+done
+[ "$drc" -eq 143 ] && pass "SIGTERM to diff: it died by it (143)" || fail "SIGTERM to diff: exit $drc, wanted 143"
+[ -z "$(ls -A "$tmp/dscr")" ] && pass "SIGTERM to diff: nothing left" || fail "SIGTERM to diff left $(ls "$tmp/dscr")"
+expect_rc 64 "$top_builddir/src/client/fabtunectl" diff "$tmp/absent.tar"
+expect_grep "fabtunectl: diff: $tmp/absent.tar: No such file or directory" "$LAST_ERR"
+
+# --snapshot FILE unpacks the tarball into a private directory and judges it as the tree
+# unpacked by tar: this host's snapshot, and the 8-rail, GPU-switch and Soft-RoCE trees
+# tarred (their class/ links resolved inside the tree). The report names no scratch path:
+# what the unpacked tree's report says of its root ($2) the snapshot's must say of nothing.
 same_report() {   # $1: label; $LAST_OUT of the unpacked run saved in $tmp/unpacked.json
     sed "s|$2|ROOT/|g" "$tmp/unpacked.json" | jq -S 'del(.timestamp)' > "$tmp/u.json"
-    sed "s|$3|ROOT/|g" "$LAST_OUT" | jq -S 'del(.timestamp)' > "$tmp/s.json"
+    jq -S 'del(.timestamp)' "$LAST_OUT" > "$tmp/s.json"
     if cmp -s "$tmp/u.json" "$tmp/s.json"; then pass "$1: --snapshot reports as the unpacked tree"
     else fail "$1: --snapshot differs from the unpacked tree"; diff "$tmp/u.json" "$tmp/s.json" | head -20; fi
 }
@@ -162,7 +202,7 @@ expect_rc_in "0 1 2 3" "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/
     --procfs-root "$tmp/snap/proc"
 cp "$LAST_OUT" "$tmp/unpacked.json"
 expect_rc_in "0 1 2 3" "$fabtuned" --once --json --no-probes --snapshot "$tmp/snap.tar"
-same_report "this host" "$tmp/snap/" "tar:$tmp/snap.tar!/"
+same_report "this host" "$tmp/snap/"
 for f in mlx5_8rail gpu_node_acs soft_roce; do
     cp -a "$fx/$f" "$tmp/$f" && mkdir -p "$tmp/$f/proc"
     tar -C "$tmp/$f" -czf "$tmp/$f.tar.gz" .
@@ -170,18 +210,44 @@ for f in mlx5_8rail gpu_node_acs soft_roce; do
         --sysfs-root "$tmp/$f/sys" --procfs-root "$tmp/$f/proc"
     cp "$LAST_OUT" "$tmp/unpacked.json"
     expect_rc_in "0 1 2" "$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/$f.tar.gz"
-    same_report "$f" "$tmp/$f/" "tar:$tmp/$f.tar.gz!/"
+    same_report "$f" "$tmp/$f/"
 done
 jq -r '.rails | length' "$LAST_OUT" > "$tmp/n"
 expect_match '^1$' "$tmp/n"
-# Not a tarball, a symlink loop in one, and --snapshot with what it excludes: clear errors.
+# Not a tarball, a symlink loop in one, and --snapshot with what it excludes: clear errors,
+# libarchive's "Invalid or incomplete multibyte or wide character" for a file that is no
+# tarball said in words (issue 43, item 7).
 echo "not a tar" > "$tmp/bad.tar"
 expect_rc 66 "$fabtuned" --once --snapshot "$tmp/bad.tar"
-expect_grep "cannot read the snapshot $tmp/bad.tar" "$LAST_ERR"
-expect_rc 66 "$fabtuned" --once --snapshot "$tmp/absent.tar"
+expect_grep "fabtuned: cannot read the snapshot $tmp/bad.tar: not a tar archive (plain, or compressed with gzip, bzip2, xz or zstd)" "$LAST_ERR"
+gzip -c "$tmp/bad.tar" > "$tmp/bad.tar.gz"
+expect_rc 66 "$fabtuned" --once --snapshot "$tmp/bad.tar.gz"
+expect_grep "cannot read the snapshot $tmp/bad.tar.gz: not a tar archive" "$LAST_ERR"
+# A tarball with no sys/ is no snapshot; one that is not there, or a directory, and a
+# --sysfs-root or --procfs-root that is not there, are usage errors, not a node without
+# RDMA (issue 41, item 5).
+tar -C "$tmp" -cf "$tmp/nosys.tar" bad.tar
+expect_rc 66 "$fabtuned" --once --snapshot "$tmp/nosys.tar"
+expect_grep "cannot read the snapshot $tmp/nosys.tar: not a fabtune snapshot: it holds no sys/ directory" "$LAST_ERR"
+expect_rc 64 "$fabtuned" --once --snapshot "$tmp/absent.tar"
+expect_grep "fabtuned: --snapshot $tmp/absent.tar: No such file or directory" "$LAST_ERR"
+expect_rc 64 "$fabtuned" --once --snapshot "$tmp"
+expect_grep "fabtuned: --snapshot $tmp: a directory, not a tarball (an unpacked snapshot is read with --sysfs-root DIR/sys --procfs-root DIR/proc)" "$LAST_ERR"
+expect_rc 64 "$fabtuned" --once --no-probes --sysfs-root "$tmp/absent"
+expect_grep "fabtuned: --sysfs-root $tmp/absent: No such file or directory" "$LAST_ERR"
+expect_rc 64 "$fabtuned" --once --no-probes --sysfs-root "$tmp/bad.tar"
+expect_grep "fabtuned: --sysfs-root $tmp/bad.tar: not a directory" "$LAST_ERR"
+expect_rc 64 "$fabtuned" --once --no-probes --sysfs-root "$fx/mlx5_8rail/sys" --procfs-root "$tmp/absent"
+expect_grep "fabtuned: --procfs-root $tmp/absent: No such file or directory" "$LAST_ERR"
+expect_rc 64 timeout 20 "$fabtuned" --sysfs-root "$tmp/absent" --state-dir "$tmp/absent-state" \
+    --runtime-dir "$tmp/absent-run"
+[ ! -e "$tmp/absent-state" ] && pass "the daemon refused the missing root before making its state directory" ||
+    fail "the daemon made $tmp/absent-state for a missing root"
 mkdir -p "$tmp/loop/sys/class" && ln -s ../class/infiniband "$tmp/loop/sys/class/infiniband"
 tar -C "$tmp/loop" -cf "$tmp/loop.tar" .
 expect_rc 0 "$fabtuned" --once --json --no-probes -c "$tmp/tcp-only.yaml" --snapshot "$tmp/loop.tar"
+jq -r .why_no_rails "$LAST_OUT" > "$tmp/why"
+expect_match '^no RDMA devices: class/infiniband cannot be listed in the captured tree (Too many levels of symbolic links)$' "$tmp/why"
 expect_rc 64 "$fabtuned" --once --apply --snapshot "$tmp/snap.tar"
 expect_rc 64 "$fabtuned" --snapshot "$tmp/snap.tar"
 
@@ -336,6 +402,12 @@ expect_rc 64 "$fabtuned" --json
 expect_rc 64 "$fabtuned" --log-target syslog --once
 expect_rc 0 "$fabtuned" --help
 expect_grep "sysfs-root" "$LAST_OUT"
+# --once's exit codes as fabtuned(8) gives them, one per verdict.
+expect_match '^ *and exit with the health code (0 READY, 1 DEGRADED,$' "$LAST_OUT"
+expect_match '^ *2 NOT_READY, 3 UNKNOWN)$' "$LAST_OUT"
+# --snapshot takes every compression fabtunectl snapshot writes (issue 43, item 7).
+expect_match '^      --snapshot FILE     with --once: judge a fabtunectl snapshot, FILE.tar,$' "$LAST_OUT"
+expect_match '^ *\.tar\.gz/\.tgz, \.tar\.xz or \.tar\.zst, unpacked into a$' "$LAST_OUT"
 expect_rc 0 "$fabtuned" --version
 
 # --once --gids: the GID table as show_gids prints it, NCCL's pick, and a word for each

@@ -62,8 +62,8 @@ void render_probe_now(json_object *data);
 /* Writes TARBALL; the link memory comes from STATE_DIR. */
 int snapshot_take(const char *tarball, const char *state_dir);
 /* fabtunectl diff: fabtuned's reports on snapshot A and on B (NULL: this node live),
- * compared; prints the differences and returns 0 (the same), 1 (they differ) or
- * EXIT_NOINPUT (no report on one side). */
+ * compared; prints the differences and returns 0 (the same), 1 (they differ),
+ * EXIT_NOINPUT (no report on one side) or EXIT_USAGE (a snapshot that is not there). */
 int diff_run(const char *fabtuned, const char *config, const char *a, const char *b, bool json);
 /* The fabtuned that diff runs: $FABTUNED when set; else the one beside this fabtunectl (an
  * installed pair in one directory, or the build tree's ../daemon/fabtuned); else

@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: ISC */
 /* fabtunectl diff A.tar [B.tar]: what differs between two nodes in what fabtune judges, the
  * "golden node" comparison. Each side is fabtuned's own report (fabtuned --once --json
- * --no-probes, on the snapshot read in place, or on this node live), so both are judged by
- * one code and one policy; the reports' rails, GID indexes, MTUs, rates, firmware, QoS,
- * PCIe links, each rail's first LLDP neighbour's switch, frame size and VLANs (not its
- * port: that differs between any two nodes), DCQCN parameters, sysctls and NCCL contract
- * are compared field by field (an object's members one by one), each difference under the
- * check id that judges it. What differs between any two healthy nodes (addresses,
- * GUIDs, PCI addresses, counters, host names) is not compared. */
+ * --no-probes, on the snapshot, which it unpacks, or on this node live, with a scratch
+ * state directory: diff writes no state), so both are judged by one code and one policy;
+ * the reports' rails, GID indexes, MTUs, rates, firmware, QoS, PCIe links, each rail's
+ * first LLDP neighbour's switch, frame size and VLANs (not its port: that differs between
+ * any two nodes), DCQCN parameters, sysctls and NCCL contract are compared field by field
+ * (an object's members one by one), each difference under the check id that judges it.
+ * What differs between any two healthy nodes (addresses, GUIDs, PCI addresses, counters,
+ * host names) is not compared. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +26,7 @@
 #include "client.h"
 #include "json_text.h"
 #include "macro.h"
+#include "scratch_dir.h"
 
 #define REPORT_MAX (64u << 20)
 
@@ -31,10 +35,12 @@ struct side {
     json_object *report;
 };
 
-/* fabtuned's report on SNAPSHOT (NULL: this node live), or NULL with the reason printed. */
-static json_object *report_of(const char *fabtuned, const char *config, const char *snapshot)
+/* fabtuned's report on SNAPSHOT (NULL: this node live, its state in STATE_DIR), or NULL
+ * with the reason printed. */
+static json_object *report_of(const char *fabtuned, const char *config, const char *snapshot,
+                              const char *state_dir)
 {
-    const char *argv[10];
+    const char *argv[12];
     size_t n = 0;
     argv[n++] = fabtuned;
     argv[n++] = "--once";
@@ -47,6 +53,9 @@ static json_object *report_of(const char *fabtuned, const char *config, const ch
     if (snapshot) {
         argv[n++] = "--snapshot";
         argv[n++] = snapshot;
+    } else {
+        argv[n++] = "--state-dir";
+        argv[n++] = state_dir;
     }
     argv[n] = NULL;
 
@@ -66,6 +75,7 @@ static json_object *report_of(const char *fabtuned, const char *config, const ch
         _exit(127);
     }
     close(fds[1]);
+    scratch_guard_child(pid);   /* a signal to diff ends it, and diff after it */
     char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -87,6 +97,7 @@ static json_object *report_of(const char *fabtuned, const char *config, const ch
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    scratch_guard_child(0);
     json_object *j = NULL;
     /* 0 to 3 are verdicts (fabtuned(8), EXIT STATUS): a report came with each. */
     if (WIFEXITED(status) && WEXITSTATUS(status) <= 3 && buf) {
@@ -249,15 +260,50 @@ static void print_side(const char *tag, const struct side *s)
            json_text(s->report, "verdict"));
 }
 
+/* A snapshot that is not there is the command line's mistake (fabtuned says the same). */
+static bool snapshot_given(const char *path)
+{
+    struct stat st;
+    if (path && stat(path, &st) < 0) {
+        fprintf(stderr, "fabtunectl: diff: %s: %m\n", path);
+        return false;
+    }
+    return true;
+}
+
+/* Both reports, or neither: this node's judged with a scratch state directory, removed
+ * however diff ends (fabtuned --once would make and write the node's own). */
+static int reports_of(const char *fabtuned, const char *config, struct side *sa, struct side *sb,
+                      const char *a, const char *b)
+{
+    char state[PATH_MAX] = "";
+    int r = b ? 0 : scratch_dir_make("fabtunectl-diff", state, sizeof(state));
+    if (r < 0) {
+        fprintf(stderr, "fabtunectl: diff: cannot make a scratch directory: %s\n", strerror(-r));
+        return EXIT_SOFTWARE;
+    }
+    scratch_guard_begin();
+    sa->report = report_of(fabtuned, config, a, NULL);
+    sb->report = sa->report ? report_of(fabtuned, config, b, state) : NULL;
+    int sig = scratch_guard_end();
+    if (state[0] && (r = scratch_dir_remove(state)) < 0)
+        fprintf(stderr, "fabtunectl: diff: cannot remove %s: %s\n", state, strerror(-r));
+    if (sig)
+        scratch_guard_raise(sig);
+    if (sa->report && sb->report)
+        return 0;
+    json_object_put(sa->report);
+    return EXIT_NOINPUT;
+}
+
 int diff_run(const char *fabtuned, const char *config, const char *a, const char *b, bool json)
 {
     struct side sa = { .label = a }, sb = { .label = b ? b : "live" };
-    if (!(sa.report = report_of(fabtuned, config, a)))
-        return EXIT_NOINPUT;
-    if (!(sb.report = report_of(fabtuned, config, b))) {
-        json_object_put(sa.report);
-        return EXIT_NOINPUT;
-    }
+    if (!snapshot_given(a) || !snapshot_given(b))
+        return EXIT_USAGE;
+    int r = reports_of(fabtuned, config, &sa, &sb, a, b);
+    if (r)
+        return r;
     struct diff d = { .out = json_object_new_array() };
     each_name(get(sa.report, "rails"), get(sb.report, "rails"), "name", diff_rail, &d);
     each_name(get(sa.report, "tuning"), get(sb.report, "tuning"), "key", diff_sysctl, &d);

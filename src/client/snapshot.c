@@ -9,7 +9,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,9 +23,11 @@
 #include "fileio.h"
 #include "macro.h"
 #include "paths.h"
+#include "scratch_dir.h"
 #include "snapshot_archive.h"
 #include "snapshot_layout.h"
 #include "snapshot_write.h"
+#include "strutil.h"
 
 /* sysfs paths are far below PATH_MAX; a path that did not fit would only make that one
  * copy fail, which a snapshot tolerates for every file. */
@@ -387,23 +388,45 @@ static void keep_replies(const char *out)
     closedir(d);
 }
 
-/* nftw's callback for the scratch tree: depth first, links not followed. */
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* The directory TARBALL goes in, there and writable: said with its errno before anything is
+ * captured, not after. */
+static int tarball_dir_check(const char *tarball)
 {
-    return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+    char dir[PATH_MAX];
+    if (strscpy(dir, tarball, sizeof(dir)) < 0) {
+        fprintf(stderr, "fabtunectl: snapshot: cannot write %s: %s\n", tarball,
+                strerror(ENAMETOOLONG));
+        return -ENAMETOOLONG;
+    }
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strscpy(dir, ".", sizeof(dir));
+    else if (slash == dir)
+        dir[1] = '\0';                 /* "/d.tar" goes in "/" */
+    else
+        *slash = '\0';
+    if (access(dir, W_OK | X_OK) < 0) {
+        int r = -errno;
+        fprintf(stderr, "fabtunectl: snapshot: cannot write %s: %s: %s\n", tarball, dir,
+                strerror(-r));
+        return r;
+    }
+    return 0;
 }
 
 int snapshot_take(const char *tarball, const char *state_dir)
 {
     static const char *const tops[] = { "sys", "proc", "fabtune", NULL };
-    char tmpl[] = "/tmp/fabtune-snapshot.XXXXXX", mod[PATH_MAX], why[512] = "";
+    char out[PATH_MAX], mod[PATH_MAX], why[512] = "";
     if (snapshot_archive_check_name(tarball, why, sizeof(why)) < 0) {
         fprintf(stderr, "fabtunectl: snapshot: %s\n", why);
         return EXIT_USAGE;
     }
-    char *out = mkdtemp(tmpl);
-    if (!out) {
-        fprintf(stderr, "fabtunectl: cannot make a temporary directory: %m\n");
+    if (tarball_dir_check(tarball) < 0)
+        return 1;
+    int r = scratch_dir_make("fabtune-snapshot", out, sizeof(out));
+    if (r < 0) {
+        fprintf(stderr, "fabtunectl: cannot make a temporary directory: %s\n", strerror(-r));
         return 1;
     }
     copy_class(out, "infiniband", MAX_DEPTH);
@@ -420,13 +443,14 @@ int snapshot_take(const char *tarball, const char *state_dir)
     keep_replies(out);
     keep_state(out, state_dir);
 
-    int r = snapshot_archive_write(out, tops, tarball, why, sizeof(why));
+    r = snapshot_archive_write(out, tops, tarball, why, sizeof(why));
     if (r == 0)
         printf("snapshot written to %s; analyse it with:\n  fabtuned --once --snapshot %s\n",
                tarball, tarball);
     else
         fprintf(stderr, "fabtunectl: cannot write %s: %s\n", tarball, why);
-    if (nftw(out, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
-        fprintf(stderr, "fabtunectl: cannot remove the scratch tree %s: %m\n", out);
+    int e = scratch_dir_remove(out);
+    if (e < 0)
+        fprintf(stderr, "fabtunectl: cannot remove the scratch tree %s: %s\n", out, strerror(-e));
     return r == 0 ? 0 : 1;
 }

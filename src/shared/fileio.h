@@ -2,7 +2,6 @@
 /* Files: open only regular ones, read one whole, write one atomically. */
 #pragma once
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -12,9 +11,6 @@
  * fopen_regular() sets errno and returns NULL instead. */
 int open_regular(const char *path);
 FILE *fopen_regular(const char *path);
-/* Routes open_regular() of the paths FN claims (it returns true and sets *FD, an fd or
- * -errno) elsewhere: fabtuned --snapshot serves its tarball's files so. NULL: none. */
-void open_regular_divert(bool (*fn)(const char *path, int *fd));
 /* Reads a whole regular file, at most max bytes (-EFBIG beyond), NUL-terminated. */
 int read_file_full(const char *path, size_t max, char **ret, size_t *ret_len);
 /* Writes data to path atomically: temp file in the same dir, fsync, rename, fsync dir

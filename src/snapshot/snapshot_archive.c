@@ -76,6 +76,14 @@ static const char *error_of(struct archive *a)
     return e ? e : "unknown libarchive error";
 }
 
+/* libarchive's error and, where it has one, its errno in words ("Failed to open 'X'" says
+ * neither that X's directory is missing nor that a file is in the way). */
+static void say_error(struct archive *a, char *why, size_t whylen)
+{
+    int e = archive_errno(a);
+    snprintf(why, whylen, "%s%s%s", error_of(a), e > 0 ? ": " : "", e > 0 ? strerror(e) : "");
+}
+
 static int copy_data(struct archive *disk, struct archive *w)
 {
     char buf[65536];
@@ -133,7 +141,7 @@ int snapshot_archive_write(const char *tree, const char *const *tops, const char
     struct archive *w = writer_for(compression_of(tarball));
     why[0] = '\0';
     if (archive_write_open_filename(w, tarball) != ARCHIVE_OK) {
-        snprintf(why, whylen, "%s", error_of(w));
+        say_error(w, why, whylen);
         archive_write_free(w);
         return -EIO;
     }

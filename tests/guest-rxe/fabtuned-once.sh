@@ -60,7 +60,7 @@ jq -c '.rails[0] | {name, state, gid_index, roce_address, netdev: .netdev.name, 
     "$LAST_OUT" > "$tmp/snap.json"
 expect_match "{\"name\":\"rxe0/1\",\"state\":\"ACTIVE\",\"gid_index\":$idx,\"roce_address\":\"$addr\",\"netdev\":\"$netdev\",\"gid_table_size\":1024}" "$tmp/snap.json"
 jq -r .inventory "$LAST_OUT" > "$tmp/src"; expect_match '^snapshot$' "$tmp/src"
-# The snapshot kept v0's DCB and ethtool replies: read in place (--snapshot, libarchive),
+# The snapshot kept v0's DCB and ethtool replies: unpacked by --snapshot and read back,
 # it judges QoS as the live run did, each qos.* with the same severity and reason.
 expect_rc 0 $fabtuned --once --json --no-probes -c "$policy" --snapshot "$tmp/snap.tar"
 jq -r '.findings[] | select(.check | startswith("qos.")) | "\(.check) \(.severity) \(.message)"' \

@@ -21,8 +21,8 @@
 #include "options.h"
 #include "policy.h"
 #include "state_dir.h"
-#include "sysfs.h"
-#include "tarfs.h"
+#include "scratch_dir.h"
+#include "snapshot_extract.h"
 #include "tuning.h"
 #include "tuning_transaction.h"
 
@@ -200,22 +200,40 @@ static int run(const struct options *o)
     return r;
 }
 
-/* --once --snapshot FILE.tar: the tarball's sys/ and proc/ become the roots. */
-static int run_snapshot(struct options *o)
+/* --once --snapshot FILE: the tarball unpacked into a private directory (snapshot_extract.h)
+ * and judged there as a --sysfs-root tree, by a child, so that the directory goes however
+ * the child ends: an error, a crash, a signal. */
+struct unpacked {
+    struct options *o;
+    const char *dir;
+};
+
+static int judge_unpacked(void *u)
 {
-    char why[256] = "", sys[PATH_MAX + 16], proc[PATH_MAX + 16];
-    int r = sysfs_mount_snapshot(o->snapshot, why, sizeof(why));
+    const struct unpacked *s = u;
+    char why[256] = "", sys[PATH_MAX], proc[PATH_MAX];
+    int r = snapshot_extract(s->o->snapshot, NULL, 0, s->dir, why, sizeof(why));
     if (r < 0) {
-        fprintf(stderr, "fabtuned: cannot read the snapshot %s: %s\n", o->snapshot, why);
+        fprintf(stderr, "fabtuned: cannot read the snapshot %s: %s\n", s->o->snapshot, why);
         return EXIT_NOINPUT;
     }
-    snprintf(sys, sizeof(sys), "%s/sys", tarfs_prefix());
-    snprintf(proc, sizeof(proc), "%s/proc", tarfs_prefix());
-    o->sysfs_root = sys;
-    o->procfs_root = proc;
-    r = run(o);
-    sysfs_unmount_snapshot();
-    return r;
+    snprintf(sys, sizeof(sys), "%s/sys", s->dir);
+    snprintf(proc, sizeof(proc), "%s/proc", s->dir);
+    s->o->sysfs_root = sys;
+    s->o->procfs_root = proc;
+    return run(s->o);
+}
+
+static int run_snapshot(struct options *o)
+{
+    char dir[PATH_MAX];
+    int r = scratch_dir_make("fabtuned-snapshot", dir, sizeof(dir));
+    if (r < 0) {
+        fprintf(stderr, "fabtuned: cannot make a directory to unpack the snapshot in: %s\n",
+                strerror(-r));
+        return EXIT_SOFTWARE;
+    }
+    return scratch_dir_run(dir, judge_unpacked, &(struct unpacked){ o, dir });
 }
 
 int fabtuned_main(int argc, char **argv)

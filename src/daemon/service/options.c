@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "macro.h"
 #include "options.h"
@@ -48,8 +49,8 @@ static void help(void)
            "      --check-config      validate the policy and exit: 0 valid, 1 invalid\n"
            "      --dump-policy       print the effective policy as YAML and exit\n"
            "      --once              inventory, checks and probes once; print the report\n"
-           "                          and exit with the health code (0 READY, 1 DEGRADED or\n"
-           "                          NOT_READY, 2 UNKNOWN)\n"
+           "                          and exit with the health code (0 READY, 1 DEGRADED,\n"
+           "                          2 NOT_READY, 3 UNKNOWN)\n"
            "      --json              with --once: the report as JSON\n"
            "      --no-probes         with --once: skip the probes\n"
            "      --gids              with --once: the GID table, NCCL's pick and why it\n"
@@ -58,8 +59,9 @@ static void help(void)
            "      --revert            restore the sysctl originals fabtune saved, and exit\n"
            "      --sysfs-root DIR    read a captured tree instead of /sys\n"
            "      --procfs-root DIR   read a captured tree instead of /proc\n"
-           "      --snapshot FILE.tar with --once: judge a fabtunectl snapshot, read in\n"
-           "                          place (no unpacking)\n"
+           "      --snapshot FILE     with --once: judge a fabtunectl snapshot, FILE.tar,\n"
+           "                          .tar.gz/.tgz, .tar.xz or .tar.zst, unpacked into a\n"
+           "                          private temporary directory (removed after)\n"
            "      --state-dir DIR     persistent state (default %s)\n"
            "      --runtime-dir DIR   socket and runtime files (default %s)\n"
            "  -v                      debug logging for every category\n"
@@ -123,6 +125,29 @@ static int parse_one(int c, struct options *o)
     }
 }
 
+/* A root or a snapshot that is not there is the command line's mistake, not a node without
+ * RDMA: PATH, given for OPT unless it is DEFAULT, must be a directory (DIR) or a file. */
+static int given_path_check(const char *path, const char *defaults, const char *opt, bool dir)
+{
+    struct stat st;
+    if (!path || (defaults && streq(path, defaults)))
+        return 0;
+    if (stat(path, &st) < 0) {
+        fprintf(stderr, "fabtuned: %s %s: %m\n", opt, path);
+        return -EINVAL;
+    }
+    if (dir && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "fabtuned: %s %s: not a directory\n", opt, path);
+        return -EINVAL;
+    }
+    if (!dir && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "fabtuned: %s %s: a directory, not a tarball (an unpacked snapshot is "
+                "read with --sysfs-root DIR/sys --procfs-root DIR/proc)\n", opt, path);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int options_parse(int argc, char **argv, struct options *ret)
 {
     static const struct option longopts[] = {
@@ -177,6 +202,10 @@ int options_parse(int argc, char **argv, struct options *ret)
                 "or --procfs-root\n");
         return -EINVAL;
     }
+    if (given_path_check(o.sysfs_root, "/sys", "--sysfs-root", true) < 0 ||
+        given_path_check(o.procfs_root, "/proc", "--procfs-root", true) < 0 ||
+        given_path_check(o.snapshot, NULL, "--snapshot", false) < 0)
+        return -EINVAL;
     *ret = o;
     return 0;
 }

@@ -25,7 +25,7 @@ struct options {
     bool apply;                 /* --once --apply: write the sysctl profile */
     const char *sysfs_root;
     const char *procfs_root;
-    const char *snapshot;       /* --once --snapshot FILE.tar: read in place */
+    const char *snapshot;       /* --once --snapshot FILE: a tarball, unpacked to be read */
     const char *state_dir;
     const char *runtime_dir;
     int verbose;

@@ -308,10 +308,17 @@ int source_sysfs_scan(const char *root, const struct policy *p, struct inventory
 {
     char **devs = NULL;
     size_t n = 0;
+    bool live = streq(root, "/sys");
     int err = sysfs_list(root, &devs, &n, IB);
-    if (err == -ENOENT) {
+    /* A captured tree is named by what it holds: a snapshot's lies in a scratch directory
+     * whose name says nothing. A link loop or a file there is the tree's odd shape. */
+    if (err == -ENOENT || err == -ELOOP || err == -ENOTDIR) {
+        const char *cause = err != -ENOENT ? errno_text(-err)
+                          : live ? "no RDMA driver is loaded" : "no RDMA driver was loaded";
         snprintf(inv->why_no_rails, sizeof(inv->why_no_rails),
-                 "no RDMA devices: %s/" IB " does not exist (no RDMA driver is loaded)", root);
+                 "no RDMA devices: %s" IB " %s%s (%s)", live ? "/sys/" : "",
+                 err == -ENOENT ? "does not exist" : "cannot be listed",
+                 live ? "" : " in the captured tree", cause);
         order_and_find_missing(p, inv);
         return 0;
     }
@@ -327,7 +334,8 @@ int source_sysfs_scan(const char *root, const struct policy *p, struct inventory
     order_and_find_missing(p, inv);
     if (inv->n_rails == 0 && n == 0)
         snprintf(inv->why_no_rails, sizeof(inv->why_no_rails),
-                 "no RDMA devices: %s/" IB " is empty", root);
+                 "no RDMA devices: %s" IB " is empty%s", live ? "/sys/" : "",
+                 live ? "" : " in the captured tree");
     else if (inv->n_rails == 0)
         snprintf(inv->why_no_rails, sizeof(inv->why_no_rails),
                  "%zu RDMA port%s found, none selected by the policy (link_layer %s)",

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "grow.h"
@@ -19,7 +18,6 @@
 #include "fileio.h"
 #include "strutil.h"
 #include "sysfs.h"
-#include "tarfs.h"
 
 __attribute__((format(printf, 4, 0)))
 static int build_path(char *path, size_t len, const char *root, const char *fmt, va_list ap)
@@ -129,17 +127,10 @@ int sysfs_link_name(const char *root, char *buf, size_t len, const char *fmt, ..
     va_end(ap);
     if (r < 0)
         return r;
-    const char *inside;
-    const struct tarfs *t = tarfs_owner(path, &inside);
-    if (t) {
-        if ((r = tarfs_readlink(t, inside, target, sizeof(target))) < 0)
-            return r;
-    } else {
-        ssize_t k = readlink(path, target, sizeof(target) - 1);
-        if (k < 0)
-            return -errno;
-        target[k] = '\0';
-    }
+    ssize_t k = readlink(path, target, sizeof(target) - 1);
+    if (k < 0)
+        return -errno;
+    target[k] = '\0';
     const char *base = strrchr(target, '/');
     strscpy(buf, base ? base + 1 : target, len);
     return 0;
@@ -162,10 +153,6 @@ int sysfs_exists(const char *root, const char *fmt, ...)
     va_start(ap, fmt);
     int r = build_path(path, sizeof(path), root, fmt, ap);
     va_end(ap);
-    const char *inside;
-    const struct tarfs *t = r == 0 ? tarfs_owner(path, &inside) : NULL;
-    if (t)
-        return tarfs_lookup(t, inside, NULL, NULL, NULL, 0) != 0;
     return r == 0 && access(path, F_OK) == 0;
 }
 
@@ -187,9 +174,8 @@ struct names {
     size_t n, cap;
 };
 
-static int names_add(const char *name, void *u)
+static int names_add(const char *name, struct names *l)
 {
-    struct names *l = u;
     int r = GROW_ARRAY(l->v, l->cap, l->n + 2, SYSFS_LIST_MAX + 1);     /* + the NULL */
     if (r < 0)
         return r;
@@ -210,21 +196,14 @@ int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ..
         return r;
 
     struct names l = { 0 };
-    const char *inside;
-    const struct tarfs *t = tarfs_owner(path, &inside);
-    if (t)
-        r = tarfs_list(t, inside, names_add, &l);
-    else {
-        DIR *d = opendir(path);
-        if (!d)
-            return -errno;
-        struct dirent *de;
-        r = 0;
-        while (r == 0 && (de = readdir(d)))
-            if (!streq(de->d_name, ".") && !streq(de->d_name, ".."))
-                r = names_add(de->d_name, &l);
-        closedir(d);
-    }
+    DIR *d = opendir(path);
+    if (!d)
+        return -errno;
+    struct dirent *de;
+    while (r == 0 && (de = readdir(d)))
+        if (!streq(de->d_name, ".") && !streq(de->d_name, ".."))
+            r = names_add(de->d_name, &l);
+    closedir(d);
     if (r == 0 && !l.v && !(l.v = calloc(1, sizeof(*l.v))))
         r = -ENOMEM;
     if (r < 0) {
@@ -244,7 +223,7 @@ struct sysfs_dir_entry {
 };
 
 struct sysfs_dir {
-    DIR *dir;                   /* NULL under a snapshot root */
+    DIR *dir;
     char path[PATH_MAX];
     struct sysfs_dir_entry *v;
     size_t n, cap;
@@ -267,11 +246,6 @@ static int dir_add(struct sysfs_dir *d, const char *name, unsigned char type)
     return 0;
 }
 
-static int dir_add_unknown(const char *name, void *u)
-{
-    return dir_add(u, name, DT_UNKNOWN);
-}
-
 int sysfs_dir_open(const char *root, struct sysfs_dir **ret, const char *fmt, ...)
 {
     struct sysfs_dir *d = calloc(1, sizeof(*d));
@@ -281,11 +255,7 @@ int sysfs_dir_open(const char *root, struct sysfs_dir **ret, const char *fmt, ..
     va_start(ap, fmt);
     int r = build_path(d->path, sizeof(d->path), root, fmt, ap);
     va_end(ap);
-    const char *inside;
-    const struct tarfs *t = r < 0 ? NULL : tarfs_owner(d->path, &inside);
-    if (t)
-        r = tarfs_list(t, inside, dir_add_unknown, d);
-    else if (r == 0 && !(d->dir = opendir(d->path)))
+    if (r == 0 && !(d->dir = opendir(d->path)))
         r = -errno;
     else if (r == 0) {
         struct dirent *de;
@@ -316,11 +286,11 @@ const char *sysfs_dir_name(const struct sysfs_dir *d, size_t i)
 /* The first line of listed entry E: one openat() on the directory where the listing said
  * it is a regular file (no fstat()); O_NOFOLLOW, so that one that has become a symlink since
  * goes the long way, by PATH through open_regular()'s checks, as does any entry of a
- * snapshot or of a listing that did not give its type. */
+ * listing that did not give its type. */
 static int dir_entry_read_line(const struct sysfs_dir *d, const struct sysfs_dir_entry *e,
                                const char *name, char *buf, size_t len)
 {
-    if (d->dir && e && e->type == DT_REG) {
+    if (e && e->type == DT_REG) {
         int fd = openat(dirfd(d->dir), name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
         if (fd >= 0) {
             int r = read_line_fd(fd, buf, len);
@@ -340,7 +310,7 @@ static int dir_entry_read_line(const struct sysfs_dir *d, const struct sysfs_dir
 int sysfs_dir_read_line(const struct sysfs_dir *d, const char *name, char *buf, size_t len)
 {
     struct sysfs_dir_entry key = { .name = (char *)name };
-    const struct sysfs_dir_entry *e = d->dir && d->n > 0 ? bsearch(&key, d->v, d->n, sizeof(*d->v),
+    const struct sysfs_dir_entry *e = d->n > 0 ? bsearch(&key, d->v, d->n, sizeof(*d->v),
                                                        dir_entry_cmp) : NULL;
     return dir_entry_read_line(d, e, name, buf, len);
 }
@@ -371,70 +341,11 @@ void sysfs_dir_free(struct sysfs_dir *d)
     free(d);
 }
 
-/* A file of the mounted snapshot as a memfd, so that every reader (open_regular, FILE*,
- * read_file_full) reads it as it reads the real one. */
-static bool tarfs_open(const char *path, int *fd)
-{
-    const char *inside, *data;
-    size_t size;
-    const struct tarfs *t = tarfs_owner(path, &inside);
-    if (!t)
-        return false;
-    char kind = tarfs_lookup(t, inside, &data, &size, NULL, 0);
-    if (kind != 'f') {
-        *fd = kind == 'd' ? -EISDIR : -ENOENT;
-        return true;
-    }
-    int m = memfd_create("fabtune-snapshot", MFD_CLOEXEC);
-    if (m < 0) {
-        *fd = -errno;
-        return true;
-    }
-    for (size_t w = 0; w < size;) {
-        ssize_t k = write(m, data + w, size - w);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            *fd = k < 0 ? -errno : -EIO;
-            close(m);
-            return true;
-        }
-        w += (size_t)k;
-    }
-    (void)lseek(m, 0, SEEK_SET);
-    *fd = m;
-    return true;
-}
-
-int sysfs_mount_snapshot(const char *tar, char *why, size_t whylen)
-{
-    int r = tarfs_mount(tar, why, whylen);
-    if (r == 0)
-        open_regular_divert(tarfs_open);
-    return r;
-}
-
-void sysfs_unmount_snapshot(void)
-{
-    open_regular_divert(NULL);
-    tarfs_unmount();
-}
-
 bool sysfs_resolve(const char *root, const char *rel, char *buf, size_t len)
 {
     char full[PATH_MAX], real[PATH_MAX], base[PATH_MAX];
-    const char *inside, *root_inside;
     snprintf(full, sizeof(full), "%s/%s", root, rel);
-    const struct tarfs *t = tarfs_owner(full, &inside);
-    if (t) {
-        /* Both inside the archive: its top is "/" of the node it was taken on. */
-        (void)tarfs_owner(root, &root_inside);
-        if (!tarfs_lookup(t, inside, NULL, NULL, real, sizeof(real)))
-            return false;
-        while (*root_inside == '/')
-            root_inside++;
-        snprintf(base, sizeof(base), "%s", root_inside);
-    } else if (!realpath(full, real) || !realpath(root, base))
+    if (!realpath(full, real) || !realpath(root, base))
         return false;
     size_t n = strlen(base);
     if (strncmp(real, base, n) != 0 || (n && real[n] != '/'))

@@ -28,7 +28,7 @@ int sysfs_list(const char *root, char ***ret, size_t *ret_n, const char *fmt, ..
 /* A directory under a root, listed once and kept open for many reads of the small files
  * in it (a port's GID table is 256 files, or more): each read is an openat() of a name, with
  * no path to build and walk again, and a file the listing says is regular needs no fstat()
- * to prove it. Under a snapshot root its reads go by path, as sysfs_read_line()'s do. */
+ * to prove it. */
 struct sysfs_dir;
 /* Opens and lists ROOT/PATH: -errno as sysfs_list(), whose order sysfs_dir_name() keeps. */
 int sysfs_dir_open(const char *root, struct sysfs_dir **ret, const char *fmt, ...)
@@ -55,9 +55,3 @@ void strv_free(char **v);
 /* ROOT/REL with every symlink resolved, relative to ROOT ("devices/pci0000:00/..." from
  * "class/infiniband/mlx5_0/device"); false when it does not exist or leaves ROOT. */
 bool sysfs_resolve(const char *root, const char *rel, char *buf, size_t len);
-
-/* fabtuned --snapshot FILE.tar: reads under the roots "tar:FILE!/sys" and "tar:FILE!/proc"
- * come from the tarball, through libarchive (tarfs.h), with nothing unpacked. Returns 0,
- * or -errno with WHY set. */
-int sysfs_mount_snapshot(const char *tar, char *why, size_t whylen);
-void sysfs_unmount_snapshot(void);
