@@ -43,6 +43,19 @@ printf 'version: 1\noutputs: {nccl_conf: %s/no-such-dir/nccl.conf}\n' "$tmp" > "
 expect_rc 1 "$fabtuned" --check-config -c "$tmp/nodir.yaml"
 expect_grep "outputs.nccl_conf: $tmp/no-such-dir/nccl.conf: its directory $tmp/no-such-dir: No such file or directory" "$LAST_ERR"
 
+# Every key has a default, the version too: an empty file is as valid as one without
+# version, and dumps as "version: 1" does.
+: > "$tmp/empty.yaml"
+expect_rc 0 "$fabtuned" --check-config -c "$tmp/empty.yaml"
+expect_grep "$tmp/empty.yaml: valid" "$LAST_OUT"
+printf 'rails: {expect_count: 0}\n' > "$tmp/noversion.yaml"
+expect_rc 0 "$fabtuned" --check-config -c "$tmp/noversion.yaml"
+expect_rc 0 "$fabtuned" --dump-policy -c "$tmp/empty.yaml"
+cp "$LAST_OUT" "$tmp/empty.dump"
+printf 'version: 1\n' > "$tmp/v1.yaml"
+expect_rc 0 "$fabtuned" --dump-policy -c "$tmp/v1.yaml"
+expect_same "$tmp/empty.dump" "$LAST_OUT"
+
 # An explicit -c that does not exist is an error, never the built-in policy.
 expect_rc 1 "$fabtuned" --check-config -c "$tmp/missing.yaml"
 expect_grep "cannot read policy: No such file or directory" "$LAST_ERR"
