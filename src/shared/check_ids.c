@@ -3,10 +3,12 @@
  * CHECKS list, and under its family's entry in systemd/fabtune.catalog. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "check_ids.h"
 #include "macro.h"
+#include "strutil.h"
 
 static const struct {
     const char *name, *message_id;
@@ -105,6 +107,56 @@ const struct check_id *check_id_find(const char *id)
         if (streq(check_ids[i].id, id))
             return &check_ids[i];
     return NULL;
+}
+
+bool check_id_matches(const char *id, const char *pattern)
+{
+    size_t n = strlen(pattern);
+    if (n && pattern[n - 1] == '.')
+        n--;
+    return streq(id, pattern) || (n && strncmp(id, pattern, n) == 0 && id[n] == '.');
+}
+
+bool check_id_known(const char *pattern)
+{
+    for (size_t i = 0; i < check_ids_count; i++)
+        if (check_id_matches(check_ids[i].id, pattern))
+            return true;
+    return false;
+}
+
+#define NAMES_MAX 256
+#define NAME_LEN 64
+
+/* Adds ID's first LEN bytes to the N NAMES, unless one of them is that already. */
+static void add_name(char (*names)[NAME_LEN], size_t *n, const char *id, size_t len)
+{
+    if (*n >= NAMES_MAX)
+        return;
+    snprintf(names[*n], NAME_LEN, "%.*s", (int)len, id);
+    for (size_t k = 0; k < *n; k++)
+        if (streq(names[k], names[*n]))
+            return;
+    (*n)++;
+}
+
+bool check_id_closest(const char *s, char *buf, size_t len)
+{
+    /* The ids and their dotted prefixes: "probe.rdma.latency", "probe.rdma", "probe". */
+    char names[NAMES_MAX][NAME_LEN];
+    const char *list[NAMES_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < check_ids_count; i++) {
+        const char *id = check_ids[i].id;
+        for (const char *end = id + strlen(id); end; end = memrchr(id, '.', (size_t)(end - id)))
+            add_name(names, &n, id, (size_t)(end - id));
+    }
+    for (size_t k = 0; k < n; k++)
+        list[k] = names[k];
+    const char *near = str_closest(s, list, n);
+    if (near)
+        snprintf(buf, len, "%s", near);
+    return near != NULL;
 }
 
 const char *check_family_message_id(enum check_family f)

@@ -5,6 +5,7 @@
  * systemd/fabtune.catalog to it. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One per entry of systemd/fabtune.catalog, and one for the ids no finding carries. */
@@ -33,12 +34,22 @@ struct check_id {
     const char *diff_fields[CHECK_ID_DIFF_FIELDS];
 };
 
+/* The longest id, as wide as fabtunectl's check column ("probe.rdma.bandwidth"). */
+#define CHECK_ID_WIDTH 22
+
 /* In the order fabtunectl diff compares their fields. */
 extern const struct check_id check_ids[];
 extern const size_t check_ids_count;
 
 /* The row of ID, or NULL. */
 const struct check_id *check_id_find(const char *id);
+/* Whether ID is PATTERN, or of the family PATTERN names ("gid" or "gid.": every gid.*). */
+bool check_id_matches(const char *id, const char *pattern);
+/* Whether some row is PATTERN or of its family. */
+bool check_id_known(const char *pattern);
+/* The id or family (every dotted prefix of an id: "route", "probe.rdma") closest to S, a
+ * likely typo of it, into BUF; false when none is close. */
+bool check_id_closest(const char *s, char *buf, size_t len);
 /* The family's MESSAGE_ID in systemd/fabtune.catalog; NULL for CHECK_FAMILY_DIFF. */
 const char *check_family_message_id(enum check_family f);
 /* "rails", "port", ..., "diff". */
