@@ -49,7 +49,7 @@ globals_of() {
 }
 # Each command completes its own options (-c also as --config) and the global ones it takes,
 # and no other: -c only after diff, --timeout only after wait-ready and reload, no -s after
-# snapshot or diff.
+# snapshot, diff or explain.
 bad=""
 while read -r name rest; do
     want=$( (printf '%s\n' $(globals_of "$name"); echo "$rest" | grep -o -- '-[a-z-]*' | sed 's/^-c$/-c\n--config/') | sort -u | tr '\n' ' ')
@@ -63,6 +63,13 @@ done < "$tmp/table"
     fail "status --t completes '$(comp "$dir/fabtunectl" _fabtunectl fabtunectl status --t)'"
 [ -z "$(comp "$dir/fabtunectl" _fabtunectl fabtunectl snapshot --so | tr -d ' ')" ] && pass "no --socket after snapshot" ||
     fail "snapshot --so completes '$(comp "$dir/fabtunectl" _fabtunectl fabtunectl snapshot --so)'"
+# The check ids after explain and checks, as fabtunectl explain lists them.
+[ "$(PATH="$top_builddir/src/client:$PATH" comp "$dir/fabtunectl" _fabtunectl fabtunectl explain route.a)" = "route.arp " ] &&
+    pass "explain route.a -> route.arp" ||
+    fail "explain route.a completes '$(PATH="$top_builddir/src/client:$PATH" comp "$dir/fabtunectl" _fabtunectl fabtunectl explain route.a)'"
+[ "$(PATH="$top_builddir/src/client:$PATH" comp "$dir/fabtunectl" _fabtunectl fabtunectl checks --failed gid.n)" = "gid.nccl gid.nccl_legacy " ] &&
+    pass "checks --failed gid.n -> gid.nccl gid.nccl_legacy" ||
+    fail "checks gid.n completes '$(PATH="$top_builddir/src/client:$PATH" comp "$dir/fabtunectl" _fabtunectl fabtunectl checks --failed gid.n)'"
 # Files where the table asks for one: snapshot's and diff's tarballs, by the suffixes the
 # snapshot writer knows.
 mkdir "$tmp/f" && touch "$tmp/f/a.tar" "$tmp/f/b.tar.xz" "$tmp/f/c.tar.zst" "$tmp/f/d.txt"

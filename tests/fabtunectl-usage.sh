@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# fabtunectl refuses what it does not do (issue 43, item 5):
+# fabtunectl refuses what it does not do (issue 43, item 5), and explains the checks:
 # - every command against every option: one that --help does not give the command (its own,
 #   or a global one that --help does not say it lacks) is a usage error (64) naming the
 #   option and the command; one it gives is taken (no such error);
@@ -9,7 +9,8 @@
 # - wait-ready says what it waits for, has a default bound, and says it cannot reach a socket
 #   that is not there (69) instead of waiting in silence;
 # - --version shows the daemon's version beside its own when one answers;
-# - checks CHECK of an unknown id gets a did-you-mean, before the daemon is asked;
+# - fabtunectl explain, without a daemon: one check's meaning, reads, expects and fix; a
+#   family; every id (as many as fabtune-checks(7) has); an unknown one gets a did-you-mean;
 # - with a daemon on the 8-rail fixture (root: its socket is root's): checks --rail of a rail
 #   the node lacks names the rails there are (64).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -25,7 +26,7 @@ export FABTUNE_SOCKET
 sed -n '4,/^$/p' "$work/help" | grep '^  [a-z]' | sed 's/^  //; s/  .*//' > "$work/table"
 sed -n '/^$/,$p' "$work/help" | awk '/^  -/ { if (r) print r; r = $0; next } { r = r " " $0 } END { print r }' \
     > "$work/globals"
-[ "$(wc -l < "$work/table")" -ge 17 ] && pass "--help lists $(wc -l < "$work/table") commands" ||
+[ "$(wc -l < "$work/table")" -ge 18 ] && pass "--help lists $(wc -l < "$work/table") commands" ||
     fail "--help lists $(wc -l < "$work/table") commands"
 
 # A value for each option that takes one; "" for a flag.
@@ -80,7 +81,7 @@ expect_rc 64 "$ctl" status --rail mlx5_9 --format nagios
 expect_grep "fabtunectl: status does not take --rail (only checks does; usage: fabtunectl status)" "$LAST_ERR"
 [ -s "$LAST_OUT" ] && fail "it printed a status anyway" || pass "no status printed"
 expect_rc 64 "$ctl" snapshot --socket /x a.tar
-expect_grep "fabtunectl: snapshot does not take --socket (every command but snapshot and diff does" "$LAST_ERR"
+expect_grep "fabtunectl: snapshot does not take --socket (every command but explain, snapshot and diff does" "$LAST_ERR"
 [ -e a.tar ] && fail "a refused snapshot wrote a.tar" || pass "a refused snapshot wrote nothing"
 
 # Arguments, unknown options and commands.
@@ -88,7 +89,7 @@ expect_rc 64 "$ctl" status extra
 expect_grep "fabtunectl: status: unexpected argument 'extra' (usage: fabtunectl status)" "$LAST_ERR"
 expect_rc 64 "$ctl" snapshot
 expect_grep "fabtunectl: snapshot needs FILE.tar (usage: fabtunectl snapshot [--state-dir DIR] FILE.tar)" "$LAST_ERR"
-expect_rc 64 "$ctl" checks port.state gid
+expect_rc 64 "$ctl" explain port.state gid
 expect_rc 64 "$ctl" --bogus status
 expect_grep "Try 'fabtunectl --help'." "$LAST_ERR"
 expect_rc 64 "$ctl" stauts
@@ -120,7 +121,30 @@ expect_rc 0 "$ctl" -s "$work/nonexistent.sock" --version
 expect_match "^fabtunectl [0-9][0-9.]*\$" "$LAST_OUT"
 expect_grep "fabtuned: no answer at $work/nonexistent.sock (No such file or directory)" "$LAST_OUT"
 
-# An unknown check id, with the one it likely means, before the daemon is asked.
+# explain: compiled in, no daemon.
+expect_rc 0 "$ctl" explain route.arp
+expect_match "^route.arp: no rail answers or asks ARP for another rail's address (ARP flux)\$" "$LAST_OUT"
+expect_match "^  reads: " "$LAST_OUT"
+expect_match "^  expects: " "$LAST_OUT"
+expect_match "^  fix: *sysctl -w net.ipv4.conf.IF.arp_ignore=1" "$LAST_OUT"
+awk 'length > 80' "$LAST_OUT" > "$work/long"
+[ -s "$work/long" ] && fail "explain wraps at 80 columns: $(cat "$work/long")" || pass "explain fits 80 columns"
+expect_rc 0 "$ctl" explain
+ids=$(grep -c '^  [a-z]' "$LAST_OUT")
+page_ids=$(grep -A1 '^\.TP$' "$top_builddir/man/fabtune-checks.7" | grep -c '^\.B ')
+[ "$ids" -eq "$page_ids" ] && [ "$ids" -ge 60 ] && pass "explain lists $ids ids, as fabtune-checks(7)" ||
+    fail "explain lists $ids ids, fabtune-checks(7) $page_ids"
+expect_match "^  route.arp  *no rail answers" "$LAST_OUT"
+expect_rc 0 "$ctl" explain route
+grep '^  [a-z]' "$LAST_OUT" | grep -v '^  route\.' > "$work/other"
+[ -s "$work/other" ] && fail "explain route lists $(cat "$work/other")" ||
+    pass "explain route lists the route family alone ($(grep -c '^  route\.' "$LAST_OUT") ids)"
+expect_rc 64 "$ctl" explain rout.arp
+expect_grep "fabtunectl: explain: no check id or family 'rout.arp' (did you mean 'route.arp'?)" "$LAST_ERR"
+expect_rc 0 "$ctl" --json explain port.state
+jq -e '.[0].check == "port.state" and (.[0].fix | length > 0)' "$LAST_OUT" > /dev/null &&
+    pass "explain --json gives the row" || fail "explain --json: $(cat "$LAST_OUT")"
+# checks takes the same ids, with the same did-you-mean, before it asks the daemon.
 expect_rc 64 "$ctl" checks gid.ncl
 expect_grep "fabtunectl: checks: no check id or family 'gid.ncl' (did you mean 'gid.nccl'?)" "$LAST_ERR"
 

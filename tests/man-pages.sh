@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# The three man pages as a reader sees them: groff renders each without a warning; the
-# rendered text has no glued run that roff makes of a misplaced macro argument (".BR
-# STATUS= . One pass" renders "STATUS=.Onepassrunsatatime"; "N\(mulk" renders "N×lk"); and
-# no .TP tag goes on past its one input line into the body (a tag ".BR checks " ["
-# \-\-rail" followed by ".IR RAIL ]" renders the tag "checks [--rail" and "RAIL ]" as the
-# body's first words): each tag, rendered alone, closes every bracket and parenthesis it
-# opens. mandoc -Tlint catches none of them. Each page has an EXAMPLES section
-# (fabtune.yaml(5): EXAMPLE).
+# The man pages as a reader sees them (the three written ones, and fabtune-checks(7) as the
+# build generates it): groff renders each without a warning; the rendered text has no glued
+# run that roff makes of a misplaced macro argument (".BR STATUS= . One pass" renders
+# "STATUS=.Onepassrunsatatime"; "N\(mulk" renders "N×lk"); and no .TP tag goes on past its
+# one input line into the body (a tag ".BR checks " [" \-\-rail" followed by ".IR RAIL ]"
+# renders the tag "checks [--rail" and "RAIL ]" as the body's first words): each tag, rendered
+# alone, closes every bracket and parenthesis it opens. mandoc -Tlint catches none of them.
+# Each written page has an EXAMPLES section (fabtune.yaml(5): EXAMPLE).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -26,8 +26,9 @@ open_tags() {
                    print t }'
 }
 
-for page in fabtuned.8 fabtunectl.1 fabtune.yaml.5; do
+for page in fabtuned.8 fabtunectl.1 fabtune.yaml.5 fabtune-checks.7; do
     src="$top_srcdir/man/$page"
+    [ "$page" = fabtune-checks.7 ] && src="$top_builddir/man/$page"
     # -ww: every warning; -rHY=0: no hyphenation, so a glued run stays one word.
     groff -man -Tutf8 -ww -rHY=0 -rLL=80n "$src" > "$tmp/$page.txt" 2> "$tmp/$page.warn"
     expect_none_file() {
@@ -42,8 +43,11 @@ for page in fabtuned.8 fabtunectl.1 fabtune.yaml.5; do
     expect_none_file "no glued run in the rendered $page" "$tmp/$page.glued"
     open_tags "$src" > "$tmp/$page.tags"
     expect_none_file "every .TP tag of $page ends on its own line" "$tmp/$page.tags"
-    expect_match '^EXAMPLES*$' "$tmp/$page.plain"
+    [ "$page" = fabtune-checks.7 ] || expect_match '^EXAMPLES*$' "$tmp/$page.plain"
 done
+# fabtune-checks(7) is the table's: one entry per id (tests/check_check_ids holds which).
+[ "$(grep -c '^\.TP$' "$top_builddir/man/fabtune-checks.7")" -ge 60 ] &&
+    pass "fabtune-checks(7) has an entry per check id" || fail "fabtune-checks(7) is short"
 
 # The checker catches what it is for: a page with both faults fails it.
 printf '.TH T 1\n.SH NAME\nt\n.PP\nsends\n.BR STATUS= . One pass runs at a time\nN\\(mulk paths\n' > "$tmp/bad.1"

@@ -68,7 +68,7 @@ static int unknown_check(const char *check)
     fprintf(stderr, "fabtunectl: checks: no check id or family '%s'", check);
     if (check_id_closest(check, near, sizeof(near)))
         fprintf(stderr, " (did you mean '%s'?)", near);
-    fprintf(stderr, "\nfabtuned(8), CHECKS, lists them.\n");
+    fprintf(stderr, "\n'fabtunectl explain' lists them.\n");
     return EXIT_USAGE;
 }
 

@@ -60,6 +60,9 @@ void render_findings(json_object *findings, bool details, int rail_width);
  * family of ids ("gid"), an unknown one a usage error, as is a rail the node does not
  * have. The findings sorted by severity (errors first), then by rail in device order. */
 int ctl_checks(const struct ctl *c, const char *check);
+/* fabtunectl explain [CHECK]: the check-id table's texts, without the daemon; 0, or
+ * EXIT_USAGE for a CHECK that is no id or family. */
+int ctl_explain(const struct ctl *c, const char *check);
 /* fabtunectl links, from the status reply's data: its rails[].link as a row per rail and
  * the latest events; for --json, an array (a new one) of each rail's name and netdev with
  * its link's fields. */

@@ -260,8 +260,8 @@ typedef int (*command_run)(const struct ctl *c, const struct command *k, char **
  * shows them in the table's order), its argument shape (the words --help prints and the
  * usage errors quote), how many arguments it takes, the line of --help, and how it runs
  * and renders. shell-completion/bash/fabtunectl completes the same (tests/completion.sh
- * holds it to --help): the commands, each one's options, and files for an argument named
- * FILE or *.tar. */
+ * holds it to --help): the commands, each one's options, check ids for explain and checks,
+ * and files for an argument named FILE or *.tar. */
 struct command {
     const char *name;
     unsigned options;
@@ -358,12 +358,20 @@ static int run_diff(const struct ctl *c, const struct command *k, char **args)
     return diff_run(fabtuned, c->config, args[0], args[1], c->json);
 }
 
+static int run_explain(const struct ctl *c, const struct command *k, char **args)
+{
+    return ctl_explain(c, args[0]);
+}
+
 static const struct command commands[] = {
     { "status", DAEMON_OPTIONS, "", 0, 0,
       "the verdict and its cause, the last and next check, a table of rails", ask, render_status },
     { "checks", DAEMON_OPTIONS | OPTION(OPT_FAILED) | OPTION(OPT_RAIL), "[CHECK]", 0, 1,
       "every finding, errors first (or the failing ones; of one check id or family, on one "
       "rail or device) with its expected and actual values and hint", run_checks, NULL },
+    { "explain", OPTION(OPT_JSON), "[CHECK]", 0, 1,
+      "what a check means, reads and expects, and what to do when it fails; alone, every "
+      "check id with its meaning (no daemon needed)", run_explain, NULL },
     { "links", DAEMON_OPTIONS, "", 0, 0,
       "each rail's link: FEC and BER, symbol errors per hour, link downs in 24 h, the "
       "module, its temperature and weakest Rx lane; the latest flaps, downs and bursts",
@@ -416,7 +424,7 @@ static void usage_of(const struct command *k, char *buf, size_t len)
         snprintf(buf + n, len - n, " %s", k->args);
 }
 
-/* The names of the commands that take option O (or, with !TAKE, do not), as "wait-ready,
+/* The names of the commands that take option O (or, with !TAKE, do not), as "explain,
  * snapshot and diff", into BUF; returns how many. */
 static size_t commands_taking(enum ctl_option o, bool take, char *buf, size_t len)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
-/* The check ids, one row each: its family (the journal catalog entry its alerts carry) and
- * the report's rail fields fabtunectl diff compares under it. The daemon and fabtunectl
- * both read it; tests/check_check_ids holds the checks' findings, fabtuned(8)'s list and
- * systemd/fabtune.catalog to it. */
+/* The check ids, one row each: its family (the journal catalog entry its alerts carry), the
+ * report's rail fields fabtunectl diff compares under it, and what it means in a line or
+ * two (fabtunectl explain, fabtune-checks(7)). The daemon and fabtunectl both read it;
+ * tests/check_check_ids holds the checks' findings, fabtuned(8)'s list, the generated
+ * fabtune-checks(7) and systemd/fabtune.catalog to it. */
 #pragma once
 
 #include <stdbool.h>
@@ -32,8 +33,14 @@ struct check_id {
     /* The report's rail fields ("qos.trust": a path into a rail's JSON) that fabtunectl
      * diff shows under this id; NULL after the last. */
     const char *diff_fields[CHECK_ID_DIFF_FIELDS];
+    /* For the operator, each a line or two of plain text (no trailing period; at most
+     * CHECK_ID_TEXT_MAX bytes): what the check asks, what it reads, what passes (and
+     * what is a warning or an error), and what to do when it fails. From what the check
+     * does (src/daemon/checks/); fabtuned(8)'s CHECKS has the whole rule. */
+    const char *meaning, *reads, *expects, *fix;
 };
 
+#define CHECK_ID_TEXT_MAX 200
 /* The longest id, as wide as fabtunectl's check column ("probe.rdma.bandwidth"). */
 #define CHECK_ID_WIDTH 22
 
