@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests of the check-id table (src/shared/check_ids.c) against what uses it: every id the
  * checks emit on the fixture trees is a row, every finding row is emitted, fabtuned(8)'s
- * CHECKS list names the same ids, systemd/fabtune.catalog the same MESSAGE_IDs. */
+ * CHECKS list and the generated fabtune-checks(7) name the same ids, every row has its
+ * texts for fabtunectl explain, systemd/fabtune.catalog has the same MESSAGE_IDs. */
 #include "config.h"
 
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -199,19 +201,19 @@ static size_t index_of(char (*list)[64], size_t n, const char *id)
     return i;
 }
 
-/* The ids fabtuned(8)'s CHECKS section heads its entries with (".TP" then ".B ID" or
- * ".BR ID ", " ID ..."). */
-static size_t man_check_ids(char (*ret)[64], size_t max)
+/* The ids a man page's SECTION ("CHECKS\n") heads its entries with (".TP" then ".B ID"
+ * or ".BR ID ", " ID ..."): fabtuned(8)'s, or the generated fabtune-checks(7)'s. */
+static size_t man_check_ids(const char *path, const char *section, char (*ret)[64], size_t max)
 {
-    char path[512], line[1024];
+    char line[1024], head_line[80];
     bool in_checks = false, head = false;
     size_t n = 0;
-    snprintf(path, sizeof(path), "%s/man/fabtuned.8", TEST_SRCDIR);
+    snprintf(head_line, sizeof(head_line), ".SH %s", section);
     FILE *f = fopen(path, "re");
     ck_assert_msg(f, "%s", path);
     while (fgets(line, sizeof(line), f)) {
         if (strncmp(line, ".SH ", 4) == 0)
-            in_checks = streq(line, ".SH CHECKS\n");
+            in_checks = streq(line, head_line);
         bool is_head = head;
         head = in_checks && streq(line, ".TP\n");
         if (!is_head || (strncmp(line, ".B ", 3) != 0 && strncmp(line, ".BR ", 4) != 0))
@@ -225,10 +227,23 @@ static size_t man_check_ids(char (*ret)[64], size_t max)
     return n;
 }
 
+static void fabtuned_page(char *path, size_t len)
+{
+    snprintf(path, len, "%s/man/fabtuned.8", TEST_SRCDIR);
+}
+
+/* fabtune-checks(7) as the build wrote it (man/gen-fabtune-checks). */
+static void checks_page(char *path, size_t len)
+{
+    const char *b = getenv("top_builddir");
+    snprintf(path, len, "%s/man/fabtune-checks.7", b && *b ? b : ".");
+}
+
 START_TEST(test_man_page_lists_the_rows)
 {
-    char listed[128][64];
-    size_t n = man_check_ids(listed, ARRAY_SIZE(listed));
+    char listed[128][64], path[512];
+    fabtuned_page(path, sizeof(path));
+    size_t n = man_check_ids(path, "CHECKS\n", listed, ARRAY_SIZE(listed));
     ck_assert_uint_ge(n, 40);
     for (size_t i = 0; i < n; i++) {
         const struct check_id *c = check_id_find(listed[i]);
@@ -271,6 +286,72 @@ START_TEST(test_catalog_has_the_families)
 }
 END_TEST
 
+/* The generated fabtune-checks(7) names each row once, in CHECKS or, for a diff-only row,
+ * DIFFERENCES: the same finding ids as fabtuned(8)'s CHECKS (test_man_page_lists_the_rows
+ * holds that one to the table). */
+START_TEST(test_checks_page_lists_the_rows)
+{
+    char checks[128][64], diffs[16][64], manual[128][64], path[512];
+    checks_page(path, sizeof(path));
+    size_t n = man_check_ids(path, "CHECKS\n", checks, ARRAY_SIZE(checks));
+    size_t nd = man_check_ids(path, "DIFFERENCES\n", diffs, ARRAY_SIZE(diffs));
+    fabtuned_page(path, sizeof(path));
+    size_t nm = man_check_ids(path, "CHECKS\n", manual, ARRAY_SIZE(manual));
+    ck_assert_uint_eq(n + nd, check_ids_count);
+    ck_assert_uint_eq(n, nm);
+    for (size_t i = 0; i < check_ids_count; i++) {
+        const char *id = check_ids[i].id;
+        bool diff = check_ids[i].family == CHECK_FAMILY_DIFF;
+        ck_assert_msg(index_of(diff ? diffs : checks, diff ? nd : n, id) < (diff ? nd : n),
+                      "fabtune-checks(7) lacks %s under %s", id, diff ? "DIFFERENCES" : "CHECKS");
+        ck_assert_msg(diff || index_of(manual, nm, id) < nm, "fabtuned(8) lacks %s", id);
+    }
+}
+END_TEST
+
+/* Each row explains itself, as fabtunectl explain and fabtune-checks(7) print it: a
+ * meaning, what it reads, expects and what to do, each one line of plain text, a line or
+ * two long; and the id fits fabtunectl's check column. */
+START_TEST(test_rows_explained)
+{
+    for (size_t i = 0; i < check_ids_count; i++) {
+        const struct check_id *c = &check_ids[i];
+        const char *texts[] = { c->meaning, c->reads, c->expects, c->fix };
+        ck_assert_msg(strlen(c->id) <= CHECK_ID_WIDTH, "%s is wider than the column", c->id);
+        for (size_t k = 0; k < ARRAY_SIZE(texts); k++) {
+            const char *t = texts[k];
+            ck_assert_msg(t && *t, "%s: text %zu is missing", c->id, k);
+            ck_assert_msg(strlen(t) <= CHECK_ID_TEXT_MAX, "%s: text %zu is %zu bytes", c->id, k,
+                          strlen(t));
+            ck_assert_msg(!strchr(t, '\n') && t[strlen(t) - 1] != '.' && t[0] != ' ',
+                          "%s: text %zu: '%s'", c->id, k, t);
+        }
+    }
+}
+END_TEST
+
+/* What fabtunectl explain and checks match a pattern by, and the "did you mean". */
+START_TEST(test_matches_and_closest)
+{
+    char near[64];
+    ck_assert(check_id_matches("route.arp", "route.arp"));
+    ck_assert(check_id_matches("route.arp", "route"));
+    ck_assert(check_id_matches("route.arp", "route."));
+    ck_assert(check_id_matches("probe.rdma.latency", "probe.rdma"));
+    ck_assert(!check_id_matches("route.arp", "rout"));
+    ck_assert(!check_id_matches("route.arp", "."));
+    ck_assert(!check_id_matches("route.arp", ""));
+    ck_assert(check_id_known("gid") && check_id_known("port.state") && !check_id_known("gi"));
+    ck_assert(check_id_closest("rout.arp", near, sizeof(near)));
+    ck_assert_str_eq(near, "route.arp");
+    ck_assert(check_id_closest("rout", near, sizeof(near)));
+    ck_assert_str_eq(near, "route");
+    ck_assert(check_id_closest("probe.rdma.latncy", near, sizeof(near)));
+    ck_assert_str_eq(near, "probe.rdma.latency");
+    ck_assert(!check_id_closest("xyzzy", near, sizeof(near)));
+}
+END_TEST
+
 /* Diff fields: each row's fields are distinct from every other row's. */
 START_TEST(test_diff_fields_unique)
 {
@@ -291,6 +372,9 @@ static Suite *check_ids_suite(void)
     TCase *tc = tcase_create("table");
     tcase_add_test(tc, test_emitted_ids_are_rows);
     tcase_add_test(tc, test_man_page_lists_the_rows);
+    tcase_add_test(tc, test_checks_page_lists_the_rows);
+    tcase_add_test(tc, test_rows_explained);
+    tcase_add_test(tc, test_matches_and_closest);
     tcase_add_test(tc, test_catalog_has_the_families);
     tcase_add_test(tc, test_diff_fields_unique);
     suite_add_tcase(s, tc);

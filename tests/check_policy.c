@@ -139,6 +139,25 @@ START_TEST(test_defaults)
 }
 END_TEST
 
+/* An empty file, or one of comments alone, is "version: 1": every key its default (the
+ * version too), as a file that leaves out version is valid. */
+START_TEST(test_empty_is_defaults)
+{
+    struct policy v1;
+    struct policy_errors e1 = { 0 };
+    policy_init_defaults(&v1);
+    ck_assert_int_eq(policy_load_string("version: 1\n", 11, "v1.yaml", &v1, &e1), 0);
+    static const char *const empty[] = { "", "\n", "# nothing but a comment\n", "{}\n" };
+    for (size_t i = 0; i < ARRAY_SIZE(empty); i++) {
+        ck_assert_msg(load(empty[i]) == 0, "'%s' is refused: %s", empty[i],
+                      errs.n ? errs.msgs[0] : "");
+        ck_assert_msg(policy_equal(&p, &v1), "'%s' is not the defaults", empty[i]);
+    }
+    policy_done(&v1);
+    policy_errors_done(&e1);
+}
+END_TEST
+
 START_TEST(test_builtin)
 {
     ck_assert_int_eq(policy_load_builtin(&p, &errs), 0);
@@ -448,6 +467,7 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_errors_collected);
     tcase_add_test(tc, test_errors_capped);
     tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_empty_is_defaults);
     tcase_add_test(tc, test_builtin);
     tcase_add_test(tc, test_builtin_is_conf_file);
     tcase_add_test(tc, test_full_policy);

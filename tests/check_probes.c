@@ -297,7 +297,21 @@ START_TEST(test_regression_state_and_ratio)
     ck_assert(isnan(baseline_last_ratio(b)));
     ck_assert_double_eq(metric_of(&all, "fabtune_probe_regressed"), -1);     /* absent */
     ck_assert_double_eq(metric_of(&all, "fabtune_probe_baseline_ratio"), -1);
-    ck_assert_int_eq(regression_of(&all, &fs)->severity, SEVERITY_UNKNOWN);
+    f = regression_of(&all, &fs);
+    ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
+    /* The target is the finding's rail, shown beside the message: not in it again. */
+    ck_assert_str_eq(f->rail, "lo");
+    ck_assert_msg(strncmp(f->message, "tcp 64-byte ping-pong: learning the baseline", 44) == 0,
+                  "%s", f->message);
+    /* A path to a neighbour: its rail beside, its peer in the message (and the subject). */
+    struct baselines peer = { 0 };
+    feed(baselines_get(&peer, "mlx5_0/1 rdma 8 @peer-a"), 10);
+    f = regression_of(&peer, &fs);
+    ck_assert_str_eq(f->rail, "mlx5_0/1");
+    ck_assert_str_eq(f->subject, "peer-a");
+    ck_assert_msg(strncmp(f->message, "rdma 8-byte ping-pong to peer-a: learning", 41) == 0, "%s",
+                  f->message);
+    baselines_done(&peer);
     baselines_done(&all);
     b = baselines_get(&all, "lo tcp 64");
     learn(b);
@@ -311,7 +325,7 @@ START_TEST(test_regression_state_and_ratio)
     ck_assert_double_eq_tol(metric_of(&all, "fabtune_probe_baseline_ratio"), 16, 1e-6);
     f = regression_of(&all, &fs);
     ck_assert_int_eq(f->severity, SEVERITY_OK);
-    ck_assert_msg(strstr(f->message, "lo tcp 64 suspect: last run 16.0x baseline") &&
+    ck_assert_msg(strncmp(f->message, "tcp 64-byte ping-pong suspect: last run 16.0x baseline", 54) == 0 &&
                   strstr(f->message, "1 of 3 bad runs in a row to regress") &&
                   !strstr(f->message, "within"), "%s", f->message);
 
@@ -323,7 +337,7 @@ START_TEST(test_regression_state_and_ratio)
     ck_assert_double_eq_tol(metric_of(&all, "fabtune_probe_baseline_ratio"), 16, 1e-6);
     f = regression_of(&all, &fs);
     ck_assert_int_eq(f->severity, SEVERITY_WARNING);
-    ck_assert_msg(strstr(f->message, "lo tcp 64 regressed: last run 16.0x baseline") &&
+    ck_assert_msg(strstr(f->message, "tcp 64-byte ping-pong regressed: last run 16.0x baseline") &&
                   strstr(f->message, "3 bad runs in a row") &&
                   strstr(f->message, "(over x1.5: p50 160000000.00 us over 15000000.00; p99 "
                                      "320000000.00 us, the last 3 runs' median 320000000.00 us, "
@@ -383,7 +397,7 @@ START_TEST(test_regression_state_and_ratio)
     ck_assert_double_eq(metric_of(&all, "fabtune_probe_regressed"), 0);
     f = regression_of(&all, &fs);
     ck_assert_int_eq(f->severity, SEVERITY_OK);
-    ck_assert_msg(strstr(f->message, "lo tcp 64 ok: last run 1.0x baseline"), "%s", f->message);
+    ck_assert_msg(strstr(f->message, "tcp 64-byte ping-pong ok: last run 1.0x baseline"), "%s", f->message);
     findings_done(&fs);
     baselines_done(&all);
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: ISC
 # The bash completions, in a real bash: each completion function is called as bash calls
 # it (COMP_WORDS, COMP_CWORD) and its COMPREPLY checked; and their lists name exactly the
-# commands and options the programs' --help gives.
+# commands and options the programs' --help gives, each command's options as fabtunectl's
+# option table gives them (the global ones too, where --help says which commands lack them).
 . "${top_srcdir:-.}/tests/lib.sh"
 dir="$top_srcdir/shell-completion/bash"
 # comp FILE FUNCTION WORDS...: the completions for the last word, sorted, on one line.
@@ -33,12 +34,25 @@ cut -d' ' -f1 "$tmp/table" | sort > "$tmp/help-cmds"
 printf '%s\n' $all_ctl | grep -v '^-' | sort > "$tmp/comp-cmds"
 cmp -s "$tmp/help-cmds" "$tmp/comp-cmds" && pass "fabtunectl: the completion's commands are --help's" ||
     fail "fabtunectl commands: --help has $(tr '\n' ' ' < "$tmp/help-cmds"), the completion $(tr '\n' ' ' < "$tmp/comp-cmds")"
-globals=$(sed -n '/^$/,$p' "$tmp/ctl" | grep -o -- '^  -[a-zA-Z], --[a-z-]*' | tr -d ',' | tr '\n' ' ')
-# Each command completes its own options (-c also as --config) and the global ones, and
-# no other: -c only after diff, --timeout only after wait-ready and reload.
+# The global options after it, a record each (its continuation lines joined): the names,
+# and "not for A, B and C", the commands that do not take it.
+sed -n '/^$/,$p' "$tmp/ctl" | awk '/^  -/ { if (r) print r; r = $0; next } { r = r " " $0 } END { print r }' \
+    > "$tmp/globals"
+# globals_of CMD: the global options CMD takes.
+globals_of() {
+    while read -r rec; do
+        case " $(echo "$rec" | sed -n 's/.*not for //p' | sed 's/,/ /g; s/ and / /g') " in
+            *" $1 "*) continue ;;
+        esac
+        echo "$rec" | grep -o -- '^-[a-zA-Z], --[a-z-]*' | tr -d ','
+    done < "$tmp/globals"
+}
+# Each command completes its own options (-c also as --config) and the global ones it takes,
+# and no other: -c only after diff, --timeout only after wait-ready and reload, no -s after
+# snapshot, diff or explain.
 bad=""
 while read -r name rest; do
-    want=$( (printf '%s\n' $globals; echo "$rest" | grep -o -- '-[a-z-]*' | sed 's/^-c$/-c\n--config/') | sort -u | tr '\n' ' ')
+    want=$( (printf '%s\n' $(globals_of "$name"); echo "$rest" | grep -o -- '-[a-z-]*' | sed 's/^-c$/-c\n--config/') | sort -u | tr '\n' ' ')
     got=$(comp "$dir/fabtunectl" _fabtunectl fabtunectl "$name" -)
     [ "$want" = "$got" ] || bad="$bad
     $name: --help says '$want', the completion '$got'"
@@ -47,6 +61,15 @@ done < "$tmp/table"
     fail "fabtunectl options per command:$bad"
 [ -z "$(comp "$dir/fabtunectl" _fabtunectl fabtunectl status --t | tr -d ' ')" ] && pass "no --timeout after status" ||
     fail "status --t completes '$(comp "$dir/fabtunectl" _fabtunectl fabtunectl status --t)'"
+[ -z "$(comp "$dir/fabtunectl" _fabtunectl fabtunectl snapshot --so | tr -d ' ')" ] && pass "no --socket after snapshot" ||
+    fail "snapshot --so completes '$(comp "$dir/fabtunectl" _fabtunectl fabtunectl snapshot --so)'"
+# The check ids after explain and checks, as fabtunectl explain lists them.
+[ "$(PATH="$top_builddir/src/client:$PATH" comp "$dir/fabtunectl" _fabtunectl fabtunectl explain route.a)" = "route.arp " ] &&
+    pass "explain route.a -> route.arp" ||
+    fail "explain route.a completes '$(PATH="$top_builddir/src/client:$PATH" comp "$dir/fabtunectl" _fabtunectl fabtunectl explain route.a)'"
+[ "$(PATH="$top_builddir/src/client:$PATH" comp "$dir/fabtunectl" _fabtunectl fabtunectl checks --failed gid.n)" = "gid.nccl gid.nccl_legacy " ] &&
+    pass "checks --failed gid.n -> gid.nccl gid.nccl_legacy" ||
+    fail "checks gid.n completes '$(PATH="$top_builddir/src/client:$PATH" comp "$dir/fabtunectl" _fabtunectl fabtunectl checks --failed gid.n)'"
 # Files where the table asks for one: snapshot's and diff's tarballs, by the suffixes the
 # snapshot writer knows.
 mkdir "$tmp/f" && touch "$tmp/f/a.tar" "$tmp/f/b.tar.xz" "$tmp/f/c.tar.zst" "$tmp/f/d.txt"

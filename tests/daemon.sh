@@ -97,8 +97,11 @@ grep '^  [a-z]' "$LAST_OUT" | awk '{ print $2, $3 }' | sort -u > "$tmp/fam"
 grep -qx 'netdev.oper rxe0/1' "$tmp/fam" && grep -qx 'netdev.carrier rxe0/1' "$tmp/fam" &&
     ! grep -qv '^netdev\.[a-z_]* rxe0/1$' "$tmp/fam" && pass "checks --rail rxe0 netdev: the netdev.* findings of rxe0/1" ||
     fail "checks --rail rxe0 netdev: $(cat "$tmp/fam")"
-expect_rc 0 "$ctl" -s "$sock" checks --rail rxe9/1
-expect_match '^  no finding on rxe9/1$' "$LAST_OUT"
+# A rail the node does not have is a usage error that names the rails it has.
+expect_rc 64 "$ctl" -s "$sock" checks --rail rxe9/1
+expect_grep "fabtunectl: checks: no rail or device 'rxe9/1' on this node (rails: rxe0/1)" "$LAST_ERR"
+expect_rc 0 "$ctl" -s "$sock" --failed checks --rail rxe0 port.state
+expect_match '^  no failing finding of port.state on rxe0$' "$LAST_OUT"
 expect_rc 0 "$ctl" -s "$sock" --json checks --failed netdev.carrier
 jq -r 'length' "$LAST_OUT" > "$tmp/n"
 expect_match '^1$' "$tmp/n"

@@ -8,9 +8,16 @@ rails_only="$top_srcdir/tests/rails-only.policy"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The shipped default policy is valid; so is the example.
+# The shipped default policy is valid; so is the example. Their comments name no file the
+# tree does not have (the example pointed at a SPEC.md that is not shipped).
 expect_rc 0 "$fabtuned" --check-config -c "$top_srcdir/conf/fabtune.yaml"
 expect_rc 0 "$fabtuned" --check-config -c "$top_srcdir/conf/examples/roce-8rail.yaml"
+missing=""
+for f in $(grep -ho '[A-Za-z0-9_./-]*\.\(md\|txt\|yaml\|sh\)\b' "$top_srcdir"/conf/fabtune.yaml \
+               "$top_srcdir"/conf/examples/*.yaml | grep -v '^/\|^fabtune\.yaml$' | sort -u); do
+    [ -e "$top_srcdir/$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ] && pass "the shipped policies name no missing file" || fail "they name:$missing"
 
 # A bad policy: exit 1 and FILE:LINE:COL on stderr, with the source line and caret.
 printf 'version: 1\nrails:\n  qos:\n    pfc_prio: 3\n' > "$tmp/bad.yaml"
@@ -42,6 +49,19 @@ expect_grep "outputs.nccl_env: /sys/fabtune.env: under /sys" "$LAST_ERR"
 printf 'version: 1\noutputs: {nccl_conf: %s/no-such-dir/nccl.conf}\n' "$tmp" > "$tmp/nodir.yaml"
 expect_rc 1 "$fabtuned" --check-config -c "$tmp/nodir.yaml"
 expect_grep "outputs.nccl_conf: $tmp/no-such-dir/nccl.conf: its directory $tmp/no-such-dir: No such file or directory" "$LAST_ERR"
+
+# Every key has a default, the version too: an empty file is as valid as one without
+# version, and dumps as "version: 1" does.
+: > "$tmp/empty.yaml"
+expect_rc 0 "$fabtuned" --check-config -c "$tmp/empty.yaml"
+expect_grep "$tmp/empty.yaml: valid" "$LAST_OUT"
+printf 'rails: {expect_count: 0}\n' > "$tmp/noversion.yaml"
+expect_rc 0 "$fabtuned" --check-config -c "$tmp/noversion.yaml"
+expect_rc 0 "$fabtuned" --dump-policy -c "$tmp/empty.yaml"
+cp "$LAST_OUT" "$tmp/empty.dump"
+printf 'version: 1\n' > "$tmp/v1.yaml"
+expect_rc 0 "$fabtuned" --dump-policy -c "$tmp/v1.yaml"
+expect_same "$tmp/empty.dump" "$LAST_OUT"
 
 # An explicit -c that does not exist is an error, never the built-in policy.
 expect_rc 1 "$fabtuned" --check-config -c "$tmp/missing.yaml"

@@ -156,7 +156,6 @@ static const struct bad_policy bad_policies[] = {
       "1:1: the policy must be a mapping of keys at the top level, not a sequence" },
     { "scalar root", "hello\n",
       "1:1: the policy must be a mapping of keys at the top level, not 'hello'" },
-    { "empty policy", "", "1:1: the policy is empty (it needs at least 'version: 1')" },
     { "two documents", "version: 1\n---\nversion: 1\n",
       "3:1: the policy must be a single YAML document" },
     /* version */

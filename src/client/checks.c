@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
-/* fabtunectl checks: the findings of the last check, filtered by check id and rail, each
- * with its expected and actual values and its hint (as --json has them). */
+/* fabtunectl checks: the findings of the last check, errors first, filtered by check id,
+ * rail and severity, each with its expected and actual values and its hint (as --json has
+ * them). */
 #include "config.h"
 
 #include <stdio.h>
@@ -10,23 +11,6 @@
 #include "clean_text.h"
 #include "client.h"
 #include "macro.h"
-
-/* Whether ID is CHECK, or of the family CHECK names ("gid" or "gid.": gid.*). */
-static bool check_matches(const char *id, const char *check)
-{
-    size_t n = strlen(check);
-    if (n && check[n - 1] == '.')
-        n--;
-    return streq(id, check) || (strncmp(id, check, n) == 0 && id[n] == '.');
-}
-
-static bool check_known(const char *check)
-{
-    for (size_t i = 0; i < check_ids_count; i++)
-        if (check_matches(check_ids[i].id, check))
-            return true;
-    return false;
-}
 
 /* Whether RAIL is WANT ("mlx5_0/1"), or a port of the device WANT names ("mlx5_0"). */
 static bool rail_matches(const char *rail, const char *want)
@@ -42,33 +26,85 @@ static const char *field(json_object *o, const char *key)
            ? json_object_get_string(v) : NULL;
 }
 
+/* The length of A, or 0 when the daemon sent something else than an array. */
+static size_t length(json_object *a)
+{
+    return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+static bool failing(json_object *f)
+{
+    const char *sev = field(f, "severity");
+    return sev && (streq(sev, "error") || streq(sev, "warning"));
+}
+
+/* Whether some finding of ALL, or some rail of the node, is on RAIL (a rail or a device). */
+static bool rail_known(const struct ctl *c, json_object *all, const char *rail, char *rails, size_t len)
+{
+    json_object *reply, *data, *list;
+    for (size_t i = 0; i < length(all); i++)
+        if (rail_matches(field(json_object_array_get_idx(all, i), "rail"), rail))
+            return true;
+    snprintf(rails, len, "none");
+    if (ctl_call(c, "status", NULL, &reply, &data) != 0)
+        return true;        /* said why; the filter then shows nothing */
+    bool known = false;
+    size_t n = 0;
+    if (json_object_object_get_ex(data, "rails", &list) && json_object_is_type(list, json_type_array))
+        for (size_t i = 0; i < json_object_array_length(list) && n < len; i++) {
+            const char *name = field(json_object_array_get_idx(list, i), "name");
+            if (!name)
+                continue;
+            known |= rail_matches(name, rail);
+            n += (size_t)snprintf(rails + n, len - n, "%s%s", n ? ", " : "", name);
+        }
+    json_object_put(reply);
+    return known;
+}
+
+static int unknown_check(const char *check)
+{
+    char near[64];
+    fprintf(stderr, "fabtunectl: checks: no check id or family '%s'", check);
+    if (check_id_closest(check, near, sizeof(near)))
+        fprintf(stderr, " (did you mean '%s'?)", near);
+    fprintf(stderr, "\n'fabtunectl explain' lists them.\n");
+    return EXIT_USAGE;
+}
+
 int ctl_checks(const struct ctl *c, const char *check)
 {
-    if (check && !check_known(check)) {
-        fprintf(stderr, "fabtunectl: checks: no check id or family '%s' (fabtuned(8), CHECKS, "
-                "lists them)\nTry 'fabtunectl --help'.\n", check);
-        return EXIT_USAGE;
-    }
+    char rails[512];
+    if (check && !check_id_known(check))
+        return unknown_check(check);
+    /* All of them, whatever --failed: the columns are as wide in every list. */
     json_object *args = json_object_new_object(), *reply, *data;
-    json_object_object_add(args, "failed", json_object_new_boolean(c->failed));
+    json_object_object_add(args, "failed", json_object_new_boolean(false));
     int r = ctl_call(c, "checks", args, &reply, &data);
     json_object_put(args);
     if (r)
         return r;
+    json_object *all = data;
+    if (c->rail && !rail_known(c, all, c->rail, rails, sizeof(rails))) {
+        fprintf(stderr, "fabtunectl: checks: no rail or device '%s' on this node (rails: %s)\n",
+                c->rail, rails);
+        json_object_put(reply);
+        return EXIT_USAGE;
+    }
+    findings_sort(all);
     json_object *shown = json_object_new_array();
-    size_t n = json_object_is_type(data, json_type_array) ? json_object_array_length(data) : 0;
-    for (size_t i = 0; i < n; i++) {
-        json_object *f = json_object_array_get_idx(data, i);
+    for (size_t i = 0; i < length(all); i++) {
+        json_object *f = json_object_array_get_idx(all, i);
         const char *id = field(f, "check");
-        if ((check && (!id || !check_matches(id, check))) ||
-            (c->rail && !rail_matches(field(f, "rail"), c->rail)))
+        if ((check && (!id || !check_id_matches(id, check))) ||
+            (c->rail && !rail_matches(field(f, "rail"), c->rail)) || (c->failed && !failing(f)))
             continue;
         json_object_array_add(shown, json_object_get(f));
     }
     if (c->json)
         (void)clean_json_write(shown, JSON_C_TO_STRING_PLAIN, stdout);
     else if (json_object_array_length(shown))
-        render_findings(shown, true);
+        render_findings(shown, true, findings_rail_width(all));
     else
         printf("  no %sfinding%s%s%s%s\n", c->failed ? "failing " : "", check ? " of " : "",
                check ? check : "", c->rail ? " on " : "", c->rail ? c->rail : "");

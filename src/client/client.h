@@ -39,16 +39,30 @@ long long client_now_ms(void);
 /* One reply line: a JSON object (*ret, to put), or -EBADMSG. */
 int client_parse_reply(const char *line, json_object **ret);
 
+/* TEXT from column INDENT on (the caller has printed up to it), wrapped at spaces before
+ * column WIDTH, each further line indented as far; a word longer than the room stays whole. */
+void print_wrapped(const char *text, int indent, int width);
 void render_status(json_object *data);
 void render_gids(json_object *data);
 /* fabtunectl neighbors: a row per rail's LLDP neighbour (src/client/neighbors.c). */
 void render_neighbors(json_object *rails);
-/* Findings (the checks reply's form), a line each; with DETAILS, their expected and
- * actual values and hint beneath. */
-void render_findings(json_object *findings, bool details);
+/* The rail column's width for FINDINGS: their longest rail, and at least a pair of rails
+ * ("mlx5_0/1<>mlx5_1/1"), so that the message column stays put from one list to another. */
+int findings_rail_width(json_object *findings);
+/* Sorts the array FINDINGS in place: by severity (error, warning, unknown, ok), then by
+ * rail in device order (the node's findings first; "mlx5_2/1" before "mlx5_10/1"), else
+ * as they came (the pass's order). Anything but an array is left alone. */
+void findings_sort(json_object *findings);
+/* Findings (the checks reply's form), a line each, the rail column RAIL_WIDTH wide; with
+ * DETAILS, their expected and actual values and hint beneath. */
+void render_findings(json_object *findings, bool details, int rail_width);
 /* fabtunectl checks [--failed] [--rail RAIL] [CHECK]: CHECK is an id ("port.state") or a
- * family of ids ("gid"); an unknown one is a usage error. */
+ * family of ids ("gid"), an unknown one a usage error, as is a rail the node does not
+ * have. The findings sorted by severity (errors first), then by rail in device order. */
 int ctl_checks(const struct ctl *c, const char *check);
+/* fabtunectl explain [CHECK]: the check-id table's texts, without the daemon; 0, or
+ * EXIT_USAGE for a CHECK that is no id or family. */
+int ctl_explain(const struct ctl *c, const char *check);
 /* fabtunectl links, from the status reply's data: its rails[].link as a row per rail and
  * the latest events; for --json, an array (a new one) of each rail's name and netdev with
  * its link's fields. */

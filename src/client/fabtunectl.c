@@ -19,8 +19,12 @@
 #include "protocol.h"
 #include "snapshot_archive.h"
 #include "paths.h"
+#include "strutil.h"
 
 #define TIMEOUT_MS 10000
+/* wait-ready without --timeout: fabtune-wait-ready.service's own bound, just inside its
+ * TimeoutStartSec=180, so that the wait says why it gave up before systemd kills it. */
+#define WAIT_READY_DEFAULT_TIMEOUT 170
 
 /* A socket this user may not open is a permission matter (77), as fabtunectl(1) says;
  * one that nobody answers on is an unavailable daemon (69). */
@@ -115,25 +119,61 @@ static double seconds_since(const struct timespec *start)
     return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
+/* One look at the node for wait-ready: 1 when READY, 0 when not (WHY: the verdict and its
+ * first failing finding), or the request's -errno (the daemon not reached). */
+static int ready_now(const struct ctl *c, char *why, size_t len)
+{
+    json_object *reply = NULL, *data, *v, *first;
+    int r = client_request(c->socket, "health", NULL, 2000, &reply);
+    if (r < 0)
+        return r;
+    bool answered = json_object_object_get_ex(reply, "data", &data) &&
+                    json_object_object_get_ex(data, "verdict", &v);
+    const char *verdict = answered ? json_object_get_string(v) : "no verdict in its reply";
+    bool ready = answered && streq(verdict, "READY");
+    bool has_first = answered && json_object_object_get_ex(data, "first_failing", &first) && first;
+    snprintf(why, len, "%s%s%s", verdict, has_first ? ": " : "",
+             has_first ? json_object_get_string(first) : "");
+    json_object_put(reply);
+    return ready;
+}
+
+/* Polls health until the node is READY. Says once what it waits for, and at the end why it
+ * gave up: the verdict (exit 1), or a daemon it never reached (69); a socket it may not
+ * open ends the wait at once (77), as waiting cannot mend that. */
 static int wait_ready(const struct ctl *c)
 {
     struct timespec start, pause = { 0, 250 * 1000000L };
+    double limit = c->wait_timeout > 0 ? c->wait_timeout : WAIT_READY_DEFAULT_TIMEOUT;
+    char why[640] = "";
+    int r = 0;
+    bool reached = false, told = false;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
-        json_object *reply = NULL, *data, *v;
-        bool ready = client_request(c->socket, "health", NULL, 2000, &reply) == 0 &&
-                     json_object_object_get_ex(reply, "data", &data) &&
-                     json_object_object_get_ex(data, "verdict", &v) &&
-                     streq(json_object_get_string(v), "READY");
-        json_object_put(reply);
-        if (ready)
+        r = ready_now(c, why, sizeof(why));
+        if (r == 1)
             return 0;
-        if (c->wait_timeout > 0 && seconds_since(&start) >= c->wait_timeout) {
-            fprintf(stderr, "fabtunectl: the node is not READY after %g s\n", c->wait_timeout);
-            return 1;
-        }
+        if (r == -EACCES || r == -EPERM)
+            return unreachable(c, r);
+        reached |= r == 0;
+        if (r < 0)
+            snprintf(why, sizeof(why), "cannot reach it: %s%s", strerror(-r),
+                     r == -ENOENT || r == -ECONNREFUSED ? " (is fabtuned running?)" : "");
+        if (!told)
+            fprintf(stderr, "fabtunectl: waiting up to %g s for fabtuned at %s to judge the node "
+                    "READY; now %s\n", limit, c->socket, why);
+        told = true;
+        if (seconds_since(&start) >= limit)
+            break;
         nanosleep(&pause, NULL);
     }
+    if (!reached) {
+        fprintf(stderr, "fabtunectl: fabtuned at %s did not answer in %g s: %s\n", c->socket,
+                limit, strerror(-r));
+        return EXIT_UNREACHABLE;
+    }
+    fprintf(stderr, "fabtunectl: the node is not READY after %g s: %s\n", limit, why);
+    return 1;
 }
 
 /* The daemon checks in a worker: "reload" answers at once with the number of the first
@@ -178,17 +218,53 @@ static int reload(const struct ctl *c)
     return 0;
 }
 
+/* fabtunectl's options, one row each: the long name (and short letter), its argument, the
+ * words --help and a command's usage show, and where its value goes. A command takes the
+ * options its row's mask names (OPTS below), and no other: one it does not take is a usage
+ * error that names it, never ignored. */
+enum ctl_option {
+    OPT_SOCKET, OPT_JSON, OPT_CONFIG, OPT_FAILED, OPT_RAIL, OPT_CONF, OPT_FORMAT, OPT_TIMEOUT,
+    OPT_STATE_DIR, OPT_COUNT
+};
+#define OPTION(o) (1u << (o))
+#define OPTION_VAL 0x100        /* getopt_long's value of option o: OPTION_VAL + o */
+
+struct ctl_option_row {
+    const char *name;
+    char letter;                /* 0: none */
+    bool has_arg;
+    /* "[--rail RAIL]" in the usage of a command that takes it; NULL for -s and --json,
+     * which --help lists apart, with the commands that do not take them. */
+    const char *usage;
+};
+
+static const struct ctl_option_row option_rows[OPT_COUNT] = {
+    [OPT_SOCKET] = { "socket", 's', true, NULL },
+    [OPT_JSON] = { "json", 'j', false, NULL },
+    [OPT_CONFIG] = { "config", 'c', true, "[-c POLICY]" },
+    [OPT_FAILED] = { "failed", 0, false, "[--failed]" },
+    [OPT_RAIL] = { "rail", 0, true, "[--rail RAIL]" },
+    [OPT_CONF] = { "conf", 0, false, "[--conf]" },
+    [OPT_FORMAT] = { "format", 0, true, "[--format npd|nagios|nhc|slurm]" },
+    [OPT_TIMEOUT] = { "timeout", 0, true, "[--timeout SEC]" },
+    [OPT_STATE_DIR] = { "state-dir", 0, true, "[--state-dir DIR]" },
+};
+
+/* What a command that asks the daemon takes: its socket, and JSON for what it prints. */
+#define DAEMON_OPTIONS (OPTION(OPT_SOCKET) | OPTION(OPT_JSON))
+
 struct command;
 typedef int (*command_run)(const struct ctl *c, const struct command *k, char **args);
 
-/* One fabtunectl command: its name, what follows it (its own options, then its argument
- * shape: the words --help prints and the usage errors quote), how many arguments it takes,
- * the line of --help, and how it runs and renders. shell-completion/bash/fabtunectl
- * completes the same (tests/completion.sh holds it to --help): the commands, each one's
- * options, and files for an argument named FILE or *.tar. */
+/* One fabtunectl command: its name, the options it takes (a mask of option_rows; its usage
+ * shows them in the table's order), its argument shape (the words --help prints and the
+ * usage errors quote), how many arguments it takes, the line of --help, and how it runs
+ * and renders. shell-completion/bash/fabtunectl completes the same (tests/completion.sh
+ * holds it to --help): the commands, each one's options, check ids for explain and checks,
+ * and files for an argument named FILE or *.tar. */
 struct command {
     const char *name;
-    const char *options;        /* e.g. "[--failed]"; "" for none */
+    unsigned options;
     const char *args;           /* e.g. "FILE.tar"; "" for none */
     int min_args, max_args;
     const char *help;
@@ -282,75 +358,97 @@ static int run_diff(const struct ctl *c, const struct command *k, char **args)
     return diff_run(fabtuned, c->config, args[0], args[1], c->json);
 }
 
+static int run_explain(const struct ctl *c, const struct command *k, char **args)
+{
+    return ctl_explain(c, args[0]);
+}
+
 static const struct command commands[] = {
-    { "status", "", "", 0, 0, "the verdict and its cause, the last and next check, a table of rails", ask, render_status },
-    { "checks", "[--failed] [--rail RAIL]", "[CHECK]", 0, 1,
-      "every finding (or the failing ones; of one check id or family, on one rail or "
-      "device) with its expected and actual values and hint", run_checks, NULL },
-    { "links", "", "", 0, 0,
+    { "status", DAEMON_OPTIONS, "", 0, 0,
+      "the verdict and its cause, the last and next check, a table of rails", ask, render_status },
+    { "checks", DAEMON_OPTIONS | OPTION(OPT_FAILED) | OPTION(OPT_RAIL), "[CHECK]", 0, 1,
+      "every finding, errors first (or the failing ones; of one check id or family, on one "
+      "rail or device) with its expected and actual values and hint", run_checks, NULL },
+    { "explain", OPTION(OPT_JSON), "[CHECK]", 0, 1,
+      "what a check means, reads and expects, and what to do when it fails; alone, every "
+      "check id with its meaning (no daemon needed)", run_explain, NULL },
+    { "links", DAEMON_OPTIONS, "", 0, 0,
       "each rail's link: FEC and BER, symbol errors per hour, link downs in 24 h, the "
       "module, its temperature and weakest Rx lane; the latest flaps, downs and bursts",
       run_links, NULL },
-    { "probes", "", "", 0, 0, "the last probe run and the baselines", ask, render_probes },
-    { "tuning", "", "", 0, 0, "the sysctl profile: wanted, live, original, state", ask,
-      render_tuning },
-    { "nccl-env", "[--conf]", "", 0, 0, "the NCCL contract as exports (or nccl.conf)",
-      run_nccl_env, NULL },
-    { "metrics", "", "", 0, 0, "the Prometheus text exposition", run_metrics, NULL },
-    { "gids", "", "", 0, 0, "the GID table, NCCL's pick and why it skips the rest", run_gids,
-      render_gids },
-    { "neighbors", "", "", 0, 0,
+    { "probes", DAEMON_OPTIONS, "", 0, 0, "the last probe run and the baselines", ask,
+      render_probes },
+    { "tuning", DAEMON_OPTIONS, "", 0, 0, "the sysctl profile: wanted, live, original, state",
+      ask, render_tuning },
+    { "nccl-env", DAEMON_OPTIONS | OPTION(OPT_CONF), "", 0, 0,
+      "the NCCL contract as exports (or nccl.conf)", run_nccl_env, NULL },
+    { "metrics", DAEMON_OPTIONS, "", 0, 0, "the Prometheus text exposition", run_metrics, NULL },
+    { "gids", DAEMON_OPTIONS, "", 0, 0, "the GID table, NCCL's pick and why it skips the rest",
+      run_gids, render_gids },
+    { "neighbors", DAEMON_OPTIONS, "", 0, 0,
       "what each rail is plugged into: its LLDP neighbour's switch, port, description, "
       "management address, VLANs, frame size and age", ask, render_neighbors },
-    { "health", "[--format npd|nagios|nhc|slurm] [--timeout SEC]", "", 0, 0,
+    { "health", DAEMON_OPTIONS | OPTION(OPT_FORMAT) | OPTION(OPT_TIMEOUT), "", 0, 0,
       "the cached verdict as exit code and line; UNKNOWN when fabtuned gives none within "
       "SEC (default: 100 ms for npd, seconds for the others)", run_health, NULL },
-    { "wait-ready", "[--timeout SEC]", "", 0, 0,
-      "wait until the node is READY (exit 0) or time out (1)", run_wait_ready, NULL },
-    { "reload", "[--timeout SEC]", "", 0, 0,
+    { "wait-ready", OPTION(OPT_SOCKET) | OPTION(OPT_TIMEOUT), "", 0, 0,
+      "wait until the node is READY (exit 0) or time out (1; default 170 s), saying what it "
+      "waits for", run_wait_ready, NULL },
+    { "reload", DAEMON_OPTIONS | OPTION(OPT_TIMEOUT), "", 0, 0,
       "reload the policy; the verdict of its first check (root)", run_reload, render_reload },
-    { "probe-now", "", "", 0, 0, "start a probe run now (root)", ask, render_probe_now },
-    { "apply", "", "", 0, 0, "apply the sysctl profile now (root)", ask, render_tuning },
-    { "revert", "", "", 0, 0, "restore the sysctl originals (root)", ask, render_tuning },
-    { "snapshot", "[--state-dir DIR]", "FILE.tar", 1, 1,
+    { "probe-now", DAEMON_OPTIONS, "", 0, 0, "start a probe run now (root)", ask,
+      render_probe_now },
+    { "apply", DAEMON_OPTIONS, "", 0, 0, "apply the sysctl profile now (root)", ask,
+      render_tuning },
+    { "revert", DAEMON_OPTIONS, "", 0, 0, "restore the sysctl originals (root)", ask,
+      render_tuning },
+    { "snapshot", OPTION(OPT_STATE_DIR), "FILE.tar", 1, 1,
       "capture what fabtune reads, for another machine (no daemon needed), compressed as "
       "the name ends: " SNAPSHOT_ARCHIVE_SUFFIXES "; with the daemon's link memory from "
       "DIR (default " PATHS_DEFAULT_STATE_DIR ")", run_snapshot, NULL },
-    { "diff", "[-c POLICY]", "A.tar [B.tar]", 1, 2,
+    { "diff", OPTION(OPT_JSON) | OPTION(OPT_CONFIG), "A.tar [B.tar]", 1, 2,
       "what differs between two nodes' snapshots (or one and this node): exit 0 the same, "
       "1 different; runs $FABTUNED, else the fabtuned beside fabtunectl, else "
       SBINDIR "/fabtuned", run_diff, NULL },
 };
 
-/* "NAME OPTIONS ARGS" with single spaces, for --help and the usage errors. */
+/* "NAME OPTIONS ARGS" with single spaces, for --help and the usage errors: the options are
+ * the command's own, in the option table's order. */
 static void usage_of(const struct command *k, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s%s%s", k->name, k->options[0] ? " " : "", k->options,
-             k->args[0] ? " " : "", k->args);
+    size_t n = (size_t)snprintf(buf, len, "%s", k->name);
+    for (int o = 0; o < OPT_COUNT && n < len; o++)
+        if ((k->options & OPTION(o)) && option_rows[o].usage)
+            n += (size_t)snprintf(buf + n, len - n, " %s", option_rows[o].usage);
+    if (k->args[0] && n < len)
+        snprintf(buf + n, len - n, " %s", k->args);
+}
+
+/* The names of the commands that take option O (or, with !TAKE, do not), as "explain,
+ * snapshot and diff", into BUF; returns how many. */
+static size_t commands_taking(enum ctl_option o, bool take, char *buf, size_t len)
+{
+    size_t n = 0, total = 0, at = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+        total += !(commands[i].options & OPTION(o)) != take;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ARRAY_SIZE(commands) && at < len; i++) {
+        if (!(commands[i].options & OPTION(o)) == take)
+            continue;
+        n++;
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", n == 1 ? "" : n == total ? " and " : ", ",
+                               commands[i].name);
+    }
+    return total;
 }
 
 #define HELP_INDENT 31
 #define HELP_WIDTH 88
 
-/* TEXT from column HELP_INDENT on, wrapped at spaces before HELP_WIDTH. */
-static void print_wrapped(const char *text)
-{
-    const int room = HELP_WIDTH - HELP_INDENT;
-    while ((int)strlen(text) > room) {
-        int cut = room;
-        while (cut > 0 && text[cut] != ' ')
-            cut--;
-        if (cut == 0)
-            break;
-        printf("%.*s\n%*s", cut, text, HELP_INDENT, "");
-        text += cut + 1;
-    }
-    printf("%s\n", text);
-}
-
 static void help(void)
 {
-    char usage[128];
+    char usage[160], without[160];
+    (void)commands_taking(OPT_SOCKET, false, without, sizeof(without));
     printf("Usage: fabtunectl [-s SOCKET] [--json] COMMAND [OPTIONS] [ARGS]\n"
            "Query and control fabtuned.\n\n");
     for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
@@ -359,13 +457,15 @@ static void help(void)
             printf("  %s\n%*s", usage, HELP_INDENT, "");
         else
             printf("  %-*s", HELP_INDENT - 2, usage);
-        print_wrapped(commands[i].help);
+        print_wrapped(commands[i].help, HELP_INDENT, HELP_WIDTH);
     }
     printf("\n  -s, --socket PATH   the daemon's socket (default $FABTUNE_SOCKET, else\n"
-           "                      %s)\n"
-           "  -j, --json          machine output\n"
+           "                      %s); not for %s\n", PROTOCOL_DEFAULT_SOCKET, without);
+    (void)commands_taking(OPT_JSON, false, without, sizeof(without));
+    printf("  -j, --json          machine output; not for %s\n"
            "  -h, --help          this help\n"
-           "  -V, --version       print the version\n", PROTOCOL_DEFAULT_SOCKET);
+           "  -V, --version       print the version, and the daemon's when it answers\n",
+           without);
 }
 
 static const struct command *command_find(const char *name)
@@ -379,7 +479,7 @@ static const struct command *command_find(const char *name)
 /* Whether N arguments suit K; if not, says what K needs, in its own words. */
 static bool arguments_fit(const struct command *k, int n, char **args)
 {
-    char usage[128];
+    char usage[160];
     if (n >= k->min_args && n <= k->max_args)
         return true;
     usage_of(k, usage, sizeof(usage));
@@ -391,6 +491,27 @@ static bool arguments_fit(const struct command *k, int n, char **args)
     return false;
 }
 
+/* Whether K takes every option GIVEN (a mask); if not, names the first it does not take,
+ * the commands that do (or, where most do, those that do not), and K's usage. */
+static bool options_fit(const struct command *k, unsigned given)
+{
+    char usage[160], takers[256], others[256];
+    unsigned extra = given & ~k->options;
+    if (!extra)
+        return true;
+    int o = __builtin_ctz(extra);
+    size_t n = commands_taking(o, true, takers, sizeof(takers));
+    (void)commands_taking(o, false, others, sizeof(others));
+    usage_of(k, usage, sizeof(usage));
+    if (n > ARRAY_SIZE(commands) / 2)
+        fprintf(stderr, "fabtunectl: %s does not take --%s (every command but %s does; usage: "
+                "fabtunectl %s)\n", k->name, option_rows[o].name, others, usage);
+    else
+        fprintf(stderr, "fabtunectl: %s does not take --%s (only %s %s; usage: fabtunectl %s)\n",
+                k->name, option_rows[o].name, takers, n == 1 ? "does" : "do", usage);
+    return false;
+}
+
 /* "fabtunectl: WHAT 'ARG'" (when WHAT is given) and the pointer to --help. */
 static int usage_error(const char *what, const char *arg)
 {
@@ -399,6 +520,20 @@ static int usage_error(const char *what, const char *arg)
                 arg ? "'" : "");
     fprintf(stderr, "Try 'fabtunectl --help'.\n");
     return EXIT_USAGE;
+}
+
+/* An unknown command, with the command it likely means. */
+static int unknown_command(const char *name)
+{
+    const char *names[ARRAY_SIZE(commands)];
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+        names[i] = commands[i].name;
+    const char *near = str_closest(name, names, ARRAY_SIZE(names));
+    if (near)
+        fprintf(stderr, "fabtunectl: unknown command '%s' (did you mean '%s'?)\n", name, near);
+    else
+        fprintf(stderr, "fabtunectl: unknown command '%s'\n", name);
+    return usage_error(NULL, NULL);
 }
 
 /* --timeout: a number of seconds, > 0: "abc" or "-5" must not mean "wait forever". */
@@ -413,47 +548,104 @@ static int parse_timeout(const char *arg, double *ret)
     return 0;
 }
 
-/* The options, anywhere on the line. Returns 0 to go on, 1 after --help or --version, or
- * EXIT_USAGE (reported). */
-static int parse_options(int argc, char **argv, struct ctl *c)
+/* Where option O's value goes. */
+static int option_set(struct ctl *c, enum ctl_option o, const char *arg)
 {
-    enum { OPT_JSON = 0x100, OPT_FAILED, OPT_CONF, OPT_FORMAT, OPT_TIMEOUT, OPT_RAIL, OPT_STATE_DIR };
-    static const struct option longopts[] = {
-        { "socket", required_argument, NULL, 's' },
-        { "config", required_argument, NULL, 'c' },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "failed", no_argument, NULL, OPT_FAILED },
-        { "rail", required_argument, NULL, OPT_RAIL },
-        { "conf", no_argument, NULL, OPT_CONF },
-        { "format", required_argument, NULL, OPT_FORMAT },
-        { "timeout", required_argument, NULL, OPT_TIMEOUT },
-        { "state-dir", required_argument, NULL, OPT_STATE_DIR },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        {},
-    };
-    int o;
-    while ((o = getopt_long(argc, argv, "s:c:jhV", longopts, NULL)) != -1) {
-        switch (o) {
-        case 's': c->socket = optarg; break;
-        case 'c': c->config = optarg; break;
-        case 'j':
-        case OPT_JSON: c->json = true; break;
-        case OPT_FAILED: c->failed = true; break;
-        case OPT_RAIL: c->rail = optarg; break;
-        case OPT_CONF: c->conf = true; break;
-        case OPT_FORMAT: c->format = optarg; break;
-        case OPT_STATE_DIR: c->state_dir = optarg; break;
-        case OPT_TIMEOUT:
-            if (parse_timeout(optarg, &c->wait_timeout) < 0)
-                return EXIT_USAGE;
-            break;
-        case 'h': help(); return 1;
-        case 'V': printf("fabtunectl %s\n", PACKAGE_VERSION); return 1;
-        default: return usage_error(NULL, NULL);   /* getopt said what */
-        }
+    switch (o) {
+    case OPT_SOCKET: c->socket = arg; break;
+    case OPT_JSON: c->json = true; break;
+    case OPT_CONFIG: c->config = arg; break;
+    case OPT_FAILED: c->failed = true; break;
+    case OPT_RAIL: c->rail = arg; break;
+    case OPT_CONF: c->conf = true; break;
+    case OPT_FORMAT: c->format = arg; break;
+    case OPT_STATE_DIR: c->state_dir = arg; break;
+    case OPT_TIMEOUT: return parse_timeout(arg, &c->wait_timeout);
+    case OPT_COUNT: break;
     }
     return 0;
+}
+
+/* "fabtunectl VERSION", and the daemon's version when one answers on the socket (its
+ * health reply carries it). */
+static void version(const struct ctl *c)
+{
+    json_object *reply = NULL, *data, *v;
+    printf("fabtunectl %s\n", PACKAGE_VERSION);
+    int r = client_request(c->socket, "health", NULL, 2000, &reply);
+    if (r < 0)
+        printf("fabtuned: no answer at %s (%s)\n", c->socket, strerror(-r));
+    else if (json_object_object_get_ex(reply, "data", &data) &&
+             json_object_object_get_ex(data, "version", &v) && json_object_is_type(v, json_type_string))
+        printf("fabtuned %s (at %s)\n", json_object_get_string(v), c->socket);
+    else
+        printf("fabtuned: answers at %s, but names no version (one older than this fabtunectl)\n",
+               c->socket);
+    json_object_put(reply);
+}
+
+/* getopt_long's tables from option_rows, with -h and -V: each option's value is
+ * OPTION_VAL + its row, or its letter. */
+static void getopt_tables(struct option *longopts, char *shortopts)
+{
+    size_t n = 0, ns = 0;
+    shortopts[ns++] = 'h';
+    shortopts[ns++] = 'V';
+    for (int o = 0; o < OPT_COUNT; o++) {
+        bool arg = option_rows[o].has_arg;
+        longopts[n++] = (struct option){ option_rows[o].name, arg ? required_argument : no_argument,
+                                         NULL, OPTION_VAL + o };
+        if (option_rows[o].letter) {
+            shortopts[ns++] = option_rows[o].letter;
+            if (arg)
+                shortopts[ns++] = ':';
+        }
+    }
+    shortopts[ns] = '\0';
+    longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+    longopts[n++] = (struct option){ "version", no_argument, NULL, 'V' };
+    longopts[n] = (struct option){ 0 };
+}
+
+/* The row of getopt_long's value V, or -1 (-h, -V, or an error getopt reported). */
+static int option_of(int v)
+{
+    if (v >= OPTION_VAL)
+        return v - OPTION_VAL;
+    for (int o = 0; o < OPT_COUNT; o++)
+        if (option_rows[o].letter == v)
+            return o;
+    return -1;
+}
+
+/* The options, anywhere on the line; *GIVEN gets the mask of those given. Returns 0 to go
+ * on, 1 after --help or --version, or EXIT_USAGE (reported). */
+static int parse_options(int argc, char **argv, struct ctl *c, unsigned *given)
+{
+    struct option longopts[OPT_COUNT + 3];
+    char shortopts[2 * OPT_COUNT + 3];
+    bool want_help = false, want_version = false;
+    int v;
+    getopt_tables(longopts, shortopts);
+    *given = 0;
+    while ((v = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        int o = option_of(v);
+        want_help |= v == 'h';
+        want_version |= v == 'V';
+        if (v == 'h' || v == 'V')
+            continue;
+        if (o < 0)
+            return usage_error(NULL, NULL);     /* getopt said what */
+        if (option_set(c, (enum ctl_option)o, optarg) < 0)
+            return EXIT_USAGE;
+        *given |= OPTION(o);
+    }
+    /* After the loop: -s after -V still names the socket to ask. */
+    if (want_help)
+        help();
+    else if (want_version)
+        version(c);
+    return want_help || want_version;
 }
 
 int main(int argc, char **argv)
@@ -461,17 +653,18 @@ int main(int argc, char **argv)
     const char *env = getenv("FABTUNE_SOCKET");
     struct ctl c = { .socket = env && env[0] ? env : PROTOCOL_DEFAULT_SOCKET, .format = "npd",
                      .state_dir = PATHS_DEFAULT_STATE_DIR };
-    int r = parse_options(argc, argv, &c);
+    unsigned given;
+    int r = parse_options(argc, argv, &c, &given);
     if (r)
         return r == 1 ? 0 : r;
     if (optind >= argc)
         return usage_error("no command given", NULL);
     const struct command *k = command_find(argv[optind]);
     if (!k)
-        return usage_error("unknown command", argv[optind]);
+        return unknown_command(argv[optind]);
     char *args[3] = { NULL, NULL, NULL };
     int n = argc - optind - 1;
-    if (!arguments_fit(k, n, argv + optind + 1))
+    if (!options_fit(k, given) || !arguments_fit(k, n, argv + optind + 1))
         return EXIT_USAGE;
     for (int i = 0; i < n; i++)
         args[i] = argv[optind + 1 + i];

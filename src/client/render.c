@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: ISC */
-/* Human tables for fabtunectl's replies. */
+/* Human tables for fabtunectl's replies; the findings' order and columns, and the text
+ * wrapped to a column, that its commands share. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "check_ids.h"
 #include "client.h"
 #include "json_text.h"
 #include "macro.h"
@@ -24,19 +28,121 @@ static size_t count(json_object *a)
     return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
-void render_findings(json_object *a, bool details)
+static int wider(int w, const char *s)
 {
-    size_t n = count(a), width = 4;
-    /* The rail column as wide as its longest name ("hrn3_bond_0/1"). */
-    for (size_t i = 0; i < n; i++) {
-        json_object *rail = get(json_object_array_get_idx(a, i), "rail");
-        size_t w = rail ? strlen(json_text(json_object_array_get_idx(a, i), "rail")) : 0;
-        width = w > width ? w : width;
+    int n = (int)strlen(s);
+    return n > w ? n : w;
+}
+
+void print_wrapped(const char *text, int indent, int width)
+{
+    const int room = width - indent;
+    while ((int)strlen(text) > room) {
+        int cut = room;
+        while (cut > 0 && text[cut] != ' ')
+            cut--;
+        if (cut == 0)
+            break;
+        printf("%.*s\n%*s", cut, text, indent, "");
+        text += cut + 1;
     }
-    for (size_t i = 0; i < n; i++) {
+    printf("%s\n", text);
+}
+
+#define RAIL_WIDTH_MIN 18     /* "mlx5_0/1<>mlx5_1/1", the probes' pair of rails */
+
+int findings_rail_width(json_object *a)
+{
+    int width = RAIL_WIDTH_MIN;
+    for (size_t i = 0; i < count(a); i++) {
         json_object *f = json_object_array_get_idx(a, i);
-        printf("  %-7s %-22s %-*s %s\n", json_text(f, "severity"), json_text(f, "check"),
-               (int)width, get(f, "rail") ? json_text(f, "rail") : "", json_text(f, "message"));
+        if (get(f, "rail"))
+            width = wider(width, json_text(f, "rail"));
+    }
+    return width;
+}
+
+static int severity_rank(json_object *f)
+{
+    static const char *const order[] = { "error", "warning", "unknown", "ok" };
+    const char *sev = json_text(f, "severity");
+    for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+        if (streq(sev, order[i]))
+            return (int)i;
+    return (int)ARRAY_SIZE(order);
+}
+
+/* Rail names in device order: digit runs compare as numbers ("mlx5_2/1" before
+ * "mlx5_10/1"), the rest byte by byte. */
+static int rail_order(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            const char *ea, *eb;
+            while (*a == '0' && isdigit((unsigned char)a[1]))
+                a++;
+            while (*b == '0' && isdigit((unsigned char)b[1]))
+                b++;
+            for (ea = a; isdigit((unsigned char)*ea); ea++)
+                ;
+            for (eb = b; isdigit((unsigned char)*eb); eb++)
+                ;
+            if (ea - a != eb - b)
+                return ea - a < eb - b ? -1 : 1;
+            int d = strncmp(a, b, (size_t)(ea - a));
+            if (d)
+                return d;
+            a = ea;
+            b = eb;
+        } else if (*a != *b) {
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        } else {
+            a++;
+            b++;
+        }
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+struct ranked {
+    json_object *finding;
+    size_t index;
+};
+
+static int by_rank(const void *pa, const void *pb)
+{
+    const struct ranked *a = pa, *b = pb;
+    int d = severity_rank(a->finding) - severity_rank(b->finding);
+    json_object *ra = get(a->finding, "rail"), *rb = get(b->finding, "rail");
+    if (!d && (ra || rb))
+        d = !ra ? -1 : !rb ? 1 : rail_order(json_object_get_string(ra), json_object_get_string(rb));
+    return d ? d : (a->index > b->index) - (a->index < b->index);
+}
+
+void findings_sort(json_object *a)
+{
+    size_t n = count(a);
+    struct ranked *r = n ? calloc(n, sizeof(*r)) : NULL;
+    if (!r)
+        return;         /* out of memory: in the pass's order */
+    for (size_t i = 0; i < n; i++)
+        r[i] = (struct ranked){ json_object_get(json_object_array_get_idx(a, i)), i };
+    qsort(r, n, sizeof(*r), by_rank);
+    /* Emptied, then filled in order: each finding lives on by the reference got above,
+     * which the array takes back. */
+    json_object_array_del_idx(a, 0, n);
+    for (size_t i = 0; i < n; i++)
+        json_object_array_add(a, r[i].finding);
+    free(r);
+}
+
+void render_findings(json_object *a, bool details, int rail_width)
+{
+    for (size_t i = 0; i < count(a); i++) {
+        json_object *f = json_object_array_get_idx(a, i);
+        printf("  %-7s %-*s %-*s %s\n", json_text(f, "severity"), CHECK_ID_WIDTH,
+               json_text(f, "check"), rail_width, get(f, "rail") ? json_text(f, "rail") : "",
+               json_text(f, "message"));
         if (!details)
             continue;
         if (get(f, "expected") || get(f, "actual"))
@@ -73,12 +179,6 @@ static void deferred_streams(json_object *targets)
             putchar('\n');
         }
     }
-}
-
-static int wider(int w, const char *s)
-{
-    int n = (int)strlen(s);
-    return n > w ? n : w;
 }
 
 /* A rail's RoCE GID as "3 10.0.0.1", or "-". */
@@ -217,7 +317,7 @@ void render_status(json_object *d)
     json_object *failing = get(d, "failing");
     if (count(failing)) {
         printf("failing:\n");
-        render_findings(failing, false);
+        render_findings(failing, false, findings_rail_width(failing));
     }
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /* libFuzzer target for fabtunectl's reply parser and renderers: any bytes as the daemon's
- * reply line. The line parses to an object or is refused (-EBADMSG); every renderer takes
- * its "data", whatever its shape (a number where an array was, a string for an object),
- * without a crash, an assertion of json-c's or undefined behaviour. */
+ * reply line. The line parses to an object or is refused (-EBADMSG); every renderer, and
+ * the findings' sort of fabtunectl checks, takes its "data", whatever its shape (a number
+ * where an array was, a string for an object), without a crash, an assertion of json-c's
+ * or undefined behaviour. */
 #include "config.h"
 
 #include <errno.h>
@@ -34,8 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     json_object_object_get_ex(reply, "data", &d);
     render_status(d);
-    render_findings(d, true);
-    render_findings(d, false);
+    render_findings(d, true, findings_rail_width(d));
+    findings_sort(d);
+    render_findings(d, false, findings_rail_width(d));
     render_probes(d);
     render_tuning(d);
     render_reload(d);
@@ -50,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     render_gids(reply);
     render_links(reply);
     render_neighbors(reply);
-    render_findings(reply, true);
+    findings_sort(reply);
+    render_findings(reply, true, findings_rail_width(reply));
     json_object_put(reply);
     return 0;
 }

@@ -224,6 +224,21 @@ static void regression_over(const struct baseline *b, uint32_t k, char *buf, siz
                  "%s p99 %.2f us, the last %u runs' median %.2f us, over %.2f", n ? ";" : ":", b->last_p99 * 1e6, k, b->pooled_p99 * 1e6, b->bound_p99 * 1e6);
 }
 
+/* What a baseline's key "TARGET PROBE SIZE[ @PEER]" measures, without its target (the
+ * finding's rail, beside the message wherever it is shown): "tcp 64-byte ping-pong[ to
+ * PEER]". */
+static void regression_what(const char *key, char *buf, size_t len)
+{
+    const char *rest = strchr(key, ' '), *peer = strstr(key, " @");
+    char probe[16];
+    unsigned size;
+    if (rest && sscanf(rest, " %15s %u", probe, &size) == 2)
+        snprintf(buf, len, "%s %u-byte ping-pong%s%s", probe, size, peer ? " to " : "",
+                 peer ? peer + 2 : "");
+    else
+        snprintf(buf, len, "%s", key);
+}
+
 /* probe.regression says the state machine's state and the last run's ratio, each for
  * itself: a run 16x the baseline is "suspect" (1 of K bad runs) before K make it
  * "regressed", and a regressed probe whose runs are back within is "recovering" (good runs
@@ -231,7 +246,7 @@ static void regression_over(const struct baseline *b, uint32_t k, char *buf, siz
 void check_regressions(const struct baselines *all, const struct probe_run *run,
                        const struct policy *p, struct findings *out)
 {
-    char want[64], got[64], rail[352];
+    char want[64], got[64], rail[352], what[384];
     double ratio = p->probes.regression.ratio;
     uint32_t k = p->probes.regression.consecutive;
     for (size_t i = 0; i < all->n; i++) {
@@ -242,11 +257,12 @@ void check_regressions(const struct baselines *all, const struct probe_run *run,
         snprintf(rail, sizeof(rail), "%s", b->key);
         rail[strcspn(rail, " ")] = '\0';
         const char *peer = strstr(b->key, " @");
+        regression_what(b->key, what, sizeof(what));
         snprintf(got, sizeof(got), "p50 %.2f us, p99 %.2f us", b->last_p50 * 1e6, b->last_p99 * 1e6);
         enum baseline_state st = baseline_state(b);
         if (st == BASELINE_LEARNING) {
             findings_add(out, "probe.regression", SEVERITY_UNKNOWN, rail, NULL, got, NULL,
-                         "%s: learning the baseline (%u of %u runs)", b->key, b->n_learned,
+                         "%s: learning the baseline (%u of %u runs)", what, b->n_learned,
                          p->probes.regression.baseline_runs);
             if (peer)
                 findings_set_subject(out, peer + 2);
@@ -273,7 +289,7 @@ void check_regressions(const struct baselines *all, const struct probe_run *run,
                          "flaps and competing load",
                          "%s regressed: last run %.1fx baseline p50 %.2f us / p99 %.2f us "
                          "(over x%g%s), %u bad run%s in a row; %u good in a row clear it%s",
-                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, over, b->bad_streak,
+                         what, last, b->p50 * 1e6, b->p99 * 1e6, ratio, over, b->bad_streak,
                          PLURAL_S(b->bad_streak), k, unjudged);
             break;
         case BASELINE_RECOVERING:
@@ -282,7 +298,7 @@ void check_regressions(const struct baselines *all, const struct probe_run *run,
                          "probes.regression.consecutive good runs in a row",
                          "%s regressed, recovering: last run %.1fx baseline p50 %.2f us / p99 "
                          "%.2f us (%s x%g), %u of %u good runs in a row to clear%s",
-                         b->key, last, b->p50 * 1e6, b->p99 * 1e6,
+                         what, last, b->p50 * 1e6, b->p99 * 1e6,
                          b->last_unjudged ? "not judged against" : "within", ratio,
                          b->good_streak, k, unjudged);
             break;
@@ -290,13 +306,13 @@ void check_regressions(const struct baselines *all, const struct probe_run *run,
             findings_add(out, "probe.regression", SEVERITY_OK, rail, want, got, NULL,
                          "%s suspect: last run %.1fx baseline p50 %.2f us / p99 %.2f us "
                          "(over x%g%s), %u of %u bad runs in a row to regress%s",
-                         b->key, last, b->p50 * 1e6, b->p99 * 1e6, ratio, over, b->bad_streak, k,
+                         what, last, b->p50 * 1e6, b->p99 * 1e6, ratio, over, b->bad_streak, k,
                          unjudged);
             break;
         default:
             findings_add(out, "probe.regression", SEVERITY_OK, rail, want, got, NULL,
                          "%s ok: last run %.1fx baseline p50 %.2f us / p99 %.2f us (%s x%g)%s",
-                         b->key, last, b->p50 * 1e6, b->p99 * 1e6,
+                         what, last, b->p50 * 1e6, b->p99 * 1e6,
                          b->last_unjudged ? "not judged against" : "within", ratio, unjudged);
             break;
         }

@@ -805,18 +805,17 @@ static void syntax_error(struct loader *l, const yaml_parser_t *parser)
 
 static void load_document(struct loader *l, yaml_parser_t *parser, struct policy *p)
 {
+    /* An empty file, or one of comments alone, has no root: the defaults, as "version: 1"
+     * is (version defaults to 1), not an error. */
     yaml_node_t *root = yaml_document_get_root_node(&l->doc);
-    if (!root) {
-        add_error(l, 0, 0, "the policy is empty (it needs at least 'version: 1')");
-        return;
-    }
-    if (root->type != YAML_MAPPING_NODE) {
+    if (root && root->type != YAML_MAPPING_NODE) {
         char d[80];
         error_at(l, root, "the policy must be a mapping of keys at the top level, not %s",
                  describe(root, d, sizeof(d)));
         return;
     }
-    load_map(l, root, policy_schema, "", (char *)p);
+    if (root)
+        load_map(l, root, policy_schema, "", (char *)p);
     /* unreachable_degraded's default follows k: with k 1, one neighbour is all that can be
      * unreachable, and the default 2 would never trip. A value the file gives stays. */
     static const char *const degraded[] = { "probes", "peers", "unreachable_degraded", NULL };

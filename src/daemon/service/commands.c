@@ -237,6 +237,8 @@ static json_object *cmd_health(struct manager *m, const struct manager_view *vie
         snprintf(first, sizeof(first), "no full check has finished yet");
     json_object_object_add(o, "verdict", json_object_new_string(verdict_to_string(v)));
     json_object_object_add(o, "first_failing", first[0] ? json_object_new_string(first) : NULL);
+    /* fabtunectl --version shows it beside its own. */
+    json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
     if (view->report)
         health_counts(view->report, o);
     return o;
