@@ -277,12 +277,16 @@ static int reports_of(const char *fabtuned, const char *config, struct side *sa,
                       const char *a, const char *b)
 {
     char state[PATH_MAX] = "";
+    /* The guard before the directory: a signal between the two would leave it behind. */
+    scratch_guard_begin();
     int r = b ? 0 : scratch_dir_make("fabtunectl-diff", state, sizeof(state));
     if (r < 0) {
+        int sig = scratch_guard_end();
         fprintf(stderr, "fabtunectl: diff: cannot make a scratch directory: %s\n", strerror(-r));
+        if (sig)
+            scratch_guard_raise(sig);
         return EXIT_SOFTWARE;
     }
-    scratch_guard_begin();
     sa->report = report_of(fabtuned, config, a, NULL);
     sb->report = sa->report ? report_of(fabtuned, config, b, state) : NULL;
     int sig = scratch_guard_end();

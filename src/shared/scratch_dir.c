@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,17 +121,28 @@ int scratch_guard_exit_code(int status)
     return 128 + sig;
 }
 
-int scratch_dir_run(const char *dir, int (*fn)(void *u), void *u)
+int scratch_dir_run(const char *name, int (*fn)(const char *dir, void *u), void *u)
 {
+    char dir[PATH_MAX];
     int status = 0, r;
     fflush(NULL);       /* nothing buffered is written twice */
+    /* The guard first: a signal between the directory's making and the guard would leave
+     * it behind. */
     scratch_guard_begin();
+    if ((r = scratch_dir_make(name, dir, sizeof(dir))) < 0) {
+        int sig = scratch_guard_end();
+        fprintf(stderr, "%s: cannot make a scratch directory: %s\n",
+                program_invocation_short_name, strerror(-r));
+        if (sig)
+            scratch_guard_raise(sig);
+        return EXIT_SOFTWARE;
+    }
     pid_t pid = fork();
     if (pid == 0) {
         int sig = scratch_guard_end();
         if (sig)
             scratch_guard_raise(sig);
-        exit(fn(u));
+        exit(fn(dir, u));
     }
     if (pid < 0)
         fprintf(stderr, "%s: cannot fork: %m\n", program_invocation_short_name);

@@ -12,11 +12,13 @@ int scratch_dir_make(const char *name, char *dir, size_t len);
 /* Removes DIR and all it holds, following no symlink. 0, or the first -errno. */
 int scratch_dir_remove(const char *dir);
 
-/* Runs FN(U) in a child process, and removes DIR when the child ends, however it ends (an
- * error, a crash, a signal: SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process are
- * passed on to it). Returns the child's exit code; if a signal ended it, or came to this
- * process, after the removal this process dies by it (scratch_guard_exit_code()). */
-int scratch_dir_run(const char *dir, int (*fn)(void *u), void *u);
+/* Makes a scratch directory as scratch_dir_make(NAME) does, runs FN(DIR, U) in a child
+ * process, and removes DIR when the child ends, however it ends (an error, a crash, a
+ * signal: SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process, from before the
+ * directory is made, are passed on to it). Returns the child's exit code; if a signal
+ * ended it, or came to this process, after the removal this process dies by it
+ * (scratch_guard_exit_code()). */
+int scratch_dir_run(const char *name, int (*fn)(const char *dir, void *u), void *u);
 
 /* Between scratch_guard_begin() and scratch_guard_end(), SIGINT, SIGTERM, SIGHUP and
  * SIGQUIT do not kill this process: the first is kept, a blocking call it interrupts

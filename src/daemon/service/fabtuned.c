@@ -203,37 +203,25 @@ static int run(const struct options *o)
 /* --once --snapshot FILE: the tarball unpacked into a private directory (snapshot_extract.h)
  * and judged there as a --sysfs-root tree, by a child, so that the directory goes however
  * the child ends: an error, a crash, a signal. */
-struct unpacked {
-    struct options *o;
-    const char *dir;
-};
-
-static int judge_unpacked(void *u)
+static int judge_unpacked(const char *dir, void *u)
 {
-    const struct unpacked *s = u;
+    struct options *o = u;
     char why[256] = "", sys[PATH_MAX], proc[PATH_MAX];
-    int r = snapshot_extract(s->o->snapshot, NULL, 0, s->dir, why, sizeof(why));
+    int r = snapshot_extract(o->snapshot, NULL, 0, dir, why, sizeof(why));
     if (r < 0) {
-        fprintf(stderr, "fabtuned: cannot read the snapshot %s: %s\n", s->o->snapshot, why);
+        fprintf(stderr, "fabtuned: cannot read the snapshot %s: %s\n", o->snapshot, why);
         return EXIT_NOINPUT;
     }
-    snprintf(sys, sizeof(sys), "%s/sys", s->dir);
-    snprintf(proc, sizeof(proc), "%s/proc", s->dir);
-    s->o->sysfs_root = sys;
-    s->o->procfs_root = proc;
-    return run(s->o);
+    snprintf(sys, sizeof(sys), "%s/sys", dir);
+    snprintf(proc, sizeof(proc), "%s/proc", dir);
+    o->sysfs_root = sys;
+    o->procfs_root = proc;
+    return run(o);
 }
 
 static int run_snapshot(struct options *o)
 {
-    char dir[PATH_MAX];
-    int r = scratch_dir_make("fabtuned-snapshot", dir, sizeof(dir));
-    if (r < 0) {
-        fprintf(stderr, "fabtuned: cannot make a directory to unpack the snapshot in: %s\n",
-                strerror(-r));
-        return EXIT_SOFTWARE;
-    }
-    return scratch_dir_run(dir, judge_unpacked, &(struct unpacked){ o, dir });
+    return scratch_dir_run("fabtuned-snapshot", judge_unpacked, o);
 }
 
 int fabtuned_main(int argc, char **argv)
