@@ -63,7 +63,7 @@ expect_rc 0 "$ctl" -s "$sock" status
 expect_match '^verdict: READY: [1-9][0-9]* checks ok' "$LAST_OUT"
 verdict .verdict_cause > "$tmp/cause"
 expect_match '^[1-9][0-9]* checks ok' "$tmp/cause"
-expect_rc 0 "$ctl" -s "$sock" health
+expect_rc 0 "$ctl" -s "$sock" health --timeout 10
 expect_match '^fabtune: READY$' "$LAST_OUT"
 expect_rc 0 "$ctl" -s "$sock" gids
 expect_match '^rxe0  *1  *[0-9]  *0000:0000:0000:0000:0000:ffff:c000:0201 192.0.2.1  *v2  *v0  *pick$' "$LAST_OUT"
@@ -120,8 +120,8 @@ t_alert=$(jq -r '.__REALTIME_TIMESTAMP' "$tmp/j" | head -1)
 [ -n "$t_alert" ] && echo "# carrier loss to the journal alert: $(( (t_alert - t0 / 1000) / 1000 )) ms"
 jq -r '"\(.FABTUNE_RAIL) \(.FABTUNE_EXPECTED) \(.FABTUNE_ACTUAL) \(.PRIORITY)"' "$tmp/j" | head -1 > "$tmp/f"
 expect_match '^rxe0/1 1 0 3$' "$tmp/f"
-expect_rc 1 "$ctl" -s "$sock" health --format npd
-expect_rc 1 "$ctl" -s "$sock" health
+expect_rc 1 "$ctl" -s "$sock" health --timeout 10 --format npd
+expect_rc 1 "$ctl" -s "$sock" health --timeout 10
 [ "$(awk '{ n += length($0) } END { print n }' "$LAST_OUT")" -le 80 ] && pass "npd: the line fits NPD's 80 bytes" \
     || fail "npd: $(wc -c < "$LAST_OUT") bytes: $(cat "$LAST_OUT")"
 expect_rc 2 "$ctl" -s "$sock" health --format nagios
@@ -132,7 +132,7 @@ expect_match '^fabtune: NOT_READY netdev.oper rxe0/1, netdev.carrier rxe0/1' "$L
 expect_rc 1 "$ctl" -s "$sock" health --format nhc
 expect_match '^ERROR: fabtune: ' "$LAST_OUT"
 # --json is built by json-c, whatever the finding's message holds.
-expect_rc 1 "$ctl" -s "$sock" --json health
+expect_rc 1 "$ctl" -s "$sock" --json health --timeout 10
 jq -r '"\(.verdict) \(.first_failing | type)"' "$LAST_OUT" > "$tmp/hj" 2>&1
 expect_match '^NOT_READY string$' "$tmp/hj"
 
@@ -244,7 +244,7 @@ while [ $i -lt 30 ]; do
 done
 kill -0 "$dpid" 2>/dev/null && pass "alive after 30 clients hung up on their replies" ||
     fail "the daemon died when clients hung up (SIGPIPE?)"
-expect_rc 0 "$ctl" -s "$sock" health
+expect_rc 0 "$ctl" -s "$sock" health --timeout 10
 
 # Garbage, oversized and slow clients get errors; the others are served meanwhile.
 echo 'this is not json' | "$raw" "$sock" > "$tmp/g"; expect_grep '"code":"EINVAL"' "$tmp/g"
@@ -283,7 +283,7 @@ while [ $i -lt 3 ] && [ $busy = no ]; do
 done
 [ $busy = yes ] && pass "the 65th client was told EBUSY (64 slots held; try $i)" ||
     fail "the 65th client was not told EBUSY in 3 tries: '$(cat "$tmp/newcomer")'"
-expect_rc 0 "$ctl" -s "$sock" health
+expect_rc 0 "$ctl" -s "$sock" health --timeout 10
 
 # A client that half-closes after 400 pipelined requests gets all 400 replies, whole (they
 # outgrow the socket buffer: the rest must be flushed after the EOF, not dropped).
@@ -298,7 +298,7 @@ rss0=$(awk '/^VmRSS/ { print $2 }' /proc/$dpid/status)
 flood=$!
 sleep 3
 t0=$(date +%s%N)
-expect_rc_in "0 1" "$ctl" -s "$sock" health
+expect_rc_in "0 1" "$ctl" -s "$sock" health --timeout 10
 t1=$(date +%s%N)
 rss=$(awk '/^VmRSS/ { print $2 }' /proc/$dpid/status)
 [ $((rss - rss0)) -lt 51200 ] && pass "RSS ${rss0} -> ${rss} KiB under a pipelining client that never reads" ||
