@@ -23,27 +23,6 @@ static const char *wall_text(usec_t wall, char *buf, size_t len)
     return buf;
 }
 
-static void event_text(const struct link_event *ev, char *buf, size_t len)
-{
-    switch (ev->kind) {
-    case LINK_EVENT_FLAP:
-        snprintf(buf, len, "flapped (%llu carrier changes on %s)", (unsigned long long)ev->count,
-                 ev->what);
-        break;
-    case LINK_EVENT_DOWN:
-        snprintf(buf, len, "went down (%s +%llu)", ev->what, (unsigned long long)ev->count);
-        break;
-    case LINK_EVENT_GONE:
-        snprintf(buf, len, "came back (its rail was gone from %s for %llu s: a device reset, "
-                 "a driver reload)", ev->what, (unsigned long long)ev->count);
-        break;
-    default:
-        snprintf(buf, len, "had an error burst (%s%s%llu/s)", ev->what, ev->what[0] ? " at " : "",
-                 (unsigned long long)ev->count);
-        break;
-    }
-}
-
 static bool failing_now(const struct findings *out, const char *rail, const char *check)
 {
     for (size_t i = 0; i < out->n; i++) {
@@ -112,7 +91,7 @@ static void check_sticky(const struct rail *r, const struct link_memory *m, cons
         return;
     }
     (void)link_event_age(m, ev, &age);
-    event_text(ev, what, sizeof(what));
+    link_event_describe(ev, what, sizeof(what));
     wall_text(ev->wall, at, sizeof(at));
     wall_text(m->now_wall + (window - age), until, sizeof(until));
     snprintf(got, sizeof(got), "%s at %s", link_event_kind_name(ev->kind), at);
