@@ -84,6 +84,35 @@ START_TEST(test_source_finds_jobs)
 }
 END_TEST
 
+/* What the daemon asks of a job before it queries its RAS, and of the reply after. */
+START_TEST(test_ras_addresses)
+{
+    struct jobs js;
+    scan_jobs("mlx5_8rail_gpus", NULL, &js);
+    struct job *slurm = jobs_find(&js, JOB_SLURM, "4242"), *session = jobs_find(&js, JOB_SESSION, "4090");
+    ck_assert_str_eq(job_ras_addr(slurm, 0), "127.0.0.1:28028");
+    ck_assert_ptr_null(job_ras_addr(slurm, 1));         /* eight processes, one address */
+    ck_assert_str_eq(job_ras_addr(session, 0), "localhost:28028");
+    ck_assert(job_ras_enabled(slurm));
+    ck_assert_int_eq(job_proc_env_add(&session->procs[1], "NCCL_RAS_ENABLE", "0"), 0);
+    ck_assert(!job_ras_enabled(session));
+    /* A reply on the shared default port names the pids of the job that answered. */
+    char path[512], *buf;
+    size_t len;
+    struct ras_status s;
+    snprintf(path, sizeof(path), "%s/tests/fixtures/ras/derived/gpu3-lag0.reply", TEST_SRCDIR);
+    ck_assert_int_eq(read_file_full(path, 1u << 20, &buf, &len), 0);
+    ras_status_init(&s);
+    ck_assert_int_eq(ras_parse_reply(buf, len, &s), 0);
+    ck_assert_ptr_eq(jobs_of_reply(&js, &s), slurm);
+    ras_status_done(&s);
+    ras_status_init(&s);
+    ck_assert_ptr_null(jobs_of_reply(&js, &s));
+    free(buf);
+    jobs_done(&js);
+}
+END_TEST
+
 START_TEST(test_source_bounds)
 {
     struct jobs js;
@@ -454,6 +483,7 @@ static Suite *jobs_suite(void)
     TCase *tc = tcase_create("source");
     tcase_add_test(tc, test_source_finds_jobs);
     tcase_add_test(tc, test_source_bounds);
+    tcase_add_test(tc, test_ras_addresses);
     tcase_add_test(tc, test_proc_parsers);
     suite_add_tcase(s, tc);
     tc = tcase_create("job.ras");

@@ -228,6 +228,52 @@ const struct gpu *job_rank_gpu(const struct inventory *inv, const struct job *j,
     return gpus[index];
 }
 
+bool job_ras_enabled(const struct job *j)
+{
+    for (size_t i = 0; i < j->n_procs; i++) {
+        const char *v = job_proc_env(&j->procs[i], "NCCL_RAS_ENABLE");
+        if (v && streq(v, "0"))
+            return false;
+    }
+    return true;
+}
+
+static const char *proc_ras_addr(const struct job_proc *p)
+{
+    const char *v = job_proc_env(p, "NCCL_RAS_ADDR");
+    return v && v[0] ? v : "localhost:28028";
+}
+
+const char *job_ras_addr(const struct job *j, size_t i)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < j->n_procs; k++) {
+        const char *a = proc_ras_addr(&j->procs[k]);
+        bool seen = false;
+        for (size_t e = 0; e < k && !seen; e++)
+            seen = streq(proc_ras_addr(&j->procs[e]), a);
+        if (!seen && n++ == i)
+            return a;
+    }
+    return NULL;
+}
+
+struct job *jobs_of_reply(struct jobs *js, const struct ras_status *s)
+{
+    struct job *best = NULL;
+    size_t best_n = 0;
+    for (size_t i = 0; i < js->n; i++) {
+        size_t n = 0;
+        for (size_t k = 0; k < js->jobs[i].n_procs; k++)
+            n += ras_status_names_pid(s, js->jobs[i].procs[k].pid);
+        if (n > best_n) {
+            best = &js->jobs[i];
+            best_n = n;
+        }
+    }
+    return best;
+}
+
 void job_gid_settings(const struct job *j, struct nccl_gid_settings *ret)
 {
     static const char *const names[] = { "NCCL_IB_GID_INDEX", "NCCL_IB_ADDR_FAMILY",

@@ -121,6 +121,16 @@ bool job_rank_here(const struct jobs *js, const struct job *j, int pid, const ch
 const struct gpu *job_rank_gpu(const struct inventory *inv, const struct job *j, int pid,
                                int cuda_dev, int nvml_dev, char *how, size_t len);
 
+/* Whether J's NCCL runs its RAS service: not when its processes set NCCL_RAS_ENABLE=0. */
+bool job_ras_enabled(const struct job *j);
+/* The I-th distinct RAS address of J's processes (NCCL_RAS_ADDR, else localhost:28028,
+ * RAS's default), or NULL past the last: any of them answers for the whole job. */
+const char *job_ras_addr(const struct job *j, size_t i);
+/* The job of JS whose processes a RAS reply names the most (jobs on one node share RAS's
+ * default port, which NCCL binds with SO_REUSEPORT, so any of them may answer a query);
+ * NULL when it names none of them. */
+struct job *jobs_of_reply(struct jobs *js, const struct ras_status *s);
+
 /* The GID settings of J's NCCL (its first process with an environment). */
 void job_gid_settings(const struct job *j, struct nccl_gid_settings *ret);
 /* Whether J's NCCL uses rail R (its NCCL_IB_HCA). */
