@@ -24,6 +24,7 @@ static const struct {
     [CHECK_FAMILY_TUNING] = { "tuning", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a08" },
     [CHECK_FAMILY_PROBE] = { "probe", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a09" },
     [CHECK_FAMILY_FABRIC] = { "fabric", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a0a" },
+    [CHECK_FAMILY_JOB] = { "job", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a0b" },
     [CHECK_FAMILY_DIFF] = { "diff", NULL },
 };
 
@@ -499,6 +500,29 @@ const struct check_id check_ids[] = {
                  "readable peers file (else a warning)",
       .fix = "fix the peers file, or fabtuned on the unreachable neighbours; "
              "probes.peers.unreachable_degraded sets the bound" },
+    { "job.ras", CHECK_FAMILY_JOB, { NULL },
+      .meaning = "no rank of this node's NCCL jobs lags, hangs, is missing or died, as NCCL's RAS "
+                 "service tells; for one that does, what its rail showed meanwhile",
+      .reads = "each job's RAS STATUS (NCCL 2.24+, NCCL_RAS_ADDR or localhost:28028), the GPU and "
+               "rail of each rank here, the rail's link events and failing checks",
+      .expects = "every rank of this node in step; a straggler, a hang, a missing or a dead rank "
+                 "here is a warning; ranks on other nodes are only counted",
+      .fix = "the message names the rank's GPU and rail: a rail with events is the likely cause, "
+             "a clean one points at the rank's compute or at a peer" },
+    { "job.nccl_env", CHECK_FAMILY_JOB, { NULL },
+      .meaning = "the NCCL settings a job exported fit this node",
+      .reads = "the NCCL_* variables of each NCCL process (/proc/PID/environ, as root), the rails, "
+               "their GIDs and the node's interfaces",
+      .expects = "NCCL_IB_HCA names up rails, NCCL_IB_GID_INDEX a RoCE v2 GID of the policy's "
+                 "family, NCCL_SOCKET_IFNAME an interface, NCCL_IB_TC the policy's DSCP",
+      .fix = "unset the variable in the job, or set it as fabtune's nccl.env does" },
+    { "job.gid_drift", CHECK_FAMILY_JOB, { NULL },
+      .meaning = "the GID index a running job started with still holds its GID on each rail",
+      .reads = "the GID each job's NCCL took on each rail when the job was first seen, and the "
+               "rail's GID table now",
+      .expects = "the same GID at that index; another there is an error (NCCL keeps the index "
+                 "it started with)",
+      .fix = "restart the job, or give the rail its addresses back in their old order" },
     { "nccl.contract", CHECK_FAMILY_DIFF, { NULL },
       .meaning = "fabtunectl diff only: the two nodes' NCCL contracts differ",
       .reads = "each variable of the NCCL contract (nccl.env) in the two nodes' reports",

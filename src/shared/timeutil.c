@@ -68,3 +68,15 @@ usec_t now_usec(int clock_id)
     clock_gettime(clock_id, &ts);
     return (usec_t)ts.tv_sec * USEC_PER_SEC + (usec_t)ts.tv_nsec / 1000;
 }
+
+const char *utc_text(usec_t wall, int date, char *buf, size_t len)
+{
+    time_t t = (time_t)(wall / USEC_PER_SEC);
+    struct tm tm;
+    size_t n = 0;
+    if (gmtime_r(&t, &tm))
+        n = date ? strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) : strftime(buf, len, "%H:%M:%SZ", &tm);
+    if (n == 0)
+        snprintf(buf, len, "?");
+    return buf;
+}

@@ -17,3 +17,6 @@ int duration_parse(const char *s, usec_t *ret);
 /* Writes the shortest exact form ("10m", "250ms"); returns buf. */
 const char *duration_format(usec_t usec, char *buf, size_t len);
 usec_t now_usec(int clock_id);
+/* WALL (CLOCK_REALTIME) in UTC, "2026-12-07T11:02:23Z" (or only "11:02:23Z" without
+ * DATE); "?" when it cannot be shown. Returns buf. */
+const char *utc_text(usec_t wall, int date, char *buf, size_t len);

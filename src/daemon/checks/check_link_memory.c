@@ -8,41 +8,10 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "checks.h"
 #include "macro.h"
 #include "strutil.h"
-
-static const char *wall_text(usec_t wall, char *buf, size_t len)
-{
-    time_t t = (time_t)(wall / USEC_PER_SEC);
-    struct tm tm;
-    if (!gmtime_r(&t, &tm) || strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-        snprintf(buf, len, "?");
-    return buf;
-}
-
-static void event_text(const struct link_event *ev, char *buf, size_t len)
-{
-    switch (ev->kind) {
-    case LINK_EVENT_FLAP:
-        snprintf(buf, len, "flapped (%llu carrier changes on %s)", (unsigned long long)ev->count,
-                 ev->what);
-        break;
-    case LINK_EVENT_DOWN:
-        snprintf(buf, len, "went down (%s +%llu)", ev->what, (unsigned long long)ev->count);
-        break;
-    case LINK_EVENT_GONE:
-        snprintf(buf, len, "came back (its rail was gone from %s for %llu s: a device reset, "
-                 "a driver reload)", ev->what, (unsigned long long)ev->count);
-        break;
-    default:
-        snprintf(buf, len, "had an error burst (%s%s%llu/s)", ev->what, ev->what[0] ? " at " : "",
-                 (unsigned long long)ev->count);
-        break;
-    }
-}
 
 static bool failing_now(const struct findings *out, const char *rail, const char *check)
 {
@@ -112,9 +81,9 @@ static void check_sticky(const struct rail *r, const struct link_memory *m, cons
         return;
     }
     (void)link_event_age(m, ev, &age);
-    event_text(ev, what, sizeof(what));
-    wall_text(ev->wall, at, sizeof(at));
-    wall_text(m->now_wall + (window - age), until, sizeof(until));
+    link_event_describe(ev, what, sizeof(what));
+    utc_text(ev->wall, true, at, sizeof(at));
+    utc_text(m->now_wall + (window - age), true, until, sizeof(until));
     snprintf(got, sizeof(got), "%s at %s", link_event_kind_name(ev->kind), at);
     bool esc = escalated(m, r->name, p, out, why, sizeof(why));
     findings_add(out, "counters.sticky", esc ? SEVERITY_ERROR : SEVERITY_WARNING, r->name, want,

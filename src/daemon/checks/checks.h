@@ -6,6 +6,7 @@
 #include "counters.h"
 #include "findings.h"
 #include "inventory.h"
+#include "jobs.h"
 #include "link_memory.h"
 #include "persistence.h"
 #include "policy.h"
@@ -67,3 +68,8 @@ void check_isolation(const struct probe_run *run, struct findings *out);
 /* probe.regression for each baseline RUN measures (all of them where RUN is NULL). */
 void check_regressions(const struct baselines *all, const struct probe_run *run,
                        const struct policy *p, struct findings *out);
+/* job.ras, job.nccl_env and job.gid_drift: each NCCL job on the node (model/jobs.h), its
+ * ranks here joined with what their rails showed (JOIN, may be NULL). Not yet in
+ * checks_run's table: the daemon runs it once its jobs source is wired (issue 44). */
+void check_jobs(const struct inventory *inv, const struct jobs *jobs, const struct job_join *join,
+                const struct policy *p, struct findings *out);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -321,6 +322,27 @@ int link_memory_note_findings(struct link_memory *m, const struct findings *fs)
         rm->failing |= now;
     }
     return 0;
+}
+
+void link_event_describe(const struct link_event *ev, char *buf, size_t len)
+{
+    switch (ev->kind) {
+    case LINK_EVENT_FLAP:
+        snprintf(buf, len, "flapped (%llu carrier changes on %s)", (unsigned long long)ev->count,
+                 ev->what);
+        break;
+    case LINK_EVENT_DOWN:
+        snprintf(buf, len, "went down (%s +%llu)", ev->what, (unsigned long long)ev->count);
+        break;
+    case LINK_EVENT_GONE:
+        snprintf(buf, len, "came back (its rail was gone from %s for %llu s: a device reset, "
+                 "a driver reload)", ev->what, (unsigned long long)ev->count);
+        break;
+    default:
+        snprintf(buf, len, "had an error burst (%s%s%llu/s)", ev->what, ev->what[0] ? " at " : "",
+                 (unsigned long long)ev->count);
+        break;
+    }
 }
 
 bool link_event_age(const struct link_memory *m, const struct link_event *ev, usec_t *age)

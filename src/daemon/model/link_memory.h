@@ -114,6 +114,9 @@ int link_memory_observe_modules(struct link_memory *m, usec_t now_wall,
  * the last pass) as LINK_EVENT_WARNING events, and which fail now. -ENOMEM. */
 int link_memory_note_findings(struct link_memory *m, const struct findings *fs);
 
+/* What EV was, in words: "flapped (3 carrier changes on eth0)", "had an error burst
+ * (rx_pcs_symbol_err_phy at 1200/s)", ... */
+void link_event_describe(const struct link_event *ev, char *buf, size_t len);
 /* EV's age at the memory's now; false where it has none (another boot's, in the future). */
 bool link_event_age(const struct link_memory *m, const struct link_event *ev, usec_t *age);
 /* RAIL's latest flap, down or burst younger than WINDOW, or NULL (WINDOW 0: none). */

@@ -53,6 +53,24 @@ const struct gpu *topology_nearest_gpu(const struct inventory *inv, const struct
     return best;
 }
 
+const struct rail *topology_nearest_rail(const struct inventory *inv, const struct gpu *g,
+                                         const char **dist)
+{
+    const struct rail *best = NULL;
+    size_t best_depth = 0;
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        const struct rail *r = &inv->rails[i];
+        size_t depth = r->pci_path[0] ? common_depth(r->pci_path, g->path) : 0;
+        if (r->pci_path[0] && (!best || depth > best_depth)) {
+            best = r;
+            best_depth = depth;
+        }
+    }
+    if (best)
+        *dist = distance(best, g, best_depth);
+    return best;
+}
+
 /* Splits a devices/ path into its components, in place; returns how many. */
 static size_t components(char *path, char **out, size_t max)
 {

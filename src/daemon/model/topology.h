@@ -11,6 +11,11 @@
 const struct gpu *topology_nearest_gpu(const struct inventory *inv, const struct rail *r,
                                        const char **dist);
 
+/* The rail nearest GPU G in the PCI tree (the first of the nearest), or NULL without rails
+ * of a PCI function; *DIST gets its distance word. The rail a job's rank on G uses. */
+const struct rail *topology_nearest_rail(const struct inventory *inv, const struct gpu *g,
+                                         const char **dist);
+
 #define TOPOLOGY_MAX_BRIDGES 16
 
 /* The PCI functions between two devices/ paths: the components below their common
