@@ -3,33 +3,68 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_text.h"
 
-/* A field for the terminal. Its text may come from outside (a netdev or device name, a
- * sysfs file, a policy's bytes): control characters, C0 and C1 (an escape sequence would
- * reach the terminal), are shown as '?'. A few rotating buffers serve one printf call. */
-const char *json_text(json_object *o, const char *key)
+/* U+0080..U+009F as UTF-8: 0xc2 0x80..0x9f. */
+static bool c1_at(const unsigned char *c)
 {
-    static char ring[8][4096];
-    static unsigned next;
-    json_object *v;
-    if (!o || !json_object_object_get_ex(o, key, &v) || !v)
-        return "-";
-    const unsigned char *in = (const unsigned char *)json_object_get_string(v);
-    char *out = ring[next++ % 8];
-    size_t n = 0;
-    for (; *in && n < sizeof(ring[0]) - 1; in++) {
-        if (in[0] == 0xc2 && in[1] >= 0x80 && in[1] <= 0x9f) {    /* U+0080..U+009F */
+    return c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f;
+}
+
+static bool c0_or_del(unsigned char c)
+{
+    return (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f;
+}
+
+static bool text_has_control(const char *s)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (c0_or_del(*c) || c1_at(c))
+            return true;
+    return false;
+}
+
+/* Each control character of S becomes '?', in place (a C1's two bytes one '?'). */
+static void text_mask_control(char *s)
+{
+    unsigned char *in = (unsigned char *)s, *out = in;
+    for (; *in; in++) {
+        if (c1_at(in)) {
             in++;
-            out[n++] = '?';
+            *out++ = '?';
         } else {
-            out[n++] = (*in < 0x20 && *in != '\t' && *in != '\n') || *in == 0x7f ? '?' : (char)*in;
+            *out++ = c0_or_del(*in) ? '?' : *in;
         }
     }
-    out[n] = '\0';
-    return out;
+    *out = '\0';
+}
+
+/* A field for the terminal. Its text may come from outside (a netdev or device name, a
+ * sysfs file, a policy's bytes): control characters, C0 and C1 (an escape sequence would
+ * reach the terminal), are shown as '?'. A string is cleaned where it lies, once, so the
+ * text returned is the object's own: a caller may keep it as long as O lives, however
+ * many fields it asks for after it. */
+const char *json_text(json_object *o, const char *key)
+{
+    json_object *v;
+    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) || !v)
+        return "-";
+    const char *in = json_object_get_string(v);
+    if (!json_object_is_type(v, json_type_string) || !text_has_control(in))
+        return in;      /* json-c escapes control characters in what it serialises */
+    char *clean = strdup(in);
+    if (!clean)
+        return "?";
+    text_mask_control(clean);
+    if (json_object_set_string(v, clean))     /* 1 when set */
+        in = json_object_get_string(v);
+    else
+        in = "?";
+    free(clean);
+    return in;
 }
 
 double json_num(json_object *o, const char *key)
