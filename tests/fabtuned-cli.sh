@@ -442,14 +442,22 @@ expect_match '^mlx5_5  *1  *5  *0000:0000:0000:0000:0000:ffff:0a00:0501 10.0.5.1
 expect_match '^mlx5_0  *1  *0  *fe80:.* link-local$' "$LAST_OUT"
 expect_match '^mlx5_0/1: NCCL picks index 3; 252 empty slots$' "$LAST_OUT"
 expect_rc 0 "$fabtuned" --once --gids --json --sysfs-root "$fx/gid_holes/sys" -c "$rails_only"
-jq -r '.[0] | "\(.pick) \(.fails_at) " + ([.entries[] | "\(.index)=\(.nccl)"] | join(" "))' "$LAST_OUT" > "$tmp/gj"
-expect_match '^5 6 0=link-local 1=link-local 4=version 5=pick 6=missing$' "$tmp/gj"
+jq -r '.[0] | "\(.pick) \(.nccl_fails) \(.fails_at) " + ([.entries[] | "\(.index)=\(.nccl)"] | join(" "))' "$LAST_OUT" > "$tmp/gj"
+# Issue 41, item 9: where gid.nccl says NCCL fails, the table picks nothing either.
+expect_match '^null true 6 0=link-local 1=link-local 4=version 5=null 6=fails$' "$tmp/gj"
 # Issue 27, item 33: no gid_attrs/types/6 file, which NCCL's selection fails on.
 expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/gid_holes/sys" -c "$rails_only"
-expect_match '^mlx5_0/1: NCCL.s selection fails at index 6 (no gid_attrs/types/6); 251 empty slots$' "$LAST_OUT"
+expect_match '^mlx5_0/1: NCCL fails: its GID selection cannot open gid_attrs/types/6 (index 6) and returns an error, so no index is picked; 251 empty slots$' "$LAST_OUT"
+expect_match '^mlx5_0  *1  *6  *0000:0000:0000:0000:0000:ffff:0a00:000a 10.0.0.10  *-  *enp26s0f0np0  *fails$' "$LAST_OUT"
+! grep -q ' pick$' "$LAST_OUT" && pass "no pick where NCCL fails" || fail "a pick where NCCL fails"
+"$fabtuned" --once --json --no-probes --sysfs-root "$fx/gid_holes/sys" -c "$rails_only" > "$tmp/gn.json"
+jq -r '.findings[] | select(.check == "gid.nccl") | .severity' "$tmp/gn.json" > "$tmp/gj"
+expect_match '^error$' "$tmp/gj"
 # Item 23: InfiniBand takes index 0 (or the routable FLID index), never "none".
 expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/infiniband/sys" -c "$rails_only"
-expect_match '^mlx5_0  *1  *0  *fe80:0000:0000:0000:b83f:d203:00b1:2b30  *v1  *-  *pick$' "$LAST_OUT"
+# Issue 41, item 10: the kernel gives an IB port's GIDs no netdev; the column names the
+# port's IPoIB netdev, not "-".
+expect_match '^mlx5_0  *1  *0  *fe80:0000:0000:0000:b83f:d203:00b1:2b30  *v1  *ibp26s0  *pick$' "$LAST_OUT"
 expect_match '^mlx5_0/1: NCCL picks index 0 (InfiniBand: index 0, or the routable FLID index 1 when its GID has a FLID); 127 empty slots$' "$LAST_OUT"
 # Item 28: a port without gids/ says so.
 expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/capture_gaps/sys" -c "$rails_only"

@@ -90,9 +90,10 @@ static void gid_table_summary(json_object *r, FILE *f)
         return;
     }
     if (json_object_object_get_ex(r, "fails_at", &v) && v) {
-        fprintf(f, "%s/%s: NCCL's selection fails at index %s (no gid_attrs/types/%s); "
-                "%g empty slots\n", dev, port, json_text(r, "fails_at"),
-                json_text(r, "fails_at"), json_num(r, "empty"));
+        fprintf(f, "%s/%s: NCCL fails: its GID selection cannot open gid_attrs/types/%s "
+                "(index %s) and returns an error, so no index is picked; %g empty slots\n",
+                dev, port, json_text(r, "fails_at"), json_text(r, "fails_at"),
+                json_num(r, "empty"));
         return;
     }
     bool ib = strcmp(json_text(r, "link_layer"), "InfiniBand") == 0;
@@ -101,6 +102,16 @@ static void gid_table_summary(json_object *r, FILE *f)
             json_num(r, "pick") < 0 ? "" : json_text(r, "pick"),
             ib ? " (InfiniBand: index 0, or the routable FLID index 1 when its GID has a FLID)"
                : "", json_num(r, "empty"));
+}
+
+/* An entry's netdev (gid_attrs/ndevs). The kernel gives an InfiniBand port's GIDs none:
+ * there the column names the port's own netdev (IPoIB), not "-". */
+static const char *entry_netdev(json_object *r, json_object *e)
+{
+    json_object *v;
+    if (json_object_object_get_ex(e, "netdev", &v) && v)
+        return json_text(e, "netdev");
+    return strcmp(json_text(r, "link_layer"), "InfiniBand") == 0 ? json_text(r, "netdev") : "-";
 }
 
 static size_t wider(size_t w, const char *s)
@@ -123,7 +134,7 @@ void gid_table_print(json_object *rails, FILE *f)
         if (json_object_is_type(r, json_type_object) && json_object_object_get_ex(r, "entries", &entries) &&
             json_object_is_type(entries, json_type_array))
             for (size_t i = 0; i < json_object_array_length(entries); i++)
-                net_w = (int)wider((size_t)net_w, json_text(json_object_array_get_idx(entries, i), "netdev"));
+                net_w = (int)wider((size_t)net_w, entry_netdev(r, json_object_array_get_idx(entries, i)));
     }
     fprintf(f, "%-*s %-4s %-5s %-39s %-15s %-3s %-*s %s\n", dev_w, "DEV", "PORT", "INDEX", "GID",
             "IPv4", "VER", net_w, "NETDEV", "NCCL");
@@ -142,7 +153,7 @@ void gid_table_print(json_object *rails, FILE *f)
             fprintf(f, "%-*s %-4s %-5s %-39s %-15s %-3s %-*s %s\n", dev_w, json_text(r, "device"),
                     json_text(r, "port"), json_text(e, "index"), json_text(e, "gid"),
                     v4 ? json_text(e, "ipv4") : "", json_text(e, "version"), net_w,
-                    json_text(e, "netdev"), json_text(e, "nccl"));
+                    entry_netdev(r, e), json_text(e, "nccl"));
         }
         gid_table_summary(r, f);
     }
