@@ -63,6 +63,40 @@ printf 'version: 1\n' > "$tmp/v1.yaml"
 expect_rc 0 "$fabtuned" --dump-policy -c "$tmp/v1.yaml"
 expect_same "$tmp/empty.dump" "$LAST_OUT"
 
+# Issue 41, item 6: --check-config flags every sysctl key the host (its --procfs-root)
+# does not have, at its node, with the nearest key it has; a per-rail key is checked as
+# the kernel's "default" interface has it. At run time such a key is a warning, never
+# READY. A key of the host's network namespace alone, looked at from another, is not
+# checked (said), not refused.
+hp="$tmp/host-proc/sys"
+mkdir -p "$hp/net/core" "$hp/net/ipv4/conf/default" "$hp/vm" "$hp/kernel/random"
+for k in net/core/somaxconn net/core/netdev_max_backlog net/core/rmem_max vm/zone_reclaim_mode \
+    net/ipv4/conf/default/rp_filter net/ipv4/conf/default/arp_ignore; do echo 1 > "$hp/$k"; done
+echo 11111111-2222-3333-4444-555555555555 > "$hp/kernel/random/boot_id"
+printf 'version: 1\nrails: {expect_count: 0}\nprobes: {enabled: false}\ntuning:\n  mode: verify\n  sysctl:\n%s\n%s\n%s\n%s\n%s\n' \
+    '    net.core.rmem_maxx: 134217728' '    net.ipv4.conf.@multirail.rp_filtr: 2' \
+    '    net.core.rmem_max: 1' '    net.ipv4.conf.@rail.arp_ignore: 1' '    net.bridge.nothing_here: 1' > "$tmp/typo.yaml"
+expect_rc 1 "$fabtuned" --check-config -c "$tmp/typo.yaml" --procfs-root "$tmp/host-proc"
+expect_grep "$tmp/typo.yaml:7:5: sysctl key 'net.core.rmem_maxx' does not exist in $tmp/host-proc/sys (did you mean 'net.core.rmem_max'?)" "$LAST_ERR"
+expect_grep "$tmp/typo.yaml:8:5: sysctl key 'net.ipv4.conf.@multirail.rp_filtr' does not exist in $tmp/host-proc/sys (did you mean 'net.ipv4.conf.@multirail.rp_filter'?)" "$LAST_ERR"
+expect_grep "$tmp/typo.yaml:11:5: sysctl key 'net.bridge.nothing_here' does not exist in $tmp/host-proc/sys (a typo, or a module that is not loaded)" "$LAST_ERR"
+expect_match "^    net.core.rmem_maxx: 134217728\$" "$LAST_ERR"
+! grep -q "key 'net.core.rmem_max'\|arp_ignore' does not" "$LAST_ERR" && pass "the keys the host has pass" ||
+    fail "a key the host has was refused"
+sed '/maxx\|rp_filtr\|nothing_here/d' "$tmp/typo.yaml" > "$tmp/typo-fixed.yaml"
+expect_rc 0 "$fabtuned" --check-config -c "$tmp/typo-fixed.yaml" --procfs-root "$tmp/host-proc"
+# The daemon and --once load it all the same (the key may come with a module) and warn.
+expect_rc 1 "$fabtuned" --once --json -c "$tmp/typo.yaml" --procfs-root "$tmp/host-proc" --state-dir "$tmp/typo-state"
+jq -r '.findings[] | select(.check == "tuning.drift" and (.message | contains("rmem_maxx"))) | "\(.severity) \(.hint)"' "$LAST_OUT" > "$tmp/v"
+expect_match "^warning a typo? this kernel has net.core.rmem_max; " "$tmp/v"
+jq -r .verdict "$LAST_OUT" > "$tmp/v"
+expect_match '^DEGRADED$' "$tmp/v"
+# A pod's namespace: somaxconn without netdev_max_backlog. Its net keys are not checked.
+rm "$hp/net/core/netdev_max_backlog"
+printf 'version: 1\ntuning:\n  sysctl: {net.core.netdev_max_backlog: 1, vm.zone_reclaim_mode: 0}\n' > "$tmp/pod.yaml"
+expect_rc 0 "$fabtuned" --check-config -c "$tmp/pod.yaml" --procfs-root "$tmp/host-proc"
+expect_grep "net.core.netdev_max_backlog is not visible in this network namespace" "$LAST_ERR"
+
 # An explicit -c that does not exist is an error, never the built-in policy.
 expect_rc 1 "$fabtuned" --check-config -c "$tmp/missing.yaml"
 expect_grep "cannot read policy: No such file or directory" "$LAST_ERR"
