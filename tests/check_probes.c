@@ -832,6 +832,17 @@ START_TEST(test_peer_findings)
     ck_assert_int_eq(fs.items[3].severity, SEVERITY_WARNING);
     ck_assert_str_eq(fs.items[3].message, "1 of 2 peers unreachable (n2)");
     ck_assert_int_eq(findings_verdict(&fs), VERDICT_DEGRADED);
+    ck_assert_ptr_nonnull(strstr(fs.items[1].hint, "is fabtuned running on the peer"));
+    findings_done(&fs);
+    /* A name that does not resolve (the runner fills no address): DNS, said with the name
+     * and the resolver's error, never "check fabtuned on the peer" (issue 41, item 4). */
+    e[1].addr[0] = '\0';
+    e[1].result[PROBE_TCP_LATENCY] = (struct probe_result){ .ran = true, .error = -EHOSTUNREACH,
+                                          .error_text = "cannot resolve n2: Name or service not known" };
+    check_probe_results(&run, &p, &fs);
+    ck_assert_str_eq(fs.items[1].message, "n2: cannot resolve n2: Name or service not known");
+    ck_assert_ptr_nonnull(strstr(fs.items[1].hint, "the peer's name did not resolve on this node: check DNS"));
+    ck_assert_ptr_null(strstr(fs.items[1].hint, "fabtuned"));
     findings_done(&fs);
     p.probes.peers.unreachable_degraded = 2;   /* one of two is not enough */
     check_probe_results(&run, &p, &fs);
