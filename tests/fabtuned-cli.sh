@@ -464,6 +464,22 @@ expect_match '^      --snapshot FILE     with --once: judge a fabtunectl snapsho
 expect_match '^ *\.tar\.gz/\.tgz, \.tar\.xz or \.tar\.zst, unpacked into a$' "$LAST_OUT"
 expect_rc 0 "$fabtuned" --version
 
+# Issue 41, item 4 (and 43, item 1): a sysfs tree that no fabtunectl took is "a captured
+# tree", never "the snapshot ... taken by an older fabtunectl"; a tree given without its
+# procfs says so, not that it holds none.
+"$fabtuned" --once --json --no-probes --sysfs-root "$fx/mlx5_8rail/sys" -c "$rails_only" > "$tmp/tree.json"
+jq -r '.findings[] | select(.rail == "mlx5_0/1") | select(.check | test("^(fabric.neighbor|route.egress|route.arp)$")) | "\(.check) \(.message)"' \
+    "$tmp/tree.json" | sort > "$tmp/v"
+expect_match '^fabric.neighbor a captured tree holds no LLDP neighbours for enp26s0f0np0 (lldpd.s answers come with a fabtunectl snapshot)$' "$tmp/v"
+expect_match '^route.egress a captured tree holds no routes for enp26s0f0np0 (they come with a fabtunectl snapshot)$' "$tmp/v"
+expect_match '^route.arp no procfs was given with the captured tree (--procfs-root): its interface sysctls are not read$' "$tmp/v"
+! grep -q "older fabtunectl\|the snapshot" "$tmp/v" && pass "no snapshot claimed of a captured tree" ||
+    fail "a captured tree called a snapshot"
+# A fabtunectl snapshot's tree (fabtune/ beside sys/) keeps its own words.
+"$fabtuned" --once --json --no-probes --sysfs-root "$fx/mlx5_8rail_snapshot/sys" -c "$rails_only" > "$tmp/tree.json"
+jq -r '.findings[] | select(.rail == "mlx5_0/1" and .check == "route.egress") | .message' "$tmp/tree.json" > "$tmp/v"
+expect_match '^the snapshot holds no routes for enp26s0f0np0$' "$tmp/v"
+
 # --once --gids: the GID table as show_gids prints it, NCCL's pick, and a word for each
 # entry it skips. The issue's case: an IPv6 address on mlx5_5 moves the pick from 3 to 5.
 expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/mlx5_8rail_gid_shift/sys" -c "$rails_only"
