@@ -89,6 +89,10 @@ START_TEST(test_state_dir)
     s.holder = 4242;
     check_persistence(&s, &fs);
     ck_assert_ptr_nonnull(strstr(fs.items[2].message, "another process (pid 4242) holds its lock"));
+    /* Free space would not help a lock another holds (issue 41, item 4). */
+    ck_assert_ptr_nonnull(strstr(fs.items[1].hint, "free space"));
+    ck_assert_ptr_nonnull(strstr(fs.items[2].hint, "stop the process that holds the lock"));
+    ck_assert_ptr_null(strstr(fs.items[2].hint, "free space"));
     s.holder = 0;
     check_persistence(&s, &fs);
     ck_assert_ptr_nonnull(strstr(fs.items[3].message, "of unknown PID"));
