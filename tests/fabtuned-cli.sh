@@ -480,6 +480,26 @@ expect_match '^route.arp no procfs was given with the captured tree (--procfs-ro
 jq -r '.findings[] | select(.rail == "mlx5_0/1" and .check == "route.egress") | .message' "$tmp/tree.json" > "$tmp/v"
 expect_match '^the snapshot holds no routes for enp26s0f0np0$' "$tmp/v"
 
+# Issue 41, item 10: a capture without class/net says nothing of the netdevs: a RoCE port
+# there is unknown, not NOT_READY; an iWARP device without a visible netdev is not "the
+# RoCE port", and not judged (port.link_layer says so).
+cp -a "$fx/mlx5_8rail/sys" "$tmp/nonet"
+rm -r "$tmp/nonet/class/net"
+find "$tmp/nonet/devices" -name net -type d -prune -exec rm -r {} +
+"$fabtuned" --once --json --no-probes --sysfs-root "$tmp/nonet" -c "$rails_only" > "$tmp/nonet.json"
+jq -r '.findings[] | select(.check == "netdev.oper" and .rail == "mlx5_0/1") | "\(.severity) \(.message)"' "$tmp/nonet.json" > "$tmp/v"
+expect_match '^unknown the captured tree holds no netdev (no class/net)$' "$tmp/v"
+jq -r '.verdict' "$tmp/nonet.json" > "$tmp/v"
+expect_match '^READY$' "$tmp/v"
+cp -a "$fx/iwarp/sys" "$tmp/iw"
+rm -r "$tmp/iw/class/net/enp65s0f4" "$tmp/iw/devices/pci0000:00/0000:41:00.4/net"
+"$fabtuned" --once --json --no-probes --sysfs-root "$tmp/iw" -c "$rails_only" > "$tmp/iw.json"
+jq -r '.findings[] | select(.check == "netdev.oper") | "\(.severity) \(.message)"' "$tmp/iw.json" > "$tmp/v"
+expect_match "^unknown the iWARP device's netdev.* is not visible; fabtune judges InfiniBand and RoCE rails only\$" "$tmp/v"
+! grep -q "RoCE port" "$tmp/v" && pass "an iWARP rail is not called the RoCE port" || fail "an iWARP rail called the RoCE port"
+jq -r '.verdict' "$tmp/iw.json" > "$tmp/v"
+expect_match '^READY$' "$tmp/v"
+
 # --once --gids: the GID table as show_gids prints it, NCCL's pick, and a word for each
 # entry it skips. The issue's case: an IPv6 address on mlx5_5 moves the pick from 3 to 5.
 expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/mlx5_8rail_gid_shift/sys" -c "$rails_only"
