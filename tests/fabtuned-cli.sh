@@ -491,6 +491,15 @@ jq -r '.findings[] | select(.check == "netdev.oper" and .rail == "mlx5_0/1") | "
 expect_match '^unknown the captured tree holds no netdev (no class/net)$' "$tmp/v"
 jq -r '.verdict' "$tmp/nonet.json" > "$tmp/v"
 expect_match '^READY$' "$tmp/v"
+# No netdev MTU known: "-", never 0 ("0/-"), in --once's table and in status's.
+expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$tmp/nonet" -c "$rails_only"
+expect_match '^  mlx5_0/1  *enp26s0f0np0  *ACTIVE  *400G  *-/-  ' "$LAST_OUT"
+"$fabtuned" -c "$rails_only" --sysfs-root "$tmp/nonet" --state-dir "$tmp/nonet-state" \
+    --runtime-dir "$tmp/nonet-run" --log-target stderr 2> /dev/null & nonet_pid=$!
+for _ in $(seq 200); do "$top_builddir/src/client/fabtunectl" -s "$tmp/nonet-run/fabtuned.sock" health > /dev/null 2>&1; [ $? -lt 2 ] && break; sleep 0.05; done
+expect_rc 0 "$top_builddir/src/client/fabtunectl" -s "$tmp/nonet-run/fabtuned.sock" status
+expect_match '^mlx5_0/1  *enp26s0f0np0  *ACTIVE  *400G  *- ' "$LAST_OUT"
+kill $nonet_pid; wait $nonet_pid 2>/dev/null
 cp -a "$fx/iwarp/sys" "$tmp/iw"
 rm -r "$tmp/iw/class/net/enp65s0f4" "$tmp/iw/devices/pci0000:00/0000:41:00.4/net"
 "$fabtuned" --once --json --no-probes --sysfs-root "$tmp/iw" -c "$rails_only" > "$tmp/iw.json"
