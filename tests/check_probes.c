@@ -931,6 +931,40 @@ START_TEST(test_probes_copy_is_deep)
 }
 END_TEST
 
+/* Without rails the loopback address and the host's peer paths run no RDMA: a job defers
+ * their TCP results, and gives their RDMA results no reason to wait (status listed
+ * "loopback rdma deferred: job 77 running", issue 41 item 10). */
+START_TEST(test_no_rdma_nothing_rdma_deferred)
+{
+    struct policy p;
+    struct inventory inv = { 0 };
+    struct probe_run run;
+    struct counter_state cs = { 0 };
+    policy_init_defaults(&p);
+    char n1[] = "n1", n2[] = "n2", *hosts[] = { n1, n2 };
+    p.probes.peers.hosts = hosts;
+    p.probes.peers.n_hosts = 2;
+    p.probes.peers.k = 1;
+    p.probes.rdma.iterations = 100000;          /* intensive: it would wait, if it ran */
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    ck_assert_uint_eq(run.n, 1);
+    ck_assert(!run.targets[0].rdma);
+    probes_defer(&run, &cs, &p, "77", false, 0);
+    ck_assert_str_eq(run.targets[0].result[PROBE_TCP_BANDWIDTH].deferred, "job 77 running");
+    ck_assert_str_eq(run.targets[0].result[PROBE_RDMA_LATENCY].deferred, "");
+    ck_assert_str_eq(run.targets[0].result[PROBE_RDMA_BANDWIDTH].deferred, "");
+    ck_assert_uint_ge(run.n_peers, 1);
+    ck_assert(!run.peers[0].rdma);
+    ck_assert_str_eq(run.peers[0].result[PROBE_TCP_BANDWIDTH].deferred, "job 77 running");
+    ck_assert_str_eq(run.peers[0].result[PROBE_RDMA_BANDWIDTH].deferred, "");
+    probes_done(&run);
+    inventory_done(&inv);
+    p.probes.peers.hosts = NULL;
+    p.probes.peers.n_hosts = 0;
+    policy_done(&p);
+}
+END_TEST
+
 /* A ping-pong over probes.defer.light_bytes waits as the streams do: probes_defer gives it
  * its stream's reason (on the rails, the cross-rail pairs and the peer paths), only for the
  * transport whose ping-pong is over the budget. */
@@ -949,6 +983,8 @@ START_TEST(test_intensive_pingpong_deferred)
     ck_assert_ptr_nonnull(inventory_add_rail(&inv, "mlx5_0", 1));
     ck_assert_ptr_nonnull(inventory_add_rail(&inv, "mlx5_1", 1));
     ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    for (size_t i = 0; i < run.n_peers; i++)
+        run.peers[i].rdma = true;               /* as from rails with an address */
     ck_assert_uint_eq(probes_defer(&run, &cs, &p, "1234", false, 0), 0);
     for (size_t i = 0; i < run.n; i++) {
         ck_assert_str_eq(run.targets[i].result[PROBE_TCP_LATENCY].deferred, "job 1234 running");
@@ -1401,6 +1437,7 @@ int main(void)
     tcase_add_test(tc, test_peer_stream_after_slow_session);
     tcase_add_test(tc, test_probes_copy_is_deep);
     tcase_add_test(tc, test_intensive_pingpong_deferred);
+    tcase_add_test(tc, test_no_rdma_nothing_rdma_deferred);
     tcase_add_test(tc, test_intensive_pingpong_waits_and_carries);
     tcase_add_test(tc, test_carry_keeps_no_cost);
     tcase_add_test(tc, test_age_on_the_boot_clock);

@@ -207,10 +207,13 @@ void probes_done(struct probe_run *run)
 }
 
 /* A path's results wait for WHY ("" : none do): its streams, and the ping-pongs of the
- * transports whose ping-pong is intensive (HEAVY). */
-static void defer_results(struct probe_result *results, const char *why, const bool heavy[PROBE_TRANSPORT_COUNT])
+ * transports whose ping-pong is intensive (HEAVY); RDMA's only where it runs (RDMA). */
+static void defer_results(struct probe_result *results, const char *why, const bool heavy[PROBE_TRANSPORT_COUNT],
+                          bool rdma)
 {
     for (enum probe_transport k = 0; k < PROBE_TRANSPORT_COUNT; k++) {
+        if (k == PROBE_RDMA && !rdma)
+            continue;
         strscpy(results[probe_kind_of(k, PROBE_BANDWIDTH)].deferred, why, PROBE_DEFERRED_MAX);
         strscpy(results[probe_kind_of(k, PROBE_LATENCY)].deferred, heavy[k] ? why : "",
                 PROBE_DEFERRED_MAX);
@@ -231,7 +234,7 @@ size_t probes_defer(struct probe_run *run, const struct counter_state *cs, const
         /* a rail's target; the loopback address (no rails) has no rail traffic */
         probe_defer_why(p, rails && t->rdma, counters_find_const(cs, t->name), job, now, why,
                         sizeof(why));
-        defer_results(t->result, why, heavy);
+        defer_results(t->result, why, heavy, t->rdma);
         streams += !why[0];
     }
     for (size_t i = 0; i < run->n_cross; i++) {
@@ -247,7 +250,7 @@ size_t probes_defer(struct probe_run *run, const struct counter_state *cs, const
         bool host = streq(e->rail, "host");
         probe_defer_why(p, rails && !host, host ? NULL : counters_find_const(cs, e->rail), job, now,
                         why, sizeof(why));
-        defer_results(e->result, why, heavy);
+        defer_results(e->result, why, heavy, e->rdma);
         streams += !why[0];
     }
     return streams;
