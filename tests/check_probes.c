@@ -1100,6 +1100,30 @@ START_TEST(test_carry_keeps_no_cost)
 }
 END_TEST
 
+/* A figure of another message size is not this probe's: after a reload from size 64 to
+ * 4096 a deferred ping-pong keeps no figure, where it kept the 64-byte one under the new
+ * size (issue 41, item 10); the same size still carries. */
+START_TEST(test_carry_same_size_only)
+{
+    struct probe_target before = { .name = "loopback" }, now = { .name = "loopback" };
+    struct probe_run prev = { .targets = &before, .n = 1, .tcp = { .size = 64, .bw_size = 65536 } },
+                     run = { .targets = &now, .n = 1, .tcp = { .size = 4096, .bw_size = 65536 } };
+    before.result[PROBE_TCP_LATENCY] = (struct probe_result){ .ran = true, .at = 1,
+        .latency = { .n = 1, .p50 = 5e-6, .p99 = 9e-6 } };
+    before.result[PROBE_TCP_BANDWIDTH] = (struct probe_result){ .ran = true, .bandwidth = 1e9, .at = 1 };
+    snprintf(now.result[PROBE_TCP_LATENCY].deferred, PROBE_DEFERRED_MAX, "job 77 running");
+    snprintf(now.result[PROBE_TCP_BANDWIDTH].deferred, PROBE_DEFERRED_MAX, "job 77 running");
+    probes_carry(&run, &prev);
+    ck_assert(!now.result[PROBE_TCP_LATENCY].ran);
+    ck_assert_str_eq(now.result[PROBE_TCP_LATENCY].deferred, "job 77 running");
+    ck_assert(probe_result_stale(&now.result[PROBE_TCP_BANDWIDTH]));   /* its size is the same */
+    run.tcp.size = 64;
+    probes_carry(&run, &prev);
+    ck_assert(probe_result_stale(&now.result[PROBE_TCP_LATENCY]));
+    ck_assert_double_eq(now.result[PROBE_TCP_LATENCY].latency.p50, 5e-6);
+}
+END_TEST
+
 /* A figure's age is counted on the boot clock, not the wall clock: the wall clock stepped
  * an hour forward after the run (NTP mending a node's clock, as a node booted from a wrong
  * RTC sees) leaves a figure measured a moment ago that moment old, not 3600 s, and one
@@ -1440,6 +1464,7 @@ int main(void)
     tcase_add_test(tc, test_no_rdma_nothing_rdma_deferred);
     tcase_add_test(tc, test_intensive_pingpong_waits_and_carries);
     tcase_add_test(tc, test_carry_keeps_no_cost);
+    tcase_add_test(tc, test_carry_same_size_only);
     tcase_add_test(tc, test_age_on_the_boot_clock);
     tcase_add_test(tc, test_cpu_wait_explains_tail);
     tcase_add_test(tc, test_fold_keys_by_the_runs_size);
