@@ -231,6 +231,19 @@ START_TEST(test_persistence_and_findings)
     ck_assert_uint_eq(l2->n_recent_wait, 2);
     ck_assert_double_eq_tol(l2->recent_wait[0], 8e-6, 1e-15);
     ck_assert_double_eq(l2->recent_wait[1], 0);
+    /* The last run's judgement survives a restart (issue 41, item 10: last_unjudged did
+     * not): a bad run, and one not judged for its CPU wait. */
+    ck_assert(b2->last_bad);
+    b->last_unjudged = true;
+    b->last_excess_wait = 0.0025;
+    ck_assert_int_eq(baselines_save(dir, &all), 0);
+    baselines_done(&again);
+    ck_assert_int_eq(baselines_load(dir, &again), 0);
+    b2 = baselines_get(&again, "rxe0/1 rdma 8");
+    l2 = baselines_get(&again, "loopback tcp 64");
+    ck_assert(b2->last_bad && b2->last_unjudged);
+    ck_assert_double_eq_tol(b2->last_excess_wait, 0.0025, 1e-15);
+    ck_assert(!l2->last_unjudged);
 
     struct policy p;
     struct findings fs = { 0 };
