@@ -219,6 +219,29 @@ START_TEST(test_held_peak_is_not_a_burst_going_on)
 }
 END_TEST
 
+/* Two bursts within one held peak: a sample under the limit between them ends the first,
+ * so the second is an event of its own, dated when it was seen (issue 41, item 10: it was
+ * taken for the first going on). */
+START_TEST(test_second_burst_within_the_held_peak)
+{
+    struct world w;
+    world_init(&w);
+    w.p.checks.counters.sticky_window = 600 * USEC_PER_SEC;
+    w.st.peak_hold = 60 * USEC_PER_SEC;
+    pass(&w, 0, 4, 0, 0);
+    pass(&w, 10, 4, 0, 200);                /* 20/s: a burst */
+    pass(&w, 20, 4, 0, 200);                /* 0/s: it is over (the peak held) */
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_BURST), 1);
+    pass(&w, 30, 4, 0, 500);                /* 30/s: another one, within the hold */
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_BURST), 2);
+    ck_assert_str_eq(sticky(&w)->actual, "error_burst at 2027-01-15T08:00:30Z");
+    pass(&w, 40, 4, 0, 800);                /* 30/s: that one going on, not a third */
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_BURST), 2);
+    ck_assert_str_eq(sticky(&w)->actual, "error_burst at 2027-01-15T08:00:40Z");
+    world_done(&w);
+}
+END_TEST
+
 /* A rail that leaves the inventory (an HCA reset, a driver reload) keeps its memory, and its
  * return is an event: it comes back DEGRADED for a window, with its warnings; one gone longer
  * than any window a policy can set is forgotten. The absence survives the state file. */
@@ -559,6 +582,7 @@ int main(void)
     tcase_add_test(tc, test_window_expiry);
     tcase_add_test(tc, test_flap_and_burst);
     tcase_add_test(tc, test_held_peak_is_not_a_burst_going_on);
+    tcase_add_test(tc, test_second_burst_within_the_held_peak);
     tcase_add_test(tc, test_rail_gone_and_back);
     tcase_add_test(tc, test_summary);
     tcase_add_test(tc, test_reset_is_no_event);

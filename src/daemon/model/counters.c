@@ -82,6 +82,8 @@ static void compute_rates(struct rail_counters *rc, const struct counter_sample 
         r->per_second = sum[c] / dt;
         if (c == COUNTER_LINK && r->per_second > link_limit)
             rc->link_over_at = s->taken;
+        else if (c == COUNTER_LINK)
+            rc->link_under_at = s->taken;
         /* A burst stays visible for the hold time, whatever checks run meanwhile. */
         if (r->per_second >= r->peak || s->taken - r->peak_at > hold) {
             r->peak = r->per_second;

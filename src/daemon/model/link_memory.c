@@ -198,7 +198,10 @@ static int observe_rail(struct link_memory *m, const struct rail *r, const struc
         usec_t seen = rc->link_over_at ? rc->link_over_at : m->now_boottime;
         struct link_event *last = latest(rm, LINK_EVENT_BURST);
         uint64_t rate = (uint64_t)(link->peak < 1e18 ? link->peak + 0.5 : 1e18);
-        if (over && rm->bursting && last) {
+        /* A sample under the limit after the burst was last seen ended it: past the
+         * limit again, within the held peak, is a second burst. */
+        bool ended = last && rc->link_under_at > last->boottime && seen > rc->link_under_at;
+        if (over && rm->bursting && last && !ended) {
             /* The same burst: its window starts when it was last seen. */
             if (seen > last->boottime) {
                 event_at(m, &ev, LINK_EVENT_BURST, rate > last->count ? rate : last->count,
