@@ -242,6 +242,29 @@ START_TEST(test_second_burst_within_the_held_peak)
 }
 END_TEST
 
+/* The wall clock stepped an hour forward after a link down: the event's time and the end
+ * of its window, counted on the boot clock, agree (issue 41, item 10: "at 08:00:10, until
+ * 09:01:10" under a 1 m window), in the finding and in fabtunectl links' events. */
+START_TEST(test_wall_clock_step_keeps_at_and_until_together)
+{
+    struct world w;
+    struct link_summary sum;
+    world_init(&w);
+    w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
+    pass(&w, 0, 4, 0, 0);
+    pass(&w, 10, 4, 1, 0);                                  /* down at 08:00:10 */
+    ck_assert_ptr_nonnull(strstr(sticky(&w)->message, "at 2027-01-15T08:00:10Z; DEGRADED until "
+                                 "2027-01-15T08:01:10Z"));
+    pass_wall(&w, 20, WALL0 + 3600 + 20, 4, 1, 0);          /* the clock stepped +1 h */
+    ck_assert_ptr_nonnull(strstr(sticky(&w)->message, "at 2027-01-15T09:00:10Z; DEGRADED until "
+                                 "2027-01-15T09:01:10Z"));
+    link_memory_summary(&w.m, RAIL, 24 * 3600 * USEC_PER_SEC, &sum);
+    ck_assert_uint_eq(sum.n_last, 1);
+    ck_assert_uint_eq(sum.last[0].wall, (usec_t)(WALL0 + 3600 + 10) * USEC_PER_SEC);
+    world_done(&w);
+}
+END_TEST
+
 /* A rail that leaves the inventory (an HCA reset, a driver reload) keeps its memory, and its
  * return is an event: it comes back DEGRADED for a window, with its warnings; one gone longer
  * than any window a policy can set is forgotten. The absence survives the state file. */
@@ -583,6 +606,7 @@ int main(void)
     tcase_add_test(tc, test_flap_and_burst);
     tcase_add_test(tc, test_held_peak_is_not_a_burst_going_on);
     tcase_add_test(tc, test_second_burst_within_the_held_peak);
+    tcase_add_test(tc, test_wall_clock_step_keeps_at_and_until_together);
     tcase_add_test(tc, test_rail_gone_and_back);
     tcase_add_test(tc, test_summary);
     tcase_add_test(tc, test_reset_is_no_event);

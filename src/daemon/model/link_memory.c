@@ -219,6 +219,21 @@ static int observe_rail(struct link_memory *m, const struct rail *r, const struc
     return 0;
 }
 
+/* This boot's events dated on the wall clock as it reads now: a step of it (NTP mending a
+ * clock, an operator's date) moves them with it, so an event's time and the end of its
+ * window, counted on CLOCK_BOOTTIME, always agree. Another boot's keep theirs. */
+static void redate(struct link_memory *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        for (size_t j = 0; j < m->rails[i].n_events; j++) {
+            struct link_event *ev = &m->rails[i].events[j];
+            if (!streq(ev->boot_id, m->boot_id) || ev->boottime > m->now_boottime)
+                continue;
+            usec_t age = m->now_boottime - ev->boottime;
+            ev->wall = m->now_wall > age ? m->now_wall - age : 0;
+        }
+}
+
 static void reboot(struct link_memory *m, const char *boot_id)
 {
     for (size_t i = 0; i < m->n; i++) {
@@ -238,6 +253,7 @@ int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_b
         reboot(m, boot_id);
     m->now_boottime = now_boottime;
     m->now_wall = now_wall;
+    redate(m);
     /* A rail that leaves the inventory keeps its memory, so that it comes back with its
      * sticky window and its warnings (an HCA reset is no clean slate); one gone longer than
      * any window a policy can set is dropped, and so the memory stays the size of the node. */
