@@ -118,9 +118,9 @@ END_TEST
  * the latter within LLDP_CAPTURE_TIMEOUT (liblldpctl's own transport would block forever). */
 START_TEST(test_capture_unanswered)
 {
-    char dir[512], path[600], why[160], *text;
+    char dir[64], path[96], why[160], *text;
     size_t len;
-    ck_assert_int_eq(check_scratch_dir(dir, sizeof(dir), "check_lldp"), 0);
+    ck_assert_int_eq(check_socket_dir(dir, sizeof(dir)), 0);
     snprintf(path, sizeof(path), "%s/mute.sock", dir);
     unlink(path);
     ck_assert_int_eq(lldp_capture(path, "eth0", &text, &len, why, sizeof(why)), -ENOENT);
@@ -141,6 +141,7 @@ START_TEST(test_capture_unanswered)
     close(fd);
     unlink(path);
     ck_assert_int_eq(lldp_capture(path, "eth0", &text, &len, why, sizeof(why)), -ENOENT);
+    rmdir(dir);
 }
 END_TEST
 
