@@ -45,7 +45,17 @@ while read -r name check rail policy; do
             select(.severity == "warning" or .severity == "error") | .message]' "$tmp/$name-healthy.json")"
     fi
 done < "$tmp/cases"
-echo "corpus: $found of $n faults found, $alarms false alarms on $n healthy twins"
+
+# The healthy controls (a RoCE LAG, RoCE on a VLAN): READY, no false alarm.
+sh "$corpus/make-corpus.sh" --controls > "$tmp/controls"
+while read -r name policy; do
+    judge "control-$name" . "$policy"
+    verdict=$(jq -r .verdict "$tmp/control-$name-..json")
+    [ "$verdict" = READY ] && pass "control $name: READY" ||
+        { alarms=$((alarms + 1)); fail "control $name reads $verdict: $(jq -c '[.findings[] |
+            select(.severity == "warning" or .severity == "error") | .message]' "$tmp/control-$name-..json")"; }
+done < "$tmp/controls"
+echo "corpus: $found of $n faults found, $alarms false alarms on $n healthy twins and $(wc -l < "$tmp/controls") controls"
 [ "$n" -ge 10 ] && pass "$n cases" || fail "only $n cases"
 
 # What fabtune said wrongly of some, and says now. An IB port in INIT or ARMED has its
