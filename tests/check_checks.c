@@ -89,6 +89,10 @@ START_TEST(test_state_dir)
     s.holder = 4242;
     check_persistence(&s, &fs);
     ck_assert_ptr_nonnull(strstr(fs.items[2].message, "another process (pid 4242) holds its lock"));
+    /* Free space would not help a lock another holds (issue 41, item 4). */
+    ck_assert_ptr_nonnull(strstr(fs.items[1].hint, "free space"));
+    ck_assert_ptr_nonnull(strstr(fs.items[2].hint, "stop the process that holds the lock"));
+    ck_assert_ptr_null(strstr(fs.items[2].hint, "free space"));
     s.holder = 0;
     check_persistence(&s, &fs);
     ck_assert_ptr_nonnull(strstr(fs.items[3].message, "of unknown PID"));
@@ -850,6 +854,18 @@ START_TEST(test_capture_gaps)
     f = finding_of(&s, "netdev.carrier", "mlx5_1/1");
     ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
     ck_assert_str_eq(f->message, "enp60s0f0np0 has no carrier file in this tree (oper state up)");
+    /* Oper state down without a carrier file: the tree does not say why it is down (no
+     * cable, or set down); never "administratively down" (issue 41, item 10). */
+    strscpy(s.inv.rails[1].netdev.operstate, "down", sizeof(s.inv.rails[1].netdev.operstate));
+    rejudge(&s);
+    f = finding_of(&s, "netdev.carrier", "mlx5_1/1");
+    ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
+    ck_assert_str_eq(f->message, "enp60s0f0np0 has no carrier file in this tree (oper state down)");
+    /* A carrier file the kernel would not read (EINVAL, not ENOENT): set down. */
+    s.inv.rails[1].netdev.carrier_absent = false;
+    rejudge(&s);
+    ck_assert_str_eq(finding_of(&s, "netdev.carrier", "mlx5_1/1")->message,
+                     "enp60s0f0np0 carrier not readable (the link is administratively down)");
     /* One finding for a missing netdev: no carrier or MTU of it to judge. */
     ck_assert_int_eq(one_finding(&s.findings, "netdev.oper", "mlx5_2/1")->severity, SEVERITY_ERROR);
     ck_assert_ptr_null(finding_of(&s, "netdev.carrier", "mlx5_2/1"));

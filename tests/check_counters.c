@@ -550,6 +550,31 @@ START_TEST(test_port_errors_raised)
 }
 END_TEST
 
+/* perfquery -R within an interval, then 30 more symbol errors: the 30 rose in it, and are
+ * seen (a lower bound), not lost for that interval (issue 41, item 10). */
+START_TEST(test_rise_after_a_reset)
+{
+    struct counter_state st = { 0 };
+    struct run a, b;
+    set_port_counter("mlx5_0", "symbol_error", 60000);
+    scan_at(&a, 100);
+    counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC);
+    set_port_counter("mlx5_0", "symbol_error", 30);
+    scan_at(&b, 110);
+    counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC);
+    check_counters(&b.inv, &st, &b.policy, &b.findings);
+    const struct rail_counters *rc = counters_find_const(&st, "mlx5_0/1");
+    ck_assert_uint_eq(rc->resets, 1);
+    ck_assert_double_eq_tol(rc->rates[COUNTER_LINK].per_second, 3, 1e-9);
+    ck_assert(rc->symbols.known);
+    ck_assert_double_eq_tol(rc->symbols.per_second, 3, 1e-9);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.link", "mlx5_0/1")->severity, SEVERITY_WARNING);
+    run_done(&a);
+    run_done(&b);
+    counters_done(&st);
+}
+END_TEST
+
 /* A PMA counter at its maximum stops: its class's rate is unknown with the reset hint, not
  * ok; a rise into the maximum is still seen (a lower bound); perfquery -R's reset gives no
  * alarm, and the next rise is seen again. A 32-bit hw_counter that wraps gives none. */
@@ -788,6 +813,7 @@ int main(void)
     tcase_add_test(tc, test_port_errors_raised);
     tcase_add_test(tc, test_same_name_two_dirs);
     tcase_add_test(tc, test_saturated_and_reset);
+    tcase_add_test(tc, test_rise_after_a_reset);
     tcase_add_test(tc, test_offline_totals);
     /* Each test copies a fixture tree and scans it up to four times: seconds on a loaded
      * machine, under ASan more. */

@@ -188,10 +188,13 @@ START_TEST(test_rates)
     assert_near(b.pre_ber, 2.4e-8);
     assert_near(b.post_ber, 1e-12);
     assert_near(b.pre.per_second, 9600);
-    /* a reset (the counters go back): unknown, not negative, not huge */
+    /* a reset (the counters go back): what they hold rose since it, a lower bound (50
+     * bits a second), never negative, never huge */
     fold(&st, "r", 120, 500, 0);
     link_ber_of(counters_find_const(&st, "r")->link, 400, &b);
-    ck_assert(!b.pre_known && !b.post_known);
+    ck_assert(b.pre_known && b.post_known);
+    assert_near(b.pre.per_second, 50);
+    assert_near(b.post_ber, 0);
     ck_assert_uint_eq(b.pre.total, 500);
     /* and known again from the next */
     fold(&st, "r", 130, 500 + 4000, 0);

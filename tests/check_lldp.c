@@ -118,9 +118,9 @@ END_TEST
  * the latter within LLDP_CAPTURE_TIMEOUT (liblldpctl's own transport would block forever). */
 START_TEST(test_capture_unanswered)
 {
-    char dir[512], path[600], why[160], *text;
+    char dir[64], path[96], why[160], *text;
     size_t len;
-    ck_assert_int_eq(check_scratch_dir(dir, sizeof(dir), "check_lldp"), 0);
+    ck_assert_int_eq(check_socket_dir(dir, sizeof(dir)), 0);
     snprintf(path, sizeof(path), "%s/mute.sock", dir);
     unlink(path);
     ck_assert_int_eq(lldp_capture(path, "eth0", &text, &len, why, sizeof(why)), -ENOENT);
@@ -141,6 +141,7 @@ START_TEST(test_capture_unanswered)
     close(fd);
     unlink(path);
     ck_assert_int_eq(lldp_capture(path, "eth0", &text, &len, why, sizeof(why)), -ENOENT);
+    rmdir(dir);
 }
 END_TEST
 
@@ -382,12 +383,20 @@ START_TEST(test_unknown)
 {
     add_rail("mlx5_0/1", "mlx5_core", NULL, NULL, NULL, 0);
     inv.rails[0].lldp.known = false;
+    inv.rails[0].lldp.err = -ENOENT;
     strcpy(inv.rails[0].lldp.why, "lldpd's socket /run/lldpd.socket: No such file or directory; "
-           "lldpd is not running: install and enable it");
+           "lldpd is not running: install and enable it (apt-get install lldpd; systemctl "
+           "enable --now lldpd)");
     expect("fabric.neighbor", "mlx5_0/1", SEVERITY_UNKNOWN, "lldpd is not running");
     expect("fabric.neighbor", "mlx5_0/1", SEVERITY_UNKNOWN, "systemctl enable --now lldpd");
     expect("fabric.neighbor", "mlx5_0/1", SEVERITY_UNKNOWN, "mlxconfig -d PCI query");
     ck_assert_ptr_null(judge("fabric.mtu", "mlx5_0/1"));
+    /* A captured tree without lldpd's answers (issue 41, item 4): its reason, and no
+     * "install lldpd": the node it comes from may well run it. */
+    inv.rails[0].lldp.err = 0;
+    strcpy(inv.rails[0].lldp.why, "a captured tree holds no LLDP neighbours for eth0 (lldpd's "
+           "answers come with a fabtunectl snapshot)");
+    ck_assert_ptr_null(judge("fabric.neighbor", "mlx5_0/1")->hint);
     /* InfiniBand: the reason, no lldpd hint. */
     strcpy(inv.rails[0].link_layer, "InfiniBand");
     strcpy(inv.rails[0].lldp.why, "InfiniBand has no LLDP");

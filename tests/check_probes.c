@@ -231,6 +231,19 @@ START_TEST(test_persistence_and_findings)
     ck_assert_uint_eq(l2->n_recent_wait, 2);
     ck_assert_double_eq_tol(l2->recent_wait[0], 8e-6, 1e-15);
     ck_assert_double_eq(l2->recent_wait[1], 0);
+    /* The last run's judgement survives a restart (issue 41, item 10: last_unjudged did
+     * not): a bad run, and one not judged for its CPU wait. */
+    ck_assert(b2->last_bad);
+    b->last_unjudged = true;
+    b->last_excess_wait = 0.0025;
+    ck_assert_int_eq(baselines_save(dir, &all), 0);
+    baselines_done(&again);
+    ck_assert_int_eq(baselines_load(dir, &again), 0);
+    b2 = baselines_get(&again, "rxe0/1 rdma 8");
+    l2 = baselines_get(&again, "loopback tcp 64");
+    ck_assert(b2->last_bad && b2->last_unjudged);
+    ck_assert_double_eq_tol(b2->last_excess_wait, 0.0025, 1e-15);
+    ck_assert(!l2->last_unjudged);
 
     struct policy p;
     struct findings fs = { 0 };
@@ -832,6 +845,17 @@ START_TEST(test_peer_findings)
     ck_assert_int_eq(fs.items[3].severity, SEVERITY_WARNING);
     ck_assert_str_eq(fs.items[3].message, "1 of 2 peers unreachable (n2)");
     ck_assert_int_eq(findings_verdict(&fs), VERDICT_DEGRADED);
+    ck_assert_ptr_nonnull(strstr(fs.items[1].hint, "is fabtuned running on the peer"));
+    findings_done(&fs);
+    /* A name that does not resolve (the runner fills no address): DNS, said with the name
+     * and the resolver's error, never "check fabtuned on the peer" (issue 41, item 4). */
+    e[1].addr[0] = '\0';
+    e[1].result[PROBE_TCP_LATENCY] = (struct probe_result){ .ran = true, .error = -EHOSTUNREACH,
+                                          .error_text = "cannot resolve n2: Name or service not known" };
+    check_probe_results(&run, &p, &fs);
+    ck_assert_str_eq(fs.items[1].message, "n2: cannot resolve n2: Name or service not known");
+    ck_assert_ptr_nonnull(strstr(fs.items[1].hint, "the peer's name did not resolve on this node: check DNS"));
+    ck_assert_ptr_null(strstr(fs.items[1].hint, "fabtuned"));
     findings_done(&fs);
     p.probes.peers.unreachable_degraded = 2;   /* one of two is not enough */
     check_probe_results(&run, &p, &fs);
@@ -920,6 +944,40 @@ START_TEST(test_probes_copy_is_deep)
 }
 END_TEST
 
+/* Without rails the loopback address and the host's peer paths run no RDMA: a job defers
+ * their TCP results, and gives their RDMA results no reason to wait (status listed
+ * "loopback rdma deferred: job 77 running", issue 41 item 10). */
+START_TEST(test_no_rdma_nothing_rdma_deferred)
+{
+    struct policy p;
+    struct inventory inv = { 0 };
+    struct probe_run run;
+    struct counter_state cs = { 0 };
+    policy_init_defaults(&p);
+    char n1[] = "n1", n2[] = "n2", *hosts[] = { n1, n2 };
+    p.probes.peers.hosts = hosts;
+    p.probes.peers.n_hosts = 2;
+    p.probes.peers.k = 1;
+    p.probes.rdma.iterations = 100000;          /* intensive: it would wait, if it ran */
+    ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    ck_assert_uint_eq(run.n, 1);
+    ck_assert(!run.targets[0].rdma);
+    probes_defer(&run, &cs, &p, "77", false, 0);
+    ck_assert_str_eq(run.targets[0].result[PROBE_TCP_BANDWIDTH].deferred, "job 77 running");
+    ck_assert_str_eq(run.targets[0].result[PROBE_RDMA_LATENCY].deferred, "");
+    ck_assert_str_eq(run.targets[0].result[PROBE_RDMA_BANDWIDTH].deferred, "");
+    ck_assert_uint_ge(run.n_peers, 1);
+    ck_assert(!run.peers[0].rdma);
+    ck_assert_str_eq(run.peers[0].result[PROBE_TCP_BANDWIDTH].deferred, "job 77 running");
+    ck_assert_str_eq(run.peers[0].result[PROBE_RDMA_BANDWIDTH].deferred, "");
+    probes_done(&run);
+    inventory_done(&inv);
+    p.probes.peers.hosts = NULL;
+    p.probes.peers.n_hosts = 0;
+    policy_done(&p);
+}
+END_TEST
+
 /* A ping-pong over probes.defer.light_bytes waits as the streams do: probes_defer gives it
  * its stream's reason (on the rails, the cross-rail pairs and the peer paths), only for the
  * transport whose ping-pong is over the budget. */
@@ -938,6 +996,8 @@ START_TEST(test_intensive_pingpong_deferred)
     ck_assert_ptr_nonnull(inventory_add_rail(&inv, "mlx5_0", 1));
     ck_assert_ptr_nonnull(inventory_add_rail(&inv, "mlx5_1", 1));
     ck_assert_int_eq(probes_plan(&inv, &p, &run), 0);
+    for (size_t i = 0; i < run.n_peers; i++)
+        run.peers[i].rdma = true;               /* as from rails with an address */
     ck_assert_uint_eq(probes_defer(&run, &cs, &p, "1234", false, 0), 0);
     for (size_t i = 0; i < run.n; i++) {
         ck_assert_str_eq(run.targets[i].result[PROBE_TCP_LATENCY].deferred, "job 1234 running");
@@ -1050,6 +1110,30 @@ START_TEST(test_carry_keeps_no_cost)
     ck_assert_double_eq(r->wall_seconds, 0);
     ck_assert_uint_eq(r->bytes, 0);
     ck_assert_double_eq(r->cpu_wait_seconds, 0);
+}
+END_TEST
+
+/* A figure of another message size is not this probe's: after a reload from size 64 to
+ * 4096 a deferred ping-pong keeps no figure, where it kept the 64-byte one under the new
+ * size (issue 41, item 10); the same size still carries. */
+START_TEST(test_carry_same_size_only)
+{
+    struct probe_target before = { .name = "loopback" }, now = { .name = "loopback" };
+    struct probe_run prev = { .targets = &before, .n = 1, .tcp = { .size = 64, .bw_size = 65536 } },
+                     run = { .targets = &now, .n = 1, .tcp = { .size = 4096, .bw_size = 65536 } };
+    before.result[PROBE_TCP_LATENCY] = (struct probe_result){ .ran = true, .at = 1,
+        .latency = { .n = 1, .p50 = 5e-6, .p99 = 9e-6 } };
+    before.result[PROBE_TCP_BANDWIDTH] = (struct probe_result){ .ran = true, .bandwidth = 1e9, .at = 1 };
+    snprintf(now.result[PROBE_TCP_LATENCY].deferred, PROBE_DEFERRED_MAX, "job 77 running");
+    snprintf(now.result[PROBE_TCP_BANDWIDTH].deferred, PROBE_DEFERRED_MAX, "job 77 running");
+    probes_carry(&run, &prev);
+    ck_assert(!now.result[PROBE_TCP_LATENCY].ran);
+    ck_assert_str_eq(now.result[PROBE_TCP_LATENCY].deferred, "job 77 running");
+    ck_assert(probe_result_stale(&now.result[PROBE_TCP_BANDWIDTH]));   /* its size is the same */
+    run.tcp.size = 64;
+    probes_carry(&run, &prev);
+    ck_assert(probe_result_stale(&now.result[PROBE_TCP_LATENCY]));
+    ck_assert_double_eq(now.result[PROBE_TCP_LATENCY].latency.p50, 5e-6);
 }
 END_TEST
 
@@ -1390,8 +1474,10 @@ int main(void)
     tcase_add_test(tc, test_peer_stream_after_slow_session);
     tcase_add_test(tc, test_probes_copy_is_deep);
     tcase_add_test(tc, test_intensive_pingpong_deferred);
+    tcase_add_test(tc, test_no_rdma_nothing_rdma_deferred);
     tcase_add_test(tc, test_intensive_pingpong_waits_and_carries);
     tcase_add_test(tc, test_carry_keeps_no_cost);
+    tcase_add_test(tc, test_carry_same_size_only);
     tcase_add_test(tc, test_age_on_the_boot_clock);
     tcase_add_test(tc, test_cpu_wait_explains_tail);
     tcase_add_test(tc, test_fold_keys_by_the_runs_size);

@@ -38,6 +38,15 @@ static inline int check_scratch_dir(char *out, size_t len, const char *name)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* A short scratch directory for Unix sockets, /tmp/ft.XXXXXX: a socket path holds at most
+ * 107 bytes, and one under the build tree fails with ENAMETOOLONG where CI checks out into
+ * a long path. The caller removes it. Returns 0 or -1. */
+static inline int check_socket_dir(char *out, size_t len)
+{
+    snprintf(out, len, "/tmp/ft.XXXXXX");
+    return mkdtemp(out) ? 0 : -1;
+}
+
 /* Runs the shell command that FMT and its arguments make; fails the test, naming the
  * command, when it does not fit or does not exit 0. */
 __attribute__((format(printf, 1, 2)))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests of src/shared: the UTF-8 cleaning of replies (what outside bytes a reply may
- * carry), strscpy() and grow_array(). */
+ * carry), strscpy(), grow_array(), and json_text()'s fields for the terminal. */
 #include "config.h"
 
 #include <check.h>
@@ -10,6 +10,7 @@
 
 #include "check_run.h"
 #include "grow.h"
+#include "json_text.h"
 #include "strutil.h"
 
 START_TEST(test_utf8_sanitize)
@@ -66,6 +67,38 @@ START_TEST(test_grow_array)
 }
 END_TEST
 
+/* A field's text lives as long as its object, however many fields are asked for after it
+ * (issue 41, item 8: a ring of 8 buffers gave the ninth call the first's memory), and a
+ * control character (C0, DEL, C1) reads '?'. */
+START_TEST(test_json_text_lives_with_its_object)
+{
+    json_object *o = json_object_new_object();
+    char key[16], want[32];
+    const char *kept[12];
+    for (int i = 0; i < 12; i++) {
+        snprintf(key, sizeof(key), "k%d", i);
+        snprintf(want, sizeof(want), "reason %d", i);
+        json_object_object_add(o, key, json_object_new_string(want));
+    }
+    json_object_object_add(o, "esc", json_object_new_string("a\x1b[2Jb\x7f\xc2\x9b" "c\td"));
+    json_object_object_add(o, "n", json_object_new_int(42));
+    for (int i = 0; i < 12; i++) {
+        snprintf(key, sizeof(key), "k%d", i);
+        kept[i] = json_text(o, key);
+    }
+    ck_assert_str_eq(json_text(o, "esc"), "a?[2Jb??c\td");
+    ck_assert_str_eq(json_text(o, "esc"), "a?[2Jb??c\td");     /* cleaned once, stays */
+    ck_assert_str_eq(json_text(o, "n"), "42");
+    ck_assert_str_eq(json_text(o, "absent"), "-");
+    ck_assert_str_eq(json_text(NULL, "k0"), "-");
+    for (int i = 0; i < 12; i++) {
+        snprintf(want, sizeof(want), "reason %d", i);
+        ck_assert_str_eq(kept[i], want);
+    }
+    json_object_put(o);
+}
+END_TEST
+
 static Suite *shared_suite(void)
 {
     Suite *s = suite_create("shared");
@@ -73,6 +106,7 @@ static Suite *shared_suite(void)
     tcase_add_test(tc, test_utf8_sanitize);
     tcase_add_test(tc, test_strscpy);
     tcase_add_test(tc, test_grow_array);
+    tcase_add_test(tc, test_json_text_lives_with_its_object);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -89,6 +89,23 @@ out "$(q mlx5_6/1 '.module.rx_power_weakest | "\(.lane) \(.watts) \(.dbm) \(.low
 expect_match '^mlx5_6/1  *enp205s0f0np0 .* lane 3 0 mW (warn -10.00, no light)  *-$' "$LAST_OUT"
 expect_match '^mlx5_4/1: module unknown: no answer to MODULE_EEPROM_GET when the snapshot was taken (Operation not supported)$' "$LAST_OUT"
 expect_match '^  no flap, link down or error burst kept$' "$LAST_OUT"
+# Every rail's reason reaches the table, each said once after the rails that have it
+# (issue 41, item 8: rows kept pointers into a ring of 8 buffers that later rows overwrote,
+# and five of the eight rails' FEC reasons were lost).
+expect_match '^mlx5_1/1, mlx5_2/1, mlx5_3/1, mlx5_4/1, mlx5_5/1, mlx5_6/1, mlx5_7/1: FEC unknown: the snapshot kept no FEC_GET answer$' "$LAST_OUT"
+cp "$LAST_OUT" "$tmp/links.txt"
+for rail in $("$ctl" -s "$sock" --json links | jq -r '.[].rail'); do
+    for what in "module .module.unknown_reason" "FEC .fec_unknown_reason" "BER .ber_unknown_reason"; do
+        why=$(q "$rail" "${what#* } // empty")
+        [ -n "$why" ] || continue
+        if grep -F ": ${what%% *} unknown: $why" "$tmp/links.txt" | cut -d: -f1 | tr -d ' ' |
+            tr ',' '\n' | grep -qxF "$rail"; then
+            pass "$rail's ${what%% *} reason is in the table"
+        else
+            fail "$rail's ${what%% *} reason ($why) is not in the table"
+        fi
+    done
+done
 
 ib="$root/class/infiniband"
 echo 36 > "$ib/mlx5_0/ports/1/counters/symbol_error"

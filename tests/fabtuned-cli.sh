@@ -63,6 +63,40 @@ printf 'version: 1\n' > "$tmp/v1.yaml"
 expect_rc 0 "$fabtuned" --dump-policy -c "$tmp/v1.yaml"
 expect_same "$tmp/empty.dump" "$LAST_OUT"
 
+# Issue 41, item 6: --check-config flags every sysctl key the host (its --procfs-root)
+# does not have, at its node, with the nearest key it has; a per-rail key is checked as
+# the kernel's "default" interface has it. At run time such a key is a warning, never
+# READY. A key of the host's network namespace alone, looked at from another, is not
+# checked (said), not refused.
+hp="$tmp/host-proc/sys"
+mkdir -p "$hp/net/core" "$hp/net/ipv4/conf/default" "$hp/vm" "$hp/kernel/random"
+for k in net/core/somaxconn net/core/netdev_max_backlog net/core/rmem_max vm/zone_reclaim_mode \
+    net/ipv4/conf/default/rp_filter net/ipv4/conf/default/arp_ignore; do echo 1 > "$hp/$k"; done
+echo 11111111-2222-3333-4444-555555555555 > "$hp/kernel/random/boot_id"
+printf 'version: 1\nrails: {expect_count: 0}\nprobes: {enabled: false}\ntuning:\n  mode: verify\n  sysctl:\n%s\n%s\n%s\n%s\n%s\n' \
+    '    net.core.rmem_maxx: 134217728' '    net.ipv4.conf.@multirail.rp_filtr: 2' \
+    '    net.core.rmem_max: 1' '    net.ipv4.conf.@rail.arp_ignore: 1' '    net.bridge.nothing_here: 1' > "$tmp/typo.yaml"
+expect_rc 1 "$fabtuned" --check-config -c "$tmp/typo.yaml" --procfs-root "$tmp/host-proc"
+expect_grep "$tmp/typo.yaml:7:5: sysctl key 'net.core.rmem_maxx' does not exist in $tmp/host-proc/sys (did you mean 'net.core.rmem_max'?)" "$LAST_ERR"
+expect_grep "$tmp/typo.yaml:8:5: sysctl key 'net.ipv4.conf.@multirail.rp_filtr' does not exist in $tmp/host-proc/sys (did you mean 'net.ipv4.conf.@multirail.rp_filter'?)" "$LAST_ERR"
+expect_grep "$tmp/typo.yaml:11:5: sysctl key 'net.bridge.nothing_here' does not exist in $tmp/host-proc/sys (a typo, or a module that is not loaded)" "$LAST_ERR"
+expect_match "^    net.core.rmem_maxx: 134217728\$" "$LAST_ERR"
+! grep -q "key 'net.core.rmem_max'\|arp_ignore' does not" "$LAST_ERR" && pass "the keys the host has pass" ||
+    fail "a key the host has was refused"
+sed '/maxx\|rp_filtr\|nothing_here/d' "$tmp/typo.yaml" > "$tmp/typo-fixed.yaml"
+expect_rc 0 "$fabtuned" --check-config -c "$tmp/typo-fixed.yaml" --procfs-root "$tmp/host-proc"
+# The daemon and --once load it all the same (the key may come with a module) and warn.
+expect_rc 1 "$fabtuned" --once --json -c "$tmp/typo.yaml" --procfs-root "$tmp/host-proc" --state-dir "$tmp/typo-state"
+jq -r '.findings[] | select(.check == "tuning.drift" and (.message | contains("rmem_maxx"))) | "\(.severity) \(.hint)"' "$LAST_OUT" > "$tmp/v"
+expect_match "^warning a typo? this kernel has net.core.rmem_max; " "$tmp/v"
+jq -r .verdict "$LAST_OUT" > "$tmp/v"
+expect_match '^DEGRADED$' "$tmp/v"
+# A pod's namespace: somaxconn without netdev_max_backlog. Its net keys are not checked.
+rm "$hp/net/core/netdev_max_backlog"
+printf 'version: 1\ntuning:\n  sysctl: {net.core.netdev_max_backlog: 1, vm.zone_reclaim_mode: 0}\n' > "$tmp/pod.yaml"
+expect_rc 0 "$fabtuned" --check-config -c "$tmp/pod.yaml" --procfs-root "$tmp/host-proc"
+expect_grep "net.core.netdev_max_backlog is not visible in this network namespace" "$LAST_ERR"
+
 # An explicit -c that does not exist is an error, never the built-in policy.
 expect_rc 1 "$fabtuned" --check-config -c "$tmp/missing.yaml"
 expect_grep "cannot read policy: No such file or directory" "$LAST_ERR"
@@ -430,6 +464,51 @@ expect_match '^      --snapshot FILE     with --once: judge a fabtunectl snapsho
 expect_match '^ *\.tar\.gz/\.tgz, \.tar\.xz or \.tar\.zst, unpacked into a$' "$LAST_OUT"
 expect_rc 0 "$fabtuned" --version
 
+# Issue 41, item 4 (and 43, item 1): a sysfs tree that no fabtunectl took is "a captured
+# tree", never "the snapshot ... taken by an older fabtunectl"; a tree given without its
+# procfs says so, not that it holds none.
+"$fabtuned" --once --json --no-probes --sysfs-root "$fx/mlx5_8rail/sys" -c "$rails_only" > "$tmp/tree.json"
+jq -r '.findings[] | select(.rail == "mlx5_0/1") | select(.check | test("^(fabric.neighbor|route.egress|route.arp)$")) | "\(.check) \(.message)"' \
+    "$tmp/tree.json" | sort > "$tmp/v"
+expect_match '^fabric.neighbor a captured tree holds no LLDP neighbours for enp26s0f0np0 (lldpd.s answers come with a fabtunectl snapshot)$' "$tmp/v"
+expect_match '^route.egress a captured tree holds no routes for enp26s0f0np0 (they come with a fabtunectl snapshot)$' "$tmp/v"
+expect_match '^route.arp no procfs was given with the captured tree (--procfs-root): its interface sysctls are not read$' "$tmp/v"
+! grep -q "older fabtunectl\|the snapshot" "$tmp/v" && pass "no snapshot claimed of a captured tree" ||
+    fail "a captured tree called a snapshot"
+# A fabtunectl snapshot's tree (fabtune/ beside sys/) keeps its own words.
+"$fabtuned" --once --json --no-probes --sysfs-root "$fx/mlx5_8rail_snapshot/sys" -c "$rails_only" > "$tmp/tree.json"
+jq -r '.findings[] | select(.rail == "mlx5_0/1" and .check == "route.egress") | .message' "$tmp/tree.json" > "$tmp/v"
+expect_match '^the snapshot holds no routes for enp26s0f0np0$' "$tmp/v"
+
+# Issue 41, item 10: a capture without class/net says nothing of the netdevs: a RoCE port
+# there is unknown, not NOT_READY; an iWARP device without a visible netdev is not "the
+# RoCE port", and not judged (port.link_layer says so).
+cp -a "$fx/mlx5_8rail/sys" "$tmp/nonet"
+rm -r "$tmp/nonet/class/net"
+find "$tmp/nonet/devices" -name net -type d -prune -exec rm -r {} +
+"$fabtuned" --once --json --no-probes --sysfs-root "$tmp/nonet" -c "$rails_only" > "$tmp/nonet.json"
+jq -r '.findings[] | select(.check == "netdev.oper" and .rail == "mlx5_0/1") | "\(.severity) \(.message)"' "$tmp/nonet.json" > "$tmp/v"
+expect_match '^unknown the captured tree holds no netdev (no class/net)$' "$tmp/v"
+jq -r '.verdict' "$tmp/nonet.json" > "$tmp/v"
+expect_match '^READY$' "$tmp/v"
+# No netdev MTU known: "-", never 0 ("0/-"), in --once's table and in status's.
+expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$tmp/nonet" -c "$rails_only"
+expect_match '^  mlx5_0/1  *enp26s0f0np0  *ACTIVE  *400G  *-/-  ' "$LAST_OUT"
+"$fabtuned" -c "$rails_only" --sysfs-root "$tmp/nonet" --state-dir "$tmp/nonet-state" \
+    --runtime-dir "$tmp/nonet-run" --log-target stderr 2> /dev/null & nonet_pid=$!
+for _ in $(seq 200); do "$top_builddir/src/client/fabtunectl" -s "$tmp/nonet-run/fabtuned.sock" health > /dev/null 2>&1; [ $? -lt 2 ] && break; sleep 0.05; done
+expect_rc 0 "$top_builddir/src/client/fabtunectl" -s "$tmp/nonet-run/fabtuned.sock" status
+expect_match '^mlx5_0/1  *enp26s0f0np0  *ACTIVE  *400G  *- ' "$LAST_OUT"
+kill $nonet_pid; wait $nonet_pid 2>/dev/null
+cp -a "$fx/iwarp/sys" "$tmp/iw"
+rm -r "$tmp/iw/class/net/enp65s0f4" "$tmp/iw/devices/pci0000:00/0000:41:00.4/net"
+"$fabtuned" --once --json --no-probes --sysfs-root "$tmp/iw" -c "$rails_only" > "$tmp/iw.json"
+jq -r '.findings[] | select(.check == "netdev.oper") | "\(.severity) \(.message)"' "$tmp/iw.json" > "$tmp/v"
+expect_match "^unknown the iWARP device's netdev.* is not visible; fabtune judges InfiniBand and RoCE rails only\$" "$tmp/v"
+! grep -q "RoCE port" "$tmp/v" && pass "an iWARP rail is not called the RoCE port" || fail "an iWARP rail called the RoCE port"
+jq -r '.verdict' "$tmp/iw.json" > "$tmp/v"
+expect_match '^READY$' "$tmp/v"
+
 # --once --gids: the GID table as show_gids prints it, NCCL's pick, and a word for each
 # entry it skips. The issue's case: an IPv6 address on mlx5_5 moves the pick from 3 to 5.
 expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/mlx5_8rail_gid_shift/sys" -c "$rails_only"
@@ -442,14 +521,22 @@ expect_match '^mlx5_5  *1  *5  *0000:0000:0000:0000:0000:ffff:0a00:0501 10.0.5.1
 expect_match '^mlx5_0  *1  *0  *fe80:.* link-local$' "$LAST_OUT"
 expect_match '^mlx5_0/1: NCCL picks index 3; 252 empty slots$' "$LAST_OUT"
 expect_rc 0 "$fabtuned" --once --gids --json --sysfs-root "$fx/gid_holes/sys" -c "$rails_only"
-jq -r '.[0] | "\(.pick) \(.fails_at) " + ([.entries[] | "\(.index)=\(.nccl)"] | join(" "))' "$LAST_OUT" > "$tmp/gj"
-expect_match '^5 6 0=link-local 1=link-local 4=version 5=pick 6=missing$' "$tmp/gj"
+jq -r '.[0] | "\(.pick) \(.nccl_fails) \(.fails_at) " + ([.entries[] | "\(.index)=\(.nccl)"] | join(" "))' "$LAST_OUT" > "$tmp/gj"
+# Issue 41, item 9: where gid.nccl says NCCL fails, the table picks nothing either.
+expect_match '^null true 6 0=link-local 1=link-local 4=version 5=null 6=fails$' "$tmp/gj"
 # Issue 27, item 33: no gid_attrs/types/6 file, which NCCL's selection fails on.
 expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/gid_holes/sys" -c "$rails_only"
-expect_match '^mlx5_0/1: NCCL.s selection fails at index 6 (no gid_attrs/types/6); 251 empty slots$' "$LAST_OUT"
+expect_match '^mlx5_0/1: NCCL fails: its GID selection cannot open gid_attrs/types/6 (index 6) and returns an error, so no index is picked; 251 empty slots$' "$LAST_OUT"
+expect_match '^mlx5_0  *1  *6  *0000:0000:0000:0000:0000:ffff:0a00:000a 10.0.0.10  *-  *enp26s0f0np0  *fails$' "$LAST_OUT"
+! grep -q ' pick$' "$LAST_OUT" && pass "no pick where NCCL fails" || fail "a pick where NCCL fails"
+"$fabtuned" --once --json --no-probes --sysfs-root "$fx/gid_holes/sys" -c "$rails_only" > "$tmp/gn.json"
+jq -r '.findings[] | select(.check == "gid.nccl") | .severity' "$tmp/gn.json" > "$tmp/gj"
+expect_match '^error$' "$tmp/gj"
 # Item 23: InfiniBand takes index 0 (or the routable FLID index), never "none".
 expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/infiniband/sys" -c "$rails_only"
-expect_match '^mlx5_0  *1  *0  *fe80:0000:0000:0000:b83f:d203:00b1:2b30  *v1  *-  *pick$' "$LAST_OUT"
+# Issue 41, item 10: the kernel gives an IB port's GIDs no netdev; the column names the
+# port's IPoIB netdev, not "-".
+expect_match '^mlx5_0  *1  *0  *fe80:0000:0000:0000:b83f:d203:00b1:2b30  *v1  *ibp26s0  *pick$' "$LAST_OUT"
 expect_match '^mlx5_0/1: NCCL picks index 0 (InfiniBand: index 0, or the routable FLID index 1 when its GID has a FLID); 127 empty slots$' "$LAST_OUT"
 # Item 28: a port without gids/ says so.
 expect_rc 0 "$fabtuned" --once --gids --sysfs-root "$fx/capture_gaps/sys" -c "$rails_only"

@@ -95,6 +95,26 @@ once_a; once_a
 jq -r 'keys[]' "$tmp/astate/probe-baselines.json" > "$tmp/keys"
 expect_grep "host tcp 64 @$b" "$tmp/keys"
 
+# 1b. A neighbour whose name does not resolve: DNS, said with the name and the resolver's
+# error, never "is fabtuned running on the peer" (issue 41, item 4). The resolver is one
+# that answers nothing (this namespace's loopback), so no lookup leaves the test.
+echo "nameserver 127.0.0.1" > "$tmp/resolv.conf"
+mount --bind "$tmp/resolv.conf" /etc/resolv.conf
+cat > "$tmp/dns.yaml" <<EOP
+version: 1
+rails: {expect_count: 0}
+tuning: {mode: off}
+probes:
+  tcp: {iterations: 200, size: 64, bandwidth: {duration: 50ms}}
+  peers: {hosts: [$a, no-such-node.invalid], k: 1, port: $port, unreachable_degraded: 1}
+EOP
+run "$fabtuned" --once --json -c "$tmp/dns.yaml" --state-dir "$tmp/dnsstate"
+jq -r '[.findings[] | select(.check == "probe.peer")][0] | "\(.severity) \(.message)|\(.hint)"' "$LAST_OUT" > "$tmp/f"
+expect_match "^unknown no-such-node.invalid: cannot resolve no-such-node.invalid: [A-Za-z].*|the peer's name did not resolve on this node: check DNS" "$tmp/f"
+! grep -q "fabtuned running" "$tmp/f" && pass "a name that does not resolve is not blamed on the peer's fabtuned" ||
+    fail "a DNS failure sent to the peer's fabtuned: $(cat "$tmp/f")"
+umount /etc/resolv.conf
+
 # 2. B's allowlist without A: refused (a reset, no session), counted and logged on B.
 policy_b "$b, 198.51.100.9" 4 5s
 kill -HUP "$bpid"

@@ -165,14 +165,16 @@ wait_tcp '^null stale=false bw=true lat=100 age=[0-1]$' 20 && pass "jobs: false:
     fail "jobs: false still defers: $(cat "$tmp/tcp")"
 
 # 6. probes.defer.light_bytes (default 1 MiB). Under the load, a TCP ping-pong of 1000 x
-# 1 KiB (2 MB both ways) is intensive: it waits with the stream, for the same reason, and
-# its figure (the last run's, light or not) goes stale and ages past a few timer runs.
+# 1 KiB (2 MB both ways) is intensive: it waits with the stream, for the same reason. The
+# figure it keeps is one of its own size (1000 samples, from a run before the load rose),
+# going stale, or none: never the 64-byte one of before the reload (issue 41 item 10: it
+# was carried, stale, under the new size, as "lat=100").
 rm -rf "$job"
 load_start
 policy false 1000 1024
 kill -HUP "$dpid"
-wait_tcp_lat '^rail busy [0-9.]* Gbit/s stale=true lat=(100|1000) age=([4-9]|[1-9][0-9])$' 80 &&
-    pass "an intensive ping-pong waits under load: $(cat "$tmp/lat")" ||
+wait_tcp_lat '^rail busy [0-9.]* Gbit/s (stale=true lat=1000 age=([4-9]|[1-9][0-9])|stale=false lat=null age=99)$' 80 &&
+    pass "an intensive ping-pong waits under load, with no figure of another size: $(cat "$tmp/lat")" ||
     { fail "the intensive ping-pong ran under load: $(cat "$tmp/lat")"; tail "$tmp/log"; }
 wait_tcp '^rail busy [0-9.]* Gbit/s stale=true ' 4 && pass "its stream waits too: $(cat "$tmp/tcp")" ||
     fail "the stream of an intensive ping-pong: $(cat "$tmp/tcp")"

@@ -55,12 +55,14 @@ wait_status() {
 if start_daemon "$tmp/both" "$tmp/both"; then
     pass "one directory for --state-dir and --runtime-dir: the daemon starts"
     expect_rc 0 "$ctl" -s "$sock" status
-    # A drifted sysctl's hint names the command that works beside a running daemon: in the
-    # daemon's findings, and in a --once run that leaves the state to the daemon.
+    # A drifted sysctl's hint names the command that works: in the daemon's findings (it
+    # applies to its --procfs-root), 'fabtunectl apply'; --once on that captured tree only
+    # reads it, and says to apply on the node it was captured on (issue 41, item 4: it
+    # named 'fabtuned --once --apply', which reads only there).
     expect_rc 0 "$ctl" -s "$sock" --json checks
-    expect_grep "apply with 'fabtunectl apply'" "$LAST_OUT"
+    expect_grep "'fabtunectl apply' applies it once" "$LAST_OUT"
     expect_rc_in "0 1 2 3" once --json --state-dir "$tmp/both"
-    expect_grep "apply with 'fabtunectl apply'" "$LAST_OUT"
+    expect_grep "apply it on the node this tree was captured on" "$LAST_OUT"
     expect_rc 75 once --apply --state-dir "$tmp/both"
     expect_grep "Another fabtuned (pid $dpid) holds the state directory" "$LAST_ERR"
 else
@@ -68,7 +70,9 @@ else
 fi
 stop_daemon
 expect_rc_in "0 1 2 3" once --json --state-dir "$tmp/both"
-expect_grep "apply with 'fabtuned --once --apply'" "$LAST_OUT"
+expect_grep "apply it on the node this tree was captured on" "$LAST_OUT"
+! grep -q "fabtuned --once --apply" "$LAST_OUT" && pass "no '--once --apply' for a captured tree" ||
+    fail "'fabtuned --once --apply' named for a captured tree"
 
 # A holder that has locked but not yet written its PID is still named (/proc/locks).
 mkdir -m 0755 "$tmp/held"

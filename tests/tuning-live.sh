@@ -43,6 +43,11 @@ echo 128 > "$(path net.core.somaxconn)"
 expect_rc 1 "$fabtuned" --once --json --no-probes -c "$policy" --state-dir "$state"
 jq -r '.tuning[] | select(.key == "net.core.somaxconn") | "\(.state) \(.live) \(.original)"' "$LAST_OUT" > "$state/d"
 expect_match "^drift 128 4096\$" "$state/d"
+# Issue 41, item 4: the policy enforces, but --once wrote nothing: its hint says so, and
+# names no daemon that "re-applies it".
+jq -r '.findings[] | select(.check == "tuning.drift" and .severity == "warning") | .hint' "$LAST_OUT" > "$state/h"
+expect_match "^fabtuned --once only reads: 'fabtuned --once --apply' applies it" "$state/h"
+! grep -q "re-applies" "$state/h" && pass "no 're-applies' from --once" || fail "--once says fabtuned re-applies it"
 
 # Revert restores every original exactly and removes the snapshot.
 expect_rc 0 "$fabtuned" --revert --state-dir "$state"
@@ -67,4 +72,34 @@ expect_match "^net.ipv4.tcp_fin_timeout  *$orig  *$orig  *$orig  *reverted" "$LA
 [ "$(cat "$(path net.ipv4.tcp_fin_timeout)")" = "$orig" ] && pass "revert restored $orig" ||
     fail "tcp_fin_timeout is $(cat "$(path net.ipv4.tcp_fin_timeout)") after revert, not $orig"
 kill $dpid; wait $dpid 2>/dev/null
+
+# Issue 41, item 4: this namespace is not the host's (a pod without hostNetwork). The
+# kernel keeps net.core.netdev_max_backlog in the host's alone: here it is "not visible
+# in this network namespace", unknown, never "does not exist on this kernel ... load the
+# module", never drift. rmem_max is the host's too: read-only here on Linux 6.18, absent
+# before; --apply says so either way.
+printf 'version: 1\nrails: {expect_count: 0}\ntuning:\n  mode: verify\n  sysctl:\n%s\n%s\n%s\nprobes: {enabled: false}\n' \
+    '    net.core.netdev_max_backlog: 250000' '    net.core.rmem_max: 134217728' \
+    '    net.core.somaxconn: 4096' > "$state/pod.yaml"
+[ ! -e /proc/sys/net/core/netdev_max_backlog ] && pass "netdev_max_backlog is the host's alone" ||
+    fail "this kernel shows netdev_max_backlog in a child namespace"
+"$fabtuned" --once --json --no-probes -c "$state/pod.yaml" --state-dir "$state" > "$state/pod.json"
+jq -r '.tuning[] | select(.key == "net.core.netdev_max_backlog") | .state' "$state/pod.json" > "$state/v"
+expect_match '^not_visible$' "$state/v"
+jq -r '.findings[] | select(.check == "tuning.drift" and (.message | contains("netdev_max_backlog"))) | "\(.severity) \(.message)"' \
+    "$state/pod.json" > "$state/v"
+expect_match '^unknown net.core.netdev_max_backlog is not visible in this network namespace' "$state/v"
+jq -r '.findings[] | select(.check == "tuning.drift") | "\(.message) \(.hint)"' "$state/pod.json" > "$state/v"
+! grep -q "does not exist\|load the module" "$state/v" && pass "no key called missing" ||
+    fail "a key of the host's called missing from the kernel"
+"$fabtuned" --once --json --no-probes --apply -c "$state/pod.yaml" --state-dir "$state/pod-state" > "$state/pod.json"
+jq -r '.tuning[] | select(.key == "net.core.rmem_max") | .state' "$state/pod.json" > "$state/v"
+if [ -e /proc/sys/net/core/rmem_max ]; then
+    expect_match '^failed$' "$state/v"
+    jq -r '.findings[] | select(.check == "tuning.drift" and (.message | contains("rmem_max"))) | .hint' \
+        "$state/pod.json" > "$state/v"
+    expect_match "^this network namespace is not the host's, and here the key is the host's, read-only" "$state/v"
+else
+    expect_match '^not_visible$' "$state/v"
+fi
 finish

@@ -161,26 +161,43 @@ static void render_table(json_object *rails)
     free(rows);
 }
 
-/* Why a module, the FEC mode or the BER is unknown, per rail: the same reason as the
- * rail above's is not repeated. */
-static void render_reasons(json_object *rails)
+/* Rail I's reason under KEY (of its link, or of the link's module), or NULL. */
+static const char *reason_of(json_object *rails, size_t i, bool module, const char *key)
+{
+    json_object *l = get(json_object_array_get_idx(rails, i), "link");
+    json_object *o = module ? get(l, "module") : l;
+    return present(o, key) ? json_text(o, key) : NULL;
+}
+
+/* Why a module, the FEC mode or the BER is unknown: each reason once, after every rail
+ * that has it ("mlx5_1/1, mlx5_2/1: FEC unknown: ..."), so no rail's reason is lost and
+ * none is said eight times. */
+static void render_reason(json_object *rails, bool module, const char *key, const char *what)
 {
     size_t n = json_object_array_length(rails);
-    const char *last_fec = "", *last_ber = "";
     for (size_t i = 0; i < n; i++) {
-        json_object *r = json_object_array_get_idx(rails, i), *l = get(r, "link");
-        json_object *m = get(l, "module");
-        if (m && present(m, "unknown_reason"))
-            printf("%s: module unknown: %s\n", json_text(r, "name"), json_text(m, "unknown_reason"));
-        if (present(l, "fec_unknown_reason") && !streq(json_text(l, "fec_unknown_reason"), last_fec)) {
-            last_fec = json_text(l, "fec_unknown_reason");
-            printf("%s: FEC unknown: %s\n", json_text(r, "name"), last_fec);
+        const char *why = reason_of(rails, i, module, key);
+        bool said = false;
+        for (size_t j = 0; why && j < i && !said; j++) {
+            const char *other = reason_of(rails, j, module, key);
+            said = other && streq(other, why);
         }
-        if (present(l, "ber_unknown_reason") && !streq(json_text(l, "ber_unknown_reason"), last_ber)) {
-            last_ber = json_text(l, "ber_unknown_reason");
-            printf("%s: BER unknown: %s\n", json_text(r, "name"), last_ber);
+        if (!why || said)
+            continue;
+        for (size_t j = i; j < n; j++) {
+            const char *other = reason_of(rails, j, module, key);
+            if (other && streq(other, why))
+                printf("%s%s", j == i ? "" : ", ", json_text(json_object_array_get_idx(rails, j), "name"));
         }
+        printf(": %s unknown: %s\n", what, why);
     }
+}
+
+static void render_reasons(json_object *rails)
+{
+    render_reason(rails, true, "unknown_reason", "module");
+    render_reason(rails, false, "fec_unknown_reason", "FEC");
+    render_reason(rails, false, "ber_unknown_reason", "BER");
 }
 
 static const char *event_text(json_object *e, char *buf, size_t len)

@@ -292,9 +292,12 @@ void render_status(json_object *d)
             if (tl)
                 snprintf(tcp, sizeof(tcp), "%.1f/%.1fus", json_num(tl, "p50") * 1e6, json_num(tl, "p99") * 1e6);
         }
-        printf("%-*s %-*s %-7s %5.0fG %5.0f %-*s %-4s %-4s %15s %15s %s\n", rail_w,
+        char mtu[16] = "-";     /* "-" where no netdev MTU is known, never 0 */
+        if (json_num(nd, "mtu_bytes") > 0)
+            snprintf(mtu, sizeof(mtu), "%.0f", json_num(nd, "mtu_bytes"));
+        printf("%-*s %-*s %-7s %5.0fG %5s %-*s %-4s %-4s %15s %15s %s\n", rail_w,
                json_text(r, "name"), net_w, json_text(nd, "name"), json_text(r, "state"),
-               json_num(r, "rate_bits_per_second") / 1e9, json_num(nd, "mtu_bytes"), gid_w, gid,
+               json_num(r, "rate_bits_per_second") / 1e9, mtu, gid_w, gid,
                pfc, ecn, rdma, tcp, json_text(r, "verdict"));
     }
     json_object *gpus = get(d, "gpus");

@@ -3,33 +3,68 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_text.h"
 
-/* A field for the terminal. Its text may come from outside (a netdev or device name, a
- * sysfs file, a policy's bytes): control characters, C0 and C1 (an escape sequence would
- * reach the terminal), are shown as '?'. A few rotating buffers serve one printf call. */
-const char *json_text(json_object *o, const char *key)
+/* U+0080..U+009F as UTF-8: 0xc2 0x80..0x9f. */
+static bool c1_at(const unsigned char *c)
 {
-    static char ring[8][4096];
-    static unsigned next;
-    json_object *v;
-    if (!o || !json_object_object_get_ex(o, key, &v) || !v)
-        return "-";
-    const unsigned char *in = (const unsigned char *)json_object_get_string(v);
-    char *out = ring[next++ % 8];
-    size_t n = 0;
-    for (; *in && n < sizeof(ring[0]) - 1; in++) {
-        if (in[0] == 0xc2 && in[1] >= 0x80 && in[1] <= 0x9f) {    /* U+0080..U+009F */
+    return c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f;
+}
+
+static bool c0_or_del(unsigned char c)
+{
+    return (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f;
+}
+
+static bool text_has_control(const char *s)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (c0_or_del(*c) || c1_at(c))
+            return true;
+    return false;
+}
+
+/* Each control character of S becomes '?', in place (a C1's two bytes one '?'). */
+static void text_mask_control(char *s)
+{
+    unsigned char *in = (unsigned char *)s, *out = in;
+    for (; *in; in++) {
+        if (c1_at(in)) {
             in++;
-            out[n++] = '?';
+            *out++ = '?';
         } else {
-            out[n++] = (*in < 0x20 && *in != '\t' && *in != '\n') || *in == 0x7f ? '?' : (char)*in;
+            *out++ = c0_or_del(*in) ? '?' : *in;
         }
     }
-    out[n] = '\0';
-    return out;
+    *out = '\0';
+}
+
+/* A field for the terminal. Its text may come from outside (a netdev or device name, a
+ * sysfs file, a policy's bytes): control characters, C0 and C1 (an escape sequence would
+ * reach the terminal), are shown as '?'. A string is cleaned where it lies, once, so the
+ * text returned is the object's own: a caller may keep it as long as O lives, however
+ * many fields it asks for after it. */
+const char *json_text(json_object *o, const char *key)
+{
+    json_object *v;
+    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) || !v)
+        return "-";
+    const char *in = json_object_get_string(v);
+    if (!json_object_is_type(v, json_type_string) || !text_has_control(in))
+        return in;      /* json-c escapes control characters in what it serialises */
+    char *clean = strdup(in);
+    if (!clean)
+        return "?";
+    text_mask_control(clean);
+    if (json_object_set_string(v, clean))     /* 1 when set */
+        in = json_object_get_string(v);
+    else
+        in = "?";
+    free(clean);
+    return in;
 }
 
 double json_num(json_object *o, const char *key)
@@ -55,9 +90,10 @@ static void gid_table_summary(json_object *r, FILE *f)
         return;
     }
     if (json_object_object_get_ex(r, "fails_at", &v) && v) {
-        fprintf(f, "%s/%s: NCCL's selection fails at index %s (no gid_attrs/types/%s); "
-                "%g empty slots\n", dev, port, json_text(r, "fails_at"),
-                json_text(r, "fails_at"), json_num(r, "empty"));
+        fprintf(f, "%s/%s: NCCL fails: its GID selection cannot open gid_attrs/types/%s "
+                "(index %s) and returns an error, so no index is picked; %g empty slots\n",
+                dev, port, json_text(r, "fails_at"), json_text(r, "fails_at"),
+                json_num(r, "empty"));
         return;
     }
     bool ib = strcmp(json_text(r, "link_layer"), "InfiniBand") == 0;
@@ -66,6 +102,16 @@ static void gid_table_summary(json_object *r, FILE *f)
             json_num(r, "pick") < 0 ? "" : json_text(r, "pick"),
             ib ? " (InfiniBand: index 0, or the routable FLID index 1 when its GID has a FLID)"
                : "", json_num(r, "empty"));
+}
+
+/* An entry's netdev (gid_attrs/ndevs). The kernel gives an InfiniBand port's GIDs none:
+ * there the column names the port's own netdev (IPoIB), not "-". */
+static const char *entry_netdev(json_object *r, json_object *e)
+{
+    json_object *v;
+    if (json_object_object_get_ex(e, "netdev", &v) && v)
+        return json_text(e, "netdev");
+    return strcmp(json_text(r, "link_layer"), "InfiniBand") == 0 ? json_text(r, "netdev") : "-";
 }
 
 static size_t wider(size_t w, const char *s)
@@ -88,7 +134,7 @@ void gid_table_print(json_object *rails, FILE *f)
         if (json_object_is_type(r, json_type_object) && json_object_object_get_ex(r, "entries", &entries) &&
             json_object_is_type(entries, json_type_array))
             for (size_t i = 0; i < json_object_array_length(entries); i++)
-                net_w = (int)wider((size_t)net_w, json_text(json_object_array_get_idx(entries, i), "netdev"));
+                net_w = (int)wider((size_t)net_w, entry_netdev(r, json_object_array_get_idx(entries, i)));
     }
     fprintf(f, "%-*s %-4s %-5s %-39s %-15s %-3s %-*s %s\n", dev_w, "DEV", "PORT", "INDEX", "GID",
             "IPv4", "VER", net_w, "NETDEV", "NCCL");
@@ -107,7 +153,7 @@ void gid_table_print(json_object *rails, FILE *f)
             fprintf(f, "%-*s %-4s %-5s %-39s %-15s %-3s %-*s %s\n", dev_w, json_text(r, "device"),
                     json_text(r, "port"), json_text(e, "index"), json_text(e, "gid"),
                     v4 ? json_text(e, "ipv4") : "", json_text(e, "version"), net_w,
-                    json_text(e, "netdev"), json_text(e, "nccl"));
+                    entry_netdev(r, e), json_text(e, "nccl"));
         }
         gid_table_summary(r, f);
     }

@@ -6,8 +6,8 @@
 #include <stdio.h>
 
 /* KEY's value as text, "-" when absent or null; control characters (C0, C1: an escape
- * sequence would reach the terminal) shown as '?'. A few rotating buffers serve one
- * printf call. */
+ * sequence would reach the terminal) shown as '?'. The text is O's own (a string is
+ * cleaned in place, once): it lives as long as O. */
 const char *json_text(json_object *o, const char *key);
 /* KEY's value as a number; 0 when absent. */
 double json_num(json_object *o, const char *key);

@@ -155,13 +155,9 @@ static void check_subnet(const struct rail *r, int idx, const struct policy *p,
  * NCCL_IB_GID_INDEX=-1). Returns 0 after adding the error, -1 when it does not fail. */
 static int check_nccl_failure(const struct rail *r, const struct policy *p, struct findings *out)
 {
-    const struct cidr *range = &p->rails.roce.subnet;
-    bool defaults = true;
-    int at = nccl_replay_failure(r, AF_INET, 2, NULL, NCCL_2_26);
-    if (at < 0) {
-        defaults = false;
-        at = nccl_replay_failure(r, policy_roce_family(p), p->rails.roce.version, range, NCCL_2_26);
-    }
+    bool defaults;
+    int at = nccl_selection_fails_at(r, policy_roce_family(p), p->rails.roce.version,
+                                     &p->rails.roce.subnet, &defaults);
     if (at < 0)
         return -1;
     char got[96];

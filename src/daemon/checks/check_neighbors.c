@@ -48,10 +48,11 @@ static void check_neighbor(const struct rail *r, const struct counter_state *st,
     const struct rail_lldp *l = &r->lldp;
     char bound[32], hint[512];
     if (!l->known) {
-        snprintf(hint, sizeof(hint), "%s%s", "install and enable lldpd (apt-get install lldpd; "
-                 "systemctl enable --now lldpd)", is_mlx5(r) ? MLX5_LLDP_HINT : "");
+        /* The reason says its own fix where lldpd did not answer; a captured tree without
+         * lldpd's answers, a rail without a netdev, or lldp: ignore want no lldpd. */
+        snprintf(hint, sizeof(hint), "once lldpd answers%s", MLX5_LLDP_HINT);
         findings_add(out, "fabric.neighbor", SEVERITY_UNKNOWN, r->name, NULL, NULL,
-                     streq(r->link_layer, "InfiniBand") ? NULL : hint, "%s", l->why);
+                     l->err && is_mlx5(r) ? hint : NULL, "%s", l->why);
         return;
     }
     const struct lldp_neighbor *n = lldp_current(l);

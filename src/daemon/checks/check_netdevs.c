@@ -8,16 +8,24 @@
 #include "checks.h"
 #include "macro.h"
 
-/* An InfiniBand port needs no netdev (IPoIB is optional); a RoCE (or iWARP) port cannot
- * work without. One finding, under netdev.oper: without a netdev there is no carrier or
- * MTU to judge. */
-static bool netdev_missing(const struct rail *r, struct findings *out)
+/* An InfiniBand port needs no netdev (IPoIB is optional); a RoCE port cannot work
+ * without. One finding, under netdev.oper: without a netdev there is no carrier or MTU to
+ * judge. A captured tree without class/net says nothing of the netdevs, and fabtune does
+ * not judge iWARP rails (port.link_layer says so): unknown, not an error. */
+static bool netdev_missing(const struct inventory *inv, const struct rail *r, struct findings *out)
 {
     if (r->netdev.present)
         return false;
     if (!streq(r->link_layer, "Ethernet") && !rail_is_iwarp(r))
         findings_add(out, "netdev.oper", SEVERITY_OK, r->name, NULL, NULL, NULL,
                      "no netdev (InfiniBand port without IPoIB)");
+    else if (inv->net_class_absent)
+        findings_add(out, "netdev.oper", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
+                     "the captured tree holds no netdev (no class/net)");
+    else if (rail_is_iwarp(r))
+        findings_add(out, "netdev.oper", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL,
+                     "the iWARP device's netdev%s%s is not visible; fabtune judges InfiniBand "
+                     "and RoCE rails only", r->netdev.name[0] ? " " : "", r->netdev.name);
     else if (r->netdev.name[0])
         findings_add(out, "netdev.oper", SEVERITY_ERROR, r->name, r->netdev.name, "absent",
                      "the port's netdev vanished: was it renamed or its driver unloaded?",
@@ -53,7 +61,7 @@ static void check_carrier(const struct rail *r, struct findings *out)
         findings_add(out, "netdev.carrier", SEVERITY_ERROR, r->name, "1", "0",
                      "no carrier: the cable, the transceiver or the switch port is down",
                      "%s has no carrier", nd->name);
-    else if (nd->carrier_absent && !streq(nd->operstate, "down"))
+    else if (nd->carrier_absent)        /* a capture left it out: down says not why */
         findings_add(out, "netdev.carrier", SEVERITY_UNKNOWN, r->name, "1", NULL, NULL,
                      "%s has no carrier file in this tree (oper state %s)", nd->name,
                      nd->operstate[0] ? nd->operstate : "unknown");
@@ -84,7 +92,7 @@ void check_netdevs(const struct inventory *inv, const struct policy *p, struct f
 {
     for (size_t i = 0; i < inv->n_rails; i++) {
         const struct rail *r = &inv->rails[i];
-        if (netdev_missing(r, out))
+        if (netdev_missing(inv, r, out))
             continue;
         check_oper(r, out);
         check_carrier(r, out);

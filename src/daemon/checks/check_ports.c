@@ -48,10 +48,20 @@ void check_rails(const struct inventory *inv, const struct policy *p, struct fin
                      "node's rail count, or remove it (null: at least one rail)",
                      "%zu rail%s, where the policy expects none (expect_count: 0)", n,
                      PLURAL_S(n));
+    else if (n < expect && inv->n_ports_seen > n)
+        /* The ports are there, the policy's selection left some out: a VPI port in the
+         * other link layer (mlxconfig LINK_TYPE_P1), or rails.select's list. */
+        findings_add(out, "rails.count", SEVERITY_ERROR, NULL, want, got,
+                     "a VPI port's link layer is set with mlxconfig LINK_TYPE_P1 (1 InfiniBand, "
+                     "2 Ethernet); else widen rails.select or rails.link_layer",
+                     "%zu of %u expected rail%s: %zu more RDMA port%s not selected (link_layer "
+                     "%s)", n, expect, PLURAL_S(expect), inv->n_ports_seen - n,
+                     inv->n_ports_seen - n == 1 ? " is" : "s are",
+                     link_layer_to_string(p->rails.link_layer));
     else if (n < expect)
         findings_add(out, "rails.count", SEVERITY_ERROR, NULL, want, got,
-                     "a missing rail is usually a dead HCA, an unloaded driver or a port filtered "
-                     "out by rails.link_layer", "%zu of %u expected rail%s%s%s", n, expect,
+                     "a missing rail is usually a dead HCA or an unloaded driver",
+                     "%zu of %u expected rail%s%s%s", n, expect,
                      PLURAL_S(expect), n ? "" : ": ", n ? "" : inv->why_no_rails);
     else if (n > expect)
         findings_add(out, "rails.count", SEVERITY_WARNING, NULL, want, got,
@@ -102,6 +112,21 @@ static void check_phys_state(const struct rail *r, struct findings *out)
                      r->phys_state_name, hint, "physical state is %s", r->phys_state_name);
 }
 
+/* What a port state short of ACTIVE means (ib_port_state, IBTA 7.2: the physical link is
+ * up in INIT and ARMED; the subnet manager moves the port on from there). */
+static const char *state_hint(const struct rail *r)
+{
+    bool ib = streq(r->link_layer, "InfiniBand");
+    if (r->state == 2 && ib)
+        return "INIT: the physical link is up, but no subnet manager has brought the port "
+               "up: check that an SM runs on the fabric (sminfo; opensm, or the switch's)";
+    if (r->state == 3 && ib)
+        return "ARMED: the subnet manager configured the port but never activated it: check "
+               "the SM's log and sweep (an SM that stopped half-way, or keeps the port out)";
+    return "a DOWN port has lost its link: check the cable, the switch port and "
+           "'ip link show' of its netdev";
+}
+
 static void check_state(const struct rail *r, struct findings *out)
 {
     if (r->state == 0)
@@ -112,8 +137,7 @@ static void check_state(const struct rail *r, struct findings *out)
                      "port ACTIVE");
     else
         findings_add(out, "port.state", SEVERITY_ERROR, r->name, "ACTIVE", r->state_name,
-                     "a DOWN port has lost its link: check the cable, the switch port and "
-                     "'ip link show' of its netdev", "port is %s", r->state_name);
+                     state_hint(r), "port is %s", r->state_name);
 
     check_phys_state(r, out);
 }

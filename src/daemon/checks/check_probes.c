@@ -135,8 +135,12 @@ static void peer_results(const struct probe_run *run, const struct policy *p, st
         const struct probe_result *rdma_lat = &e->result[PROBE_RDMA_LATENCY],
                                   *tcp_lat = &e->result[PROBE_TCP_LATENCY];
         if (bad) {
+            /* No address: the name did not resolve here (its error says so), and nothing
+             * of the peer's was tried: its fabtuned is not the question. */
             findings_add(out, "probe.peer", SEVERITY_UNKNOWN, e->rail, "a completed probe", "failed",
-                         "is fabtuned running on the peer, with this node in its probes.peers, "
+                         !*e->addr ? "the peer's name did not resolve on this node: check DNS or "
+                                     "/etc/hosts for it, or list the peer by address in probes.peers"
+                         : "is fabtuned running on the peer, with this node in its probes.peers, "
                          "and its port reachable?", "%s%s%s%s: %s%s", e->peer, *e->addr ? " (" : "",
                          e->addr, *e->addr ? ")" : "",
                          probe_kinds[bad - e->result].transport == PROBE_RDMA ? "RDMA: " : "",

@@ -27,8 +27,11 @@ void check_persistence(const struct persistence *s, struct findings *out)
         snprintf(why, sizeof(why), "cannot %s: %s", s->lock_error ? "write its lock file" : s->failed,
                  errno_text(-err));
     findings_add(out, "host.state_dir", SEVERITY_ERROR, NULL, "writable", errno_text(-err),
-                 "free space on its file system or make it writable; fabtuned retries at "
-                 "every check and recovers by itself",
+                 err == -EBUSY
+                 ? "stop the process that holds the lock, or give this fabtuned a "
+                   "--state-dir of its own; it retries at every check"
+                 : "free space on its file system or make it writable; fabtuned retries at "
+                   "every check and recovers by itself",
                  "%s: %s; judging from memory, nothing will persist (sysctl originals, probe "
                  "baselines, counter state)", s->dir, why);
 }

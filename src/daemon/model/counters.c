@@ -63,11 +63,11 @@ static void compute_rates(struct rail_counters *rc, const struct counter_sample 
         const struct counter_value *old = find_value(prev, s->values[i].name, s->values[i].pma);
         if (c == COUNTER_UNCLASSIFIED || !old)
             continue;
-        if (s->values[i].value < old->value) {
-            rc->resets++;       /* reset or wrapped: no rate from this one */
-            continue;
-        }
-        uint64_t delta = s->values[i].value - old->value;
+        /* Gone back: reset (perfquery -R, a driver reload) or wrapped within the
+         * interval. What it holds now rose since then: a lower bound, never lost. */
+        bool reset = s->values[i].value < old->value;
+        rc->resets += reset;
+        uint64_t delta = s->values[i].value - (reset ? 0 : old->value);
         sum[c] += (double)delta;
         if (delta > top_delta[c]) {
             top_delta[c] = delta;
@@ -82,6 +82,8 @@ static void compute_rates(struct rail_counters *rc, const struct counter_sample 
         r->per_second = sum[c] / dt;
         if (c == COUNTER_LINK && r->per_second > link_limit)
             rc->link_over_at = s->taken;
+        else if (c == COUNTER_LINK)
+            rc->link_under_at = s->taken;
         /* A burst stays visible for the hold time, whatever checks run meanwhile. */
         if (r->per_second >= r->peak || s->taken - r->peak_at > hold) {
             r->peak = r->per_second;
@@ -138,8 +140,9 @@ void link_ber_of(const struct symbol_rate link[LINK_RATES], double rate_gbps, st
 }
 
 /* Before the sample becomes the last: the rate of NOW against OLD (the previous sample's),
- * where both have the counter, it did not go back (a reset, a wrap) and it is not stopped
- * at its maximum (a PMA counter: its 0/s would say a link is clean whatever it does). */
+ * where both have the counter and it is not stopped at its maximum (a PMA counter: its
+ * 0/s would say a link is clean whatever it does); one that went back (a reset, a wrap)
+ * rose by what it holds now at least. */
 static void value_rate(const struct rail_counters *rc, const struct counter_sample *s,
                        const struct counter_value *now, const struct counter_value *old,
                        struct symbol_rate *y)
@@ -150,11 +153,13 @@ static void value_rate(const struct rail_counters *rc, const struct counter_samp
     y->present = true;
     y->total = now->value;
     y->saturated = counter_saturated(now);
-    if (!old || s->taken <= rc->last.taken || now->value < old->value || y->saturated)
+    if (!old || s->taken <= rc->last.taken || y->saturated)
         return;
     y->known = true;
     y->over = s->taken - rc->last.taken;
-    y->per_second = (double)(now->value - old->value) / ((double)y->over / (double)USEC_PER_SEC);
+    /* A reset within the interval: the count since it is the rise (a lower bound). */
+    uint64_t rise = now->value - (now->value < old->value ? 0 : old->value);
+    y->per_second = (double)rise / ((double)y->over / (double)USEC_PER_SEC);
 }
 
 static void symbol_rate(struct rail_counters *rc, const struct counter_sample *s)

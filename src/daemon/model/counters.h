@@ -113,6 +113,9 @@ struct rail_counters {
     /* CLOCK_BOOTTIME of the latest sample whose link-class rate was over the state's
      * link_limit: when an error burst was last seen (0: not in this process). */
     usec_t link_over_at;
+    /* ... and of the latest sample at or under it: one after the burst was last seen ends
+     * it, so a rise past the limit again, within the held peak, is a second burst. */
+    usec_t link_under_at;
 };
 
 /* Rails kept in the state and its file (2 KiB each): one per inventory rail, no more. */

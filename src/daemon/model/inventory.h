@@ -159,6 +159,7 @@ struct inventory {
     size_t n_gpus, cap_gpus;
     struct pci_bridge *bridges; /* on the rails' and GPUs' paths */
     bool iommu_groups;          /* /sys/kernel/iommu_groups has entries */
+    bool net_class_absent;      /* a captured tree without class/net: no netdev is known */
     char iommu_cmdline[128];    /* the kernel command line's iommu words, if read */
     size_t n_bridges, cap_bridges;
     struct host_path node_host; /* a node without rails: cpu0's cpufreq (host.* per node) */

@@ -198,7 +198,10 @@ static int observe_rail(struct link_memory *m, const struct rail *r, const struc
         usec_t seen = rc->link_over_at ? rc->link_over_at : m->now_boottime;
         struct link_event *last = latest(rm, LINK_EVENT_BURST);
         uint64_t rate = (uint64_t)(link->peak < 1e18 ? link->peak + 0.5 : 1e18);
-        if (over && rm->bursting && last) {
+        /* A sample under the limit after the burst was last seen ended it: past the
+         * limit again, within the held peak, is a second burst. */
+        bool ended = last && rc->link_under_at > last->boottime && seen > rc->link_under_at;
+        if (over && rm->bursting && last && !ended) {
             /* The same burst: its window starts when it was last seen. */
             if (seen > last->boottime) {
                 event_at(m, &ev, LINK_EVENT_BURST, rate > last->count ? rate : last->count,
@@ -214,6 +217,21 @@ static int observe_rail(struct link_memory *m, const struct rail *r, const struc
         rm->bursting = over;
     }
     return 0;
+}
+
+/* This boot's events dated on the wall clock as it reads now: a step of it (NTP mending a
+ * clock, an operator's date) moves them with it, so an event's time and the end of its
+ * window, counted on CLOCK_BOOTTIME, always agree. Another boot's keep theirs. */
+static void redate(struct link_memory *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        for (size_t j = 0; j < m->rails[i].n_events; j++) {
+            struct link_event *ev = &m->rails[i].events[j];
+            if (!streq(ev->boot_id, m->boot_id) || ev->boottime > m->now_boottime)
+                continue;
+            usec_t age = m->now_boottime - ev->boottime;
+            ev->wall = m->now_wall > age ? m->now_wall - age : 0;
+        }
 }
 
 static void reboot(struct link_memory *m, const char *boot_id)
@@ -235,6 +253,7 @@ int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_b
         reboot(m, boot_id);
     m->now_boottime = now_boottime;
     m->now_wall = now_wall;
+    redate(m);
     /* A rail that leaves the inventory keeps its memory, so that it comes back with its
      * sticky window and its warnings (an HCA reset is no clean slate); one gone longer than
      * any window a policy can set is dropped, and so the memory stays the size of the node. */

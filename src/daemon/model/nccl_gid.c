@@ -88,6 +88,14 @@ int nccl_replay_failure(const struct rail *r, int family, uint32_t want_version,
     return failed_at;
 }
 
+int nccl_selection_fails_at(const struct rail *r, int family, uint32_t want_version,
+                            const struct cidr *range, bool *ret_defaults)
+{
+    int at = nccl_replay_failure(r, AF_INET, 2, NULL, NCCL_2_26);
+    *ret_defaults = at >= 0;
+    return at >= 0 ? at : nccl_replay_failure(r, family, want_version, range, NCCL_2_26);
+}
+
 const char *nccl_gid_skip_reason(const struct gid_entry *g, int family, uint32_t want_version,
                                  const struct cidr *range)
 {

@@ -19,6 +19,12 @@ int nccl_replay_gid_index(const struct rail *r, int family, uint32_t roce_versio
  * opened; with NCCL_2_21 also one whose read fails), or -1 when the selection succeeds. */
 int nccl_replay_failure(const struct rail *r, int family, uint32_t roce_version,
                         const struct cidr *range, enum nccl_era era);
+/* Where NCCL (2.26+) fails its selection, as gid.nccl judges it: a job with NCCL's
+ * defaults (IPv4, RoCE v2, no range), else one with fabtune's nccl.env (FAMILY,
+ * ROCE_VERSION, RANGE). The index of the types file it cannot open, or -1 when neither
+ * fails; *RET_DEFAULTS says which. */
+int nccl_selection_fails_at(const struct rail *r, int family, uint32_t roce_version,
+                            const struct cidr *range, bool *ret_defaults);
 /* Why NCCL (2.26+) would not take entry G as its pick under these settings, in one word:
  * "empty", "link-local", "family", "subnet", "unreadable" (gid_attrs/types), "missing"
  * (no gid_attrs/types file: NCCL fails when it reads it), "version"; NULL when G is one

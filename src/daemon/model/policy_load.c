@@ -606,6 +606,8 @@ static void load_sysctl_pair(struct loader *l, const yaml_node_t *k, const yaml_
                  "kernel.numa_balancing)", key);
         return;
     }
+    if (!host_accepts(l, k, "tuning.sysctl", key))     /* --check-config: on this host */
+        return;
     rail_sysctl_canonical(key, canon, sizeof(canon));
     for (size_t i = 0; i < p->tuning.n_sysctl; i++) {
         rail_sysctl_canonical(p->tuning.sysctl[i].key, other, sizeof(other));

@@ -46,6 +46,7 @@ const char *tuning_state_to_string(enum tuning_state s)
 {
     static const char *const names[] = {
         "applied", "drift", "reverted", "unmanaged", "missing", "failed", "matches",
+        "not_visible",
     };
     return names[s];
 }
@@ -53,7 +54,14 @@ const char *tuning_state_to_string(enum tuning_state s)
 void tuning_mark_snapshot(struct tuning *t)
 {
     t->from_snapshot = true;
-    for (size_t i = 0; i < t->n; i++)
-        if (t->keys[i].state == TUNING_STATE_APPLIED)
-            t->keys[i].state = TUNING_STATE_MATCHES;
+    for (size_t i = 0; i < t->n; i++) {
+        struct tuning_key *k = &t->keys[i];
+        if (k->state == TUNING_STATE_APPLIED)
+            k->state = TUNING_STATE_MATCHES;
+        /* This host's sysctl.d files, state directory and /proc/sys are not the node's:
+         * no other writer, original or near key of theirs is said of the snapshot. */
+        k->writer[0] = k->closest[0] = '\0';
+        k->original[0] = '\0';
+        k->has_original = false;
+    }
 }

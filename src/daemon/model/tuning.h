@@ -22,6 +22,9 @@ enum tuning_state {
     TUNING_STATE_MISSING,       /* this kernel has no such key */
     TUNING_STATE_FAILED,        /* reading or writing failed */
     TUNING_STATE_MATCHES,       /* a snapshot's value equals wanted: nothing was written */
+    /* A net.* key this network namespace does not show (a container without the host's
+     * network): the host's kernel may well have it. Not known, so never drift. */
+    TUNING_STATE_NOT_VISIBLE,
 };
 
 struct tuning_key {
@@ -34,6 +37,10 @@ struct tuning_key {
     enum tuning_state state;
     bool reapplied;             /* this pass found drift and wrote the value again */
     char error[96];             /* why a read or a write failed */
+    int err;                    /* FAILED: the read's or write's -errno; -ERANGE: the
+                                 * kernel kept another value than the one written */
+    bool write_failed;          /* FAILED writing (else reading) */
+    char closest[POLICY_SYSCTL_KEY_MAX + 1];    /* MISSING: a key of this kernel near it */
     char writer[320];           /* "/etc/sysctl.d/10-foo.conf:3", a tuned profile, or "" */
 };
 
@@ -47,6 +54,9 @@ struct tuning {
     /* A fabtuned daemon holds the state directory: it alone writes, so a hint names
      * 'fabtunectl apply', not 'fabtuned --once --apply' (which it would refuse, exit 75). */
     bool under_daemon;
+    bool daemon_pass;           /* the daemon's own pass (else --once, beside it or not) */
+    bool apply_pass;            /* this pass applied the profile (enforce, --apply) */
+    bool netns_child;           /* procfs_root's net keys are a child namespace's */
     /* The rail netdevs that a policy's @rail and @multirail keys expand over. */
     struct rail_netdevs rails;
 };
@@ -61,5 +71,6 @@ void tuning_set_rails(struct tuning *t, const struct rail_netdevs *rails);
 int tuning_add_key(struct tuning *t, const char *key, const char *wanted);
 
 const char *tuning_state_to_string(enum tuning_state s);
-/* The keys as read from a snapshot's procfs: a match is "matches", not "applied". */
+/* The keys as read from a snapshot's procfs: a match is "matches", not "applied"; no
+ * writer, original or near key of this host's is kept for them. */
 void tuning_mark_snapshot(struct tuning *t);

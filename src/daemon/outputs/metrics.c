@@ -422,6 +422,7 @@ static int tuning_drift(const struct tuning_key *k)
     case TUNING_STATE_FAILED:           /* a write that failed or did not hold */
         return k->live_known ? 1 : -1;
     case TUNING_STATE_MISSING:
+    case TUNING_STATE_NOT_VISIBLE:      /* the host's, in a network namespace not its */
     case TUNING_STATE_UNMANAGED:
         break;
     }

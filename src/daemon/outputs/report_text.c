@@ -31,6 +31,18 @@ static int wider(int w, const char *s)
 
 /* The rails' table; RAIL, NETDEV and ROCE GID as wide as their longest value (a bond's
  * hrn3_bond_0/1, an IPv6 GID). */
+/* NETDEV/ACTIVE MTU, each "-" where it is not known (no netdev, or a tree without verbs'
+ * active MTU), never 0. */
+static void mtu_cell(const struct rail *rail, char *buf, size_t len)
+{
+    char nd[12] = "-", act[12] = "-";
+    if (rail->netdev.mtu)
+        snprintf(nd, sizeof(nd), "%u", rail->netdev.mtu);
+    if (rail->active_mtu)
+        snprintf(act, sizeof(act), "%u", rail->active_mtu);
+    snprintf(buf, len, "%s/%s", nd, act);
+}
+
 static void print_rails(const struct report *r, FILE *out)
 {
     const struct inventory *inv = &r->inventory;
@@ -55,10 +67,7 @@ static void print_rails(const struct report *r, FILE *out)
         const struct rail *rail = &inv->rails[i];
         char rate[16], mtu[24];
         snprintf(rate, sizeof(rate), rail->rate_gbps > 0 ? "%gG" : "-", rail->rate_gbps);
-        if (rail->active_mtu)
-            snprintf(mtu, sizeof(mtu), "%u/%u", rail->netdev.mtu, rail->active_mtu);
-        else
-            snprintf(mtu, sizeof(mtu), "%u/-", rail->netdev.mtu);
+        mtu_cell(rail, mtu, sizeof(mtu));
         rail_gid(r, rail, gid, sizeof(gid));
         fprintf(out, "  %-*s %-*s %-8s %-9s %-11s %-*s %s\n", rail_w, rail->name, net_w,
                 rail->netdev.name[0] ? rail->netdev.name : "-",

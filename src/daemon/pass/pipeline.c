@@ -199,6 +199,7 @@ static void tuning_pass(const struct pipeline_input *in, struct report *r, struc
     if (in->shared)
         pthread_mutex_unlock(&in->shared->lock);
     r->tuning.under_daemon = in->shared || in->daemon_runs;
+    r->tuning.daemon_pass = in->shared != NULL;
     if (err < 0 && r->tuning.n == 0)
         log_warning_errno(err, "Cannot take the sysctl profile's state: %m");
     if (in->offline)

@@ -207,10 +207,13 @@ void probes_done(struct probe_run *run)
 }
 
 /* A path's results wait for WHY ("" : none do): its streams, and the ping-pongs of the
- * transports whose ping-pong is intensive (HEAVY). */
-static void defer_results(struct probe_result *results, const char *why, const bool heavy[PROBE_TRANSPORT_COUNT])
+ * transports whose ping-pong is intensive (HEAVY); RDMA's only where it runs (RDMA). */
+static void defer_results(struct probe_result *results, const char *why, const bool heavy[PROBE_TRANSPORT_COUNT],
+                          bool rdma)
 {
     for (enum probe_transport k = 0; k < PROBE_TRANSPORT_COUNT; k++) {
+        if (k == PROBE_RDMA && !rdma)
+            continue;
         strscpy(results[probe_kind_of(k, PROBE_BANDWIDTH)].deferred, why, PROBE_DEFERRED_MAX);
         strscpy(results[probe_kind_of(k, PROBE_LATENCY)].deferred, heavy[k] ? why : "",
                 PROBE_DEFERRED_MAX);
@@ -231,7 +234,7 @@ size_t probes_defer(struct probe_run *run, const struct counter_state *cs, const
         /* a rail's target; the loopback address (no rails) has no rail traffic */
         probe_defer_why(p, rails && t->rdma, counters_find_const(cs, t->name), job, now, why,
                         sizeof(why));
-        defer_results(t->result, why, heavy);
+        defer_results(t->result, why, heavy, t->rdma);
         streams += !why[0];
     }
     for (size_t i = 0; i < run->n_cross; i++) {
@@ -247,7 +250,7 @@ size_t probes_defer(struct probe_run *run, const struct counter_state *cs, const
         bool host = streq(e->rail, "host");
         probe_defer_why(p, rails && !host, host ? NULL : counters_find_const(cs, e->rail), job, now,
                         why, sizeof(why));
-        defer_results(e->result, why, heavy);
+        defer_results(e->result, why, heavy, e->rdma);
         streams += !why[0];
     }
     return streams;
@@ -290,19 +293,37 @@ static const struct probe_result *cross_result(const struct probe_run *prev, con
     return NULL;
 }
 
+/* Whether PREV measured kind K as RUN does: a figure of another message size is not this
+ * probe's (a reload may change probes.*.size). */
+static const struct probe_run *same_probe(const struct probe_run *run, const struct probe_run *prev,
+                                          enum probe_kind k)
+{
+    bool rdma = probe_kinds[k].transport == PROBE_RDMA;
+    const struct probe_params *a = rdma ? &run->rdma : &run->tcp;
+    const struct probe_params *b = prev ? (rdma ? &prev->rdma : &prev->tcp) : NULL;
+    if (!b)
+        return NULL;
+    return (probe_kinds[k].measure == PROBE_LATENCY ? a->size == b->size
+                                                    : a->bw_size == b->bw_size) ? prev : NULL;
+}
+
 void probes_carry(struct probe_run *run, const struct probe_run *prev)
 {
     /* The streams, and the intensive ping-pongs, wait (probes_defer). */
     for (size_t i = 0; i < run->n; i++)
         for (enum probe_kind k = 0; k < PROBE_KIND_COUNT; k++)
-            carry(&run->targets[i].result[k], previous(prev, run->targets[i].name, NULL, k));
+            carry(&run->targets[i].result[k],
+                  previous(same_probe(run, prev, k), run->targets[i].name, NULL, k));
     for (size_t i = 0; i < run->n_cross; i++) {
-        carry(&run->cross[i].lat, cross_result(prev, run->cross[i].name, PROBE_RDMA_LATENCY));
-        carry(&run->cross[i].bw, cross_result(prev, run->cross[i].name, PROBE_RDMA_BANDWIDTH));
+        carry(&run->cross[i].lat, cross_result(same_probe(run, prev, PROBE_RDMA_LATENCY),
+                                               run->cross[i].name, PROBE_RDMA_LATENCY));
+        carry(&run->cross[i].bw, cross_result(same_probe(run, prev, PROBE_RDMA_BANDWIDTH),
+                                              run->cross[i].name, PROBE_RDMA_BANDWIDTH));
     }
     for (size_t i = 0; i < run->n_peers; i++)
         for (enum probe_kind k = 0; k < PROBE_KIND_COUNT; k++)
-            carry(&run->peers[i].result[k], previous(prev, run->peers[i].peer, run->peers[i].rail, k));
+            carry(&run->peers[i].result[k], previous(same_probe(run, prev, k), run->peers[i].peer,
+                                                     run->peers[i].rail, k));
 }
 
 /* A deferred stream's parameters: no stream (bw_duration 0), the ping-pong only. */

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <systemd/sd-daemon.h>
@@ -34,6 +35,7 @@ struct client {
     usec_t line_start;          /* when the first byte of the pending partial line came */
     char *out;
     size_t out_len, out_pos, out_cap;
+    usec_t active_at;           /* CLOCK_MONOTONIC of its last event */
     sd_event_source *io, *timer;
 };
 
@@ -236,6 +238,7 @@ static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdat
     uint32_t events = (queued(cl) || more ? EPOLLOUT : 0) |
                       (!cl->eof && r != -E2BIG && queued(cl) < CONTROL_MAX_QUEUED ? EPOLLIN : 0);
     sd_event_source_set_io_events(cl->io, events);
+    cl->active_at = now_usec(CLOCK_MONOTONIC);
     rearm_timer(cl);
     return 0;
 }
@@ -257,19 +260,56 @@ static void refuse(int cfd, const char *code, const char *msg)
     close(cfd);
 }
 
+/* The descriptors clients may hold: below RLIMIT_NOFILE less the daemon's own reserve. A
+ * client whose descriptor is at or past it would leave the daemon short (and the next
+ * accept() failing with EMFILE, root's too, until an idle client times out). */
+static int fd_ceiling(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+        rl.rlim_cur > INT32_MAX)
+        return INT32_MAX;
+    return rl.rlim_cur > CONTROL_FD_RESERVE ? (int)rl.rlim_cur - CONTROL_FD_RESERVE : 0;
+}
+
+/* The client idle the longest (no partial request, no reply waiting), or NULL. */
+static struct client *idlest(const struct control *c)
+{
+    struct client *best = NULL;
+    for (size_t i = 0; i < CONTROL_MAX_CLIENTS; i++) {
+        struct client *cl = c->clients[i];
+        if (cl && cl->in_len == cl->in_pos && queued(cl) == 0 &&
+            (!best || cl->active_at < best->active_at))
+            best = cl;
+    }
+    return best;
+}
+
 /* Slots: root may take any; everyone else leaves CONTROL_ROOT_SLOTS free, and one uid
- * holds at most CONTROL_MAX_PER_UID. */
-static bool slot_allowed(const struct control *c, const struct peer *p)
+ * holds at most CONTROL_MAX_PER_UID. Descriptors likewise (CFD, the new client's, against
+ * fd_ceiling()): at the ceiling, or with every slot taken, root's client makes room by
+ * closing the one idle the longest, so that idle clients never delay root's status. */
+static bool slot_allowed(const struct control *c, const struct peer *p, int cfd)
 {
     size_t used = 0, same = 0;
+    int ceiling = fd_ceiling();
     for (size_t i = 0; i < CONTROL_MAX_CLIENTS; i++)
         if (c->clients[i]) {
             used++;
             same += c->clients[i]->peer.cred.uid == p->cred.uid;
         }
-    if (p->cred.uid == 0)
-        return used < CONTROL_MAX_CLIENTS;
-    return used < CONTROL_MAX_CLIENTS - CONTROL_ROOT_SLOTS && same < CONTROL_MAX_PER_UID;
+    if (p->cred.uid != 0)
+        return used < CONTROL_MAX_CLIENTS - CONTROL_ROOT_SLOTS && same < CONTROL_MAX_PER_UID &&
+               cfd < ceiling - CONTROL_ROOT_SLOTS;
+    if (used < CONTROL_MAX_CLIENTS && cfd < ceiling)
+        return true;
+    struct client *victim = idlest(c);
+    if (!victim)
+        return false;
+    log_debug("control", "root's client at the limit: closing the idlest, pid %d",
+              (int)victim->peer.cred.pid);
+    client_free(victim);
+    return true;
 }
 
 static int on_resume(sd_event_source *s, uint64_t usec, void *userdata)
@@ -308,7 +348,7 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
         close(cfd);
         return 0;
     }
-    if (!slot_allowed(c, &peer)) {
+    if (!slot_allowed(c, &peer, cfd)) {
         refuse(cfd, "EBUSY", "too many clients");
         return 0;
     }
@@ -323,6 +363,7 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
     cl->c = c;
     cl->fd = cfd;
     cl->peer = peer;
+    cl->active_at = now_usec(CLOCK_MONOTONIC);
     if (sd_event_add_io(c->event, &cl->io, cfd, EPOLLIN, on_client, cl) < 0 ||
         sd_event_add_time_relative(c->event, &cl->timer, CLOCK_MONOTONIC,
                                    CONTROL_CLIENT_TIMEOUT_USEC, 0, on_client_timeout, cl) < 0) {

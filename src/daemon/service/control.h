@@ -17,6 +17,9 @@
 #define CONTROL_MAX_QUEUED (1024 * 1024)    /* unread reply bytes before reading stops */
 #define CONTROL_MAX_REQUESTS_PER_WAKE 4
 #define CONTROL_ACCEPT_PAUSE_USEC (100 * 1000ULL)          /* after EMFILE */
+/* Descriptors left under RLIMIT_NOFILE for the daemon's own use (a pass's netlink sockets
+ * and files, the probes' sockets): clients take none of them. */
+#define CONTROL_FD_RESERVE 24
 
 /* Who is asking: SO_PEERCRED and SO_PEERGROUPS, read once at accept(). A group held only
  * as a supplementary group counts, as the kernel counts it for file access. */

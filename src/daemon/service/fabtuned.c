@@ -30,7 +30,10 @@ static int load_policy(const struct options *o, struct policy *p, const char **r
 {
     struct policy_errors errs = { 0 };
     struct policy_host_check host;
-    host_check_init(&host, o->runtime_dir);
+    if (o->action == ACTION_CHECK_CONFIG)
+        host_check_init_config(&host, o);
+    else
+        host_check_init(&host, o->runtime_dir);
     int r = policy_load_configured_on_host(o->config, o->config_explicit, &host, p, &errs,
                                            ret_source);
     log_debug("policy", "policy from %s", *ret_source);

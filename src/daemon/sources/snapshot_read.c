@@ -14,6 +14,11 @@
 
 #define REPLY_MAX (4u << 20)    /* an ethtool string set of 65536 names is 2 MiB */
 
+bool snapshot_read_by_fabtunectl(const char *sysroot)
+{
+    return sysfs_exists(sysroot, "../fabtune");
+}
+
 bool snapshot_read_has_replies(const char *sysroot, const char *ifname)
 {
     return sysfs_exists(sysroot, "../%s/%s", SNAPSHOT_REPLIES_DIR, ifname);

@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Whether SYSROOT is the sys/ of a fabtunectl snapshot (its fabtune/ beside it), not a
+ * tree captured some other way, of which no fabtunectl reply can be expected. */
+bool snapshot_read_by_fabtunectl(const char *sysroot);
 /* Whether the snapshot whose sys/ is SYSROOT kept anything for IFNAME. */
 bool snapshot_read_has_replies(const char *sysroot, const char *ifname);
 /* Reply NAME of IFNAME: 1 with its bytes (malloc'd, NUL-terminated, in *BUF), 0 with the

@@ -49,7 +49,7 @@ static void irqs(const char *root, const char *procroot, const char *dev,
     char aff[4096], **names = NULL;
     struct cpuset served;
     if (!procroot) {
-        snprintf(h->irq_why, sizeof(h->irq_why), "no procfs with the snapshot: /proc/irq unknown");
+        snprintf(h->irq_why, sizeof(h->irq_why), "no procfs was given with the captured tree (--procfs-root): /proc/irq unknown");
         return;
     }
     if (!local) {

@@ -61,10 +61,13 @@ static void rail_snapshot(const char *sysroot, struct rail *r)
         snprintf(why, sizeof(why), "lldpd did not answer when the snapshot was taken (%s)",
                  strerror(-e));
         unanswered(&r->lldp, e, why);
-    } else
+    } else if (snapshot_read_by_fabtunectl(sysroot))
         snprintf(r->lldp.why, sizeof(r->lldp.why),
                  "the snapshot holds no LLDP neighbours for %s (taken by an older fabtunectl)",
                  r->netdev.name);
+    else
+        snprintf(r->lldp.why, sizeof(r->lldp.why), "a captured tree holds no LLDP neighbours "
+                 "for %s (lldpd's answers come with a fabtunectl snapshot)", r->netdev.name);
     free(buf);
 }
 

@@ -113,7 +113,9 @@ static void rail_snapshot(const char *sysroot, struct rail *r)
     else
         snprintf(rr->why, sizeof(rr->why), k == 0
                  ? "rtnetlink did not answer when the snapshot was taken"
-                 : "the snapshot holds no routes for %s", r->netdev.name);
+                 : snapshot_read_by_fabtunectl(sysroot) ? "the snapshot holds no routes for %s"
+                 : "a captured tree holds no routes for %s (they come with a fabtunectl "
+                   "snapshot)", r->netdev.name);
     free(buf);
 }
 
@@ -137,7 +139,8 @@ static void rail_sysctls(const char *procroot, struct rail *r)
 {
     struct rail_routes *rr = &r->routes;
     if (!procroot) {
-        snprintf(rr->sysctls_why, sizeof(rr->sysctls_why), "the snapshot holds no procfs");
+        snprintf(rr->sysctls_why, sizeof(rr->sysctls_why), "no procfs was given with the "
+                 "captured tree (--procfs-root): its interface sysctls are not read");
         return;
     }
     read_conf(procroot, "all", &rr->all);

@@ -309,6 +309,7 @@ int source_sysfs_scan(const char *root, const struct policy *p, struct inventory
     char **devs = NULL;
     size_t n = 0;
     bool live = streq(root, "/sys");
+    inv->net_class_absent = !sysfs_exists(root, "class/net");
     int err = sysfs_list(root, &devs, &n, IB);
     /* A captured tree is named by what it holds: a snapshot's lies in a scratch directory
      * whose name says nothing. A link loop or a file there is the tree's odd shape. */

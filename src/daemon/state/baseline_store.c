@@ -66,6 +66,10 @@ static int load_entry(struct baselines *all, const char *key, json_object *o)
     b->bound_p50 = get_d(o, "bound_p50", 1e12);
     b->bound_p99 = get_d(o, "bound_p99", 1e12);
     b->pooled_p99 = get_d(o, "pooled_p99", 1e12);
+    /* The last run's judgement, as probe.regression words it after a restart too. */
+    b->last_bad = json_object_object_get_ex(o, "last_bad", &v) && json_object_get_boolean(v);
+    b->last_unjudged = json_object_object_get_ex(o, "last_unjudged", &v) && json_object_get_boolean(v);
+    b->last_excess_wait = get_d(o, "last_excess_wait", 1e6);
     load_series(o, "recent_p99", b->recent_p99, &b->n_recent, BASELINE_RECENT);
     load_series(o, "pool_p99", b->pool_p99, &b->n_pool, BASELINE_POOL);
     load_values(o, "recent_wait", b->recent_wait, &b->n_recent_wait, BASELINE_RECENT, true);
@@ -136,6 +140,9 @@ int baselines_save(const char *state_dir, const struct baselines *all)
         json_object_object_add(o, "bound_p50", json_object_new_double(b->bound_p50));
         json_object_object_add(o, "bound_p99", json_object_new_double(b->bound_p99));
         json_object_object_add(o, "pooled_p99", json_object_new_double(b->pooled_p99));
+        json_object_object_add(o, "last_bad", json_object_new_boolean(b->last_bad));
+        json_object_object_add(o, "last_unjudged", json_object_new_boolean(b->last_unjudged));
+        json_object_object_add(o, "last_excess_wait", json_object_new_double(b->last_excess_wait));
         json_object_object_add(o, "recent_p99", series(b->recent_p99, b->n_recent));
         json_object_object_add(o, "pool_p99", series(b->pool_p99, b->n_pool));
         json_object_object_add(o, "recent_wait", series(b->recent_wait, b->n_recent_wait));

@@ -19,7 +19,22 @@
 static void set_error(struct tuning_key *k, const char *what, int err)
 {
     k->state = TUNING_STATE_FAILED;
+    k->err = err;
+    k->write_failed = strstr(what, "write") != NULL;
     snprintf(k->error, sizeof(k->error), "%s: %s", what, errno_text(-err));
+}
+
+/* A key this procfs does not have: one the host keeps from a child network namespace,
+ * or one this kernel lacks (a typo, with the nearest key, or a module not loaded). */
+static void absent(struct tuning *t, struct tuning_key *k)
+{
+    if (t->netns_child && strncmp(k->key, "net.", 4) == 0) {
+        k->state = TUNING_STATE_NOT_VISIBLE;
+        return;
+    }
+    k->state = TUNING_STATE_MISSING;
+    if (sysctl_closest_key(t->procfs_root, k->key, k->closest, sizeof(k->closest)) < 0)
+        k->closest[0] = '\0';
 }
 
 static void read_live(struct tuning *t, struct tuning_key *k)
@@ -27,7 +42,7 @@ static void read_live(struct tuning *t, struct tuning_key *k)
     int r = sysctl_read(t->procfs_root, k->key, k->live, sizeof(k->live));
     k->live_known = r == 0;
     if (r == -ENOENT)
-        k->state = TUNING_STATE_MISSING;
+        absent(t, k);
     else if (r < 0)
         set_error(k, "cannot read", r);
     else
@@ -102,6 +117,7 @@ static int load_keys(struct tuning *t, const struct policy *p, struct tuning_sna
 int tuning_read(struct tuning *t, const struct policy *p)
 {
     struct tuning_snapshot snap;
+    t->netns_child = sysctl_netns_is_child(t->procfs_root);
     bool have = tuning_snapshot_load(t->state_dir, &snap) == 0;
     int r = load_keys(t, p, have ? &snap : NULL);
     if (have)
@@ -155,6 +171,8 @@ static int write_key(struct tuning *t, struct tuning_key *k)
         /* The kernel took the write but holds another value (clamped, or rejected). */
         snprintf(k->error, sizeof(k->error), "the kernel kept %.60s after writing", k->live);
         k->state = TUNING_STATE_FAILED;
+        k->err = -ERANGE;
+        k->write_failed = true;
         return -EIO;
     }
     k->reapplied = was_drift;
@@ -165,6 +183,8 @@ int tuning_apply(struct tuning *t, const struct policy *p)
 {
     struct tuning_snapshot snap;
     bool dirty;
+    t->netns_child = sysctl_netns_is_child(t->procfs_root);
+    t->apply_pass = true;
     int r = snapshot_for_apply(t, &snap, &dirty);
     if (r < 0)
         return r;
@@ -214,6 +234,7 @@ out:
 int tuning_revert(struct tuning *t)
 {
     struct tuning_snapshot snap;
+    t->netns_child = sysctl_netns_is_child(t->procfs_root);
     int r = tuning_snapshot_load(t->state_dir, &snap);
     if (r < 0)
         return r;
