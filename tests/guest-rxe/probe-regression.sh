@@ -78,7 +78,10 @@ while [ $runs -lt 6 ]; do
 done
 [ "$s" = warning ] && [ $wrong -eq 0 ] && pass "2 bad runs in a row (K=2): DEGRADED, $runs runs, each judged as its figures say" ||
     fail "with the delay: last '$s' after $runs runs, $wrong judged otherwise than their figures say"
-[ "$LAST_RC" = 1 ] && pass "the node's verdict is DEGRADED (exit 1)" || fail "exit $LAST_RC while degraded"
+[ "$LAST_RC" = 1 ] && pass "the node's verdict is DEGRADED (exit 1)" || {
+    fail "exit $LAST_RC while degraded"
+    jq -r '.findings[] | select(.severity != "ok") | "        \(.severity) \(.check) \(.subject // "") \(.message)"' "$LAST_OUT"
+}
 tc qdisc del dev lo root
 # Without the delay a run is good when its p50 and p99 are within the ratio of the baseline
 # (the state file's, in seconds). Under TCG on a loaded host a run without the delay can

@@ -148,7 +148,8 @@ test_peer_tcp() {
 # ms, at most 100; a loaded host's TCG baseline is noisy), and each run is judged from its
 # own figures: warning from the 2nd bad run in a row, ok again from the 2nd good one.
 test_peer_regression() {
-    key="rxe0/1 tcp 64 @$b"
+    # The baseline state's key, and what the finding's message names it (check_probes.c).
+    key="rxe0/1 tcp 64 @$b" said="tcp 64-byte ping-pong to $b"
     learn=0
     while :; do
         learn=$((learn + 1))
@@ -165,7 +166,7 @@ test_peer_regression() {
     write_policy 10 10ms "$ratio" 10
     # The TCP path's state (the RDMA path to B has its own baseline and state).
     state_of() {
-        jq -r --arg p "$b" --arg k "$key" '[.findings[] | select(.check == "probe.regression" and
+        jq -r --arg p "$b" --arg k "$said" '[.findings[] | select(.check == "probe.regression" and
             .subject == $p and (.message | startswith($k))) | .severity][0]' "$LAST_OUT"
     }
     # The run's figures against the bounds its judgement used (the state file's) and the
@@ -192,7 +193,7 @@ test_peer_regression() {
         pass "the path to B regressed after 2 bad runs (K=2), $runs runs, each judged as its figures say" ||
         fail "with the delay: '$s' after $runs runs, $wrong judged otherwise"
     jq -r --arg p "$b" '.findings[] | select(.check == "probe.regression" and .subject == $p) | .message' "$LAST_OUT" > "$state/f"
-    expect_match "^$key regressed" "$state/f"
+    expect_match "^$said regressed" "$state/f"
     ask netem-off >/dev/null
     streak=0 runs=0 wrong=0
     while [ $runs -lt 10 ]; do

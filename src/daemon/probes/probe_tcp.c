@@ -268,9 +268,13 @@ void probe_tcp_run(int family, const uint8_t addr[16], const struct probe_params
         close(fd);
         if (r < 0)
             probe_fail(bw, r, "TCP stream: %s", errno_text(-r));
+    } else {
+        /* A failed client leaves the server waiting in accept(); shut it down to end that.
+         * Never after a connected stream: on a slow path the server may not have accepted
+         * it yet (its echo session's end and the handshake's last ACK are still on the
+         * way), and its accept() is bounded by the deadline anyway. */
+        shutdown(s.listen_fd, SHUT_RDWR);
     }
-    /* A failed client leaves the server waiting in accept(); shut it down to end that. */
-    shutdown(s.listen_fd, SHUT_RDWR);
     pthread_join(th, NULL);
     close(s.listen_fd);
     probe_cost_charge(bw, &mark);
