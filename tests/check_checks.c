@@ -212,6 +212,58 @@ START_TEST(test_mtu1500)
 }
 END_TEST
 
+static size_t count_check(const struct scan *s, const char *check, enum severity v)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->findings.n; i++)
+        n += streq(s->findings.items[i].check, check) && s->findings.items[i].severity == v;
+    return n;
+}
+
+/* rails.uniform: the rail that differs from its siblings, under the built-in policy, which
+ * sets no MTU; off where the policy says the difference is meant; no second finding where
+ * the policy's own bound (netdev.mtu) already names it. */
+START_TEST(test_uniform)
+{
+    struct scan s;
+    scan(&s, "mlx5_8rail", NULL);
+    ck_assert_uint_eq(count_check(&s, "rails.uniform", SEVERITY_WARNING), 0);
+    const struct finding *f = one_finding(&s.findings, "rails.uniform", NULL);
+    ck_assert_str_eq(f->message, "8 rails alike in rate, width, mtu, firmware, vendor, driver");
+    scan_done(&s);
+
+    scan(&s, "mlx5_8rail_mtu1500", NULL);
+    ck_assert_uint_eq(count_check(&s, "rails.uniform", SEVERITY_WARNING), 1);
+    f = one_finding(&s.findings, "rails.uniform", "mlx5_6/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_str_eq(f->expected, "9000");
+    ck_assert_str_eq(f->actual, "1500");
+    ck_assert_str_eq(f->message, "netdev MTU 1500, where 7 of the 8 Ethernet rails of PCI ID "
+                                 "0x15b3:0x1021 have 9000");
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_DEGRADED);
+    scan_done(&s);
+
+    scan(&s, "mlx5_8rail_mtu1500", "rails: {uniform: {mtu: false}}\n");
+    ck_assert_uint_eq(count_check(&s, "rails.uniform", SEVERITY_WARNING), 0);
+    ck_assert_str_eq(one_finding(&s.findings, "rails.uniform", NULL)->message,
+                     "8 rails alike in rate, width, firmware, vendor, driver (not compared, as "
+                     "rails.uniform says: mtu)");
+    ck_assert_int_eq(findings_verdict(&s.findings), VERDICT_READY);
+    scan_done(&s);
+
+    scan(&s, "mlx5_8rail_mtu1500", "rails: {mtu: {netdev_min: 4200}}\n");
+    ck_assert_int_eq(one_finding(&s.findings, "netdev.mtu", "mlx5_6/1")->severity, SEVERITY_ERROR);
+    ck_assert_uint_eq(count_check(&s, "rails.uniform", SEVERITY_WARNING), 0);
+    scan_done(&s);
+
+    /* One rail has no siblings: nothing to compare. */
+    scan(&s, "bnxt_re", NULL);
+    ck_assert_uint_eq(count_check(&s, "rails.uniform", SEVERITY_OK) +
+                      count_check(&s, "rails.uniform", SEVERITY_WARNING), 0);
+    scan_done(&s);
+}
+END_TEST
+
 START_TEST(test_infiniband)
 {
     struct scan s;
@@ -1024,6 +1076,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_gid_shift);
     tcase_add_test(tc, test_rail_down);
     tcase_add_test(tc, test_mtu1500);
+    tcase_add_test(tc, test_uniform);
     tcase_add_test(tc, test_infiniband);
     tcase_add_test(tc, test_soft_roce);
     tcase_add_test(tc, test_bnxt_re_no_counters);

@@ -21,11 +21,13 @@ for f in mlx5_8rail mlx5_8rail_mtu1500 mlx5_8rail_rail_down mlx5_8rail_mrrs512 m
 # A node against itself: the same, exit 0.
 expect_rc 0 "$ctl" -c "$rails_only" diff "$tmp/mlx5_8rail.tar" "$tmp/mlx5_8rail.tar"
 expect_grep "the same in everything fabtune judges" "$LAST_OUT"
-# An MTU: the one difference, under netdev.mtu, exit 1.
+# An MTU: the one difference, under netdev.mtu, exit 1; and the rail's verdict, which the
+# odd MTU among its siblings makes DEGRADED (rails.uniform).
 expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/mlx5_8rail.tar" "$tmp/mlx5_8rail_mtu1500.tar"
 rows; jq -r '.same' "$LAST_OUT" > "$tmp/same"; expect_match '^false$' "$tmp/same"
-wc -l < "$tmp/rows" > "$tmp/n"; expect_match '^1$' "$tmp/n"
+wc -l < "$tmp/rows" > "$tmp/n"; expect_match '^2$' "$tmp/n"
 expect_match '^netdev.mtu mlx5_6/1 netdev.mtu_bytes 9000 1500$' "$tmp/rows"
+expect_match '^verdict mlx5_6/1 verdict "READY" "DEGRADED"$' "$tmp/rows"
 # A rail down: the port's state, its netdev, its verdict.
 expect_rc 1 "$ctl" -c "$rails_only" --json diff "$tmp/mlx5_8rail.tar" "$tmp/mlx5_8rail_rail_down.tar"
 rows

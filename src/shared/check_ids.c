@@ -70,6 +70,14 @@ const struct check_id check_ids[] = {
                  "expect_count 0 is a TCP-only node",
       .fix = "check the HCAs' drivers and names ('rdma link show'); on a TCP-only node set "
              "rails: {expect_count: 0}" },
+    { "rails.uniform", CHECK_FAMILY_RAILS, { NULL },
+      .meaning = "the node's rails are alike: a rail that differs from its siblings is suspect",
+      .reads = "each rail's rate and width, netdev MTU, fw_ver, PCI vendor and driver; siblings "
+               "share a link layer (and, for all but vendor and driver, a PCI vendor:device)",
+      .expects = "every rail as most of its siblings (a tie: the higher rate, width, MTU or "
+                 "firmware); an odd rail is a warning, unless rails.uniform turns that off",
+      .fix = "bring the odd rail to its siblings' value (cable, MTU, firmware), leave it out with "
+             "rails.select, or set rails.uniform.ATTR: false where the difference is meant" },
     { "rails.firmware", CHECK_FAMILY_DIFF, { "fw_ver" },
       .meaning = "fabtunectl diff only: the two nodes' HCAs run different firmware",
       .reads = "each rail's fw_ver in the two nodes' reports",

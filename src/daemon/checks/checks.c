@@ -11,6 +11,11 @@ static void run_rails(const struct check_input *in, struct findings *out)
     check_rails(in->inventory, in->policy, out);
 }
 
+static void run_uniform(const struct check_input *in, struct findings *out)
+{
+    check_uniform(in->inventory, in->policy, out);
+}
+
 static void run_ports(const struct check_input *in, struct findings *out)
 {
     check_ports(in->inventory, in->policy, out);
@@ -105,7 +110,7 @@ static void run_regressions(const struct check_input *in, struct findings *out)
 
 /* A new group is one row here, at the place its findings take in the report. */
 static void (*const groups[])(const struct check_input *in, struct findings *out) = {
-    run_rails, run_ports, run_netdevs, run_module, run_fec, run_routes, run_neighbors,
+    run_rails, run_ports, run_netdevs, run_uniform, run_module, run_fec, run_routes, run_neighbors,
     run_gids, run_qos, run_cc, run_host,
     run_counters, run_link_memory, run_persistence, run_tuning, run_probes, run_isolation, run_regressions,
 };

@@ -34,6 +34,8 @@ void checks_run(const struct check_input *in, struct findings *out);
 void check_rails(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_ports(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_netdevs(const struct inventory *inv, const struct policy *p, struct findings *out);
+/* rails.uniform: each rail against its siblings (the same link layer, and card model). */
+void check_uniform(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_gids(const struct inventory *inv, const struct policy *p, struct findings *out);
 void check_qos(const struct inventory *inv, const struct policy *p, struct findings *out);
 /* qos.cc, qos.cc_next_boot, qos.cc_alike: congestion control (model/cc.h). */

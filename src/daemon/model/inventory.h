@@ -102,6 +102,7 @@ struct rail {
     char fw_ver[64];
     char node_guid[32];
     char pci_addr[16];          /* "0000:1a:00.0"; "" for a virtual device (rxe) */
+    char pci_vendor[8], pci_device[8];  /* "0x15b3", "0x1021"; "" for a virtual device */
     int numa_node;              /* -1 when unknown */
 
     int node_type;              /* node_type's number: 1 CA, 4 RNIC (iWARP); 0 unknown */

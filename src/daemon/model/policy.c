@@ -28,6 +28,7 @@ void policy_init_defaults(struct policy *p)
             .gpudirect = REQ_OPTIONAL,
             .neighbors = { .lldp = REQ_OPTIONAL, .bound = 90 * USEC_PER_SEC },
             .pcie = { .acs = REQ_OPTIONAL },
+            .uniform = { .compare = { true, true, true, true, true, true } },
             .cc = { .firmware_timeout = 10 * USEC_PER_SEC, .firmware_every = USEC_PER_HOUR },
         },
         .host = { .iommu = REQ_OPTIONAL, .irq_affinity = REQ_OPTIONAL },

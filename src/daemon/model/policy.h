@@ -35,6 +35,7 @@ enum requirement { REQ_REQUIRED, REQ_OPTIONAL, REQ_IGNORE };
 enum tuning_mode { TUNING_ENFORCE, TUNING_VERIFY, TUNING_OFF };
 /* rails.topology: ANY, or each rail on its own switch (rail-optimized). */
 enum rail_topology { TOPOLOGY_ANY, TOPOLOGY_DISTINCT_SWITCHES };
+#define RAILS_UNIFORM_ATTRS 6
 
 struct rail_ref {
     char device[POLICY_NAME_MAX];
@@ -85,6 +86,10 @@ struct policy {
         } cc;
         enum requirement gpudirect;
         enum rail_topology topology;
+        /* rails.uniform: which attributes the rails are compared in with their siblings
+         * (checks/check_uniform.c's order: rate, width, mtu, firmware, vendor, driver);
+         * false where the site means its rails to differ. */
+        struct { bool compare[RAILS_UNIFORM_ATTRS]; } uniform;
         struct {
             enum requirement lldp;  /* required: a rail without a neighbour is an error */
             char *lldpd_socket;     /* lldpd's control socket (lldpd -u) */

@@ -91,6 +91,17 @@ static const struct policy_field cc_fields[] = {
     END,
 };
 
+/* In check_uniform.c's order. */
+static const struct policy_field uniform_fields[] = {
+    BOOL("rate", rails.uniform.compare[0]),
+    BOOL("width", rails.uniform.compare[1]),
+    BOOL("mtu", rails.uniform.compare[2]),
+    BOOL("firmware", rails.uniform.compare[3]),
+    BOOL("vendor", rails.uniform.compare[4]),
+    BOOL("driver", rails.uniform.compare[5]),
+    END,
+};
+
 static const struct policy_field rails_fields[] = {
     { "select", FIELD_RAIL_SELECT, AT(rails), .names = rail_select_names },
     ENUM("link_layer", rails.link_layer, link_layer_names),
@@ -105,6 +116,7 @@ static const struct policy_field rails_fields[] = {
     ENUM("gpudirect", rails.gpudirect, requirement_names),
     ENUM("topology", rails.topology, topology_names),
     MAP("neighbors", neighbors_fields),
+    MAP("uniform", uniform_fields),
     END,
 };
 

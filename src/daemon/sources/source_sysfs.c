@@ -170,6 +170,12 @@ static void fill_device(const char *root, struct rail *r)
     if (sysfs_link_name(root, buf, sizeof(buf), IB "/%s/device", r->device) == 0 &&
         strchr(buf, ':') && strchr(buf, '.'))
         strscpy(r->pci_addr, buf, sizeof(r->pci_addr));
+    if (r->pci_addr[0]) {
+        (void)sysfs_read_line(root, r->pci_vendor, sizeof(r->pci_vendor), IB "/%s/device/vendor",
+                              r->device);
+        (void)sysfs_read_line(root, r->pci_device, sizeof(r->pci_device), IB "/%s/device/device",
+                              r->device);
+    }
     if (sysfs_link_name(root, buf, sizeof(buf), IB "/%s/device/driver", r->device) == 0)
         strscpy(r->driver, buf, sizeof(r->driver));
     else if (sysfs_exists(root, IB "/%s/parent", r->device) && strncmp(r->device, "rxe", 3) == 0)
