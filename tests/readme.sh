@@ -191,6 +191,11 @@ else
     printf 'version: 1\ntuning: {mode: off}\nprobes: {enabled: false}\n' > "$tmp/policy.yaml"
     trap 'kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT
     fabtuned_start
+    # Its first pass judged (health's npd code 2 is UNKNOWN), bounded: an ASan build on a
+    # loaded machine may take longer than fabtuned_start waits.
+    for _ in $(seq 300); do
+        "$ctl" -s "$sock" health > /dev/null 2>&1; [ $? -ne 2 ] && break; sleep 0.2
+    done
     FABTUNE_SOCKET="$sock"
     export FABTUNE_SOCKET
     # The shipped policy where the README edits it, for --check-config: a scratch /etc/fabtune
