@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # Installs every build and test dependency of fabtune on Debian 12. Idempotent.
-# This is the one list of packages; the README and CI call this script.
+# This is the one list of packages; the README's two commands (scripts/run-once.sh,
+# scripts/test.sh), HACKING's build by hand and CI call this script.
 set -eu
 
 PACKAGES="
