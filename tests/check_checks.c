@@ -264,6 +264,41 @@ START_TEST(test_uniform)
 }
 END_TEST
 
+/* pcie.link on a switched path: a Gen6 card behind a Gen5 switch is ok, the switch's port
+ * named as the limit; a link above the card trained down names that link, not the card; the
+ * card's own link trained down is the card's. */
+START_TEST(test_pcie_path)
+{
+    struct scan s;
+    scan(&s, "pcie_gen6_behind_gen5", NULL);
+    const struct finding *f = one_finding(&s.findings, "pcie.link", "mlx5_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_str_eq(f->message, "PCIe x16 32 GT/s; the card can x16 64 GT/s, its path x16 32 GT/s "
+                                 "(limited at 0000:17:00.0)");
+    scan_done(&s);
+
+    scan(&s, "pcie_path_downtrain", NULL);
+    f = one_finding(&s.findings, "pcie.link", "mlx5_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_str_eq(f->message, "PCIe path: the link between 0000:00:01.0 and 0000:16:00.0 "
+                                 "trained at x16 16 GT/s, below the x16 32 GT/s the path can carry "
+                                 "(the card: x16 32 GT/s)");
+    ck_assert_str_eq(f->actual, "x16 16 GT/s");
+    scan_done(&s);
+
+    scan(&s, "pcie_card_downtrain_switched", NULL);
+    f = one_finding(&s.findings, "pcie.link", "mlx5_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_str_eq(f->message, "PCIe x16 16 GT/s, below x16 32 GT/s (device max)");
+    scan_done(&s);
+
+    /* The policy's bound: the path's link below it is an error. */
+    scan(&s, "pcie_path_downtrain", "rails: {pcie: {min_speed_gts: 32}}\n");
+    ck_assert_int_eq(one_finding(&s.findings, "pcie.link", "mlx5_0/1")->severity, SEVERITY_ERROR);
+    scan_done(&s);
+}
+END_TEST
+
 START_TEST(test_infiniband)
 {
     struct scan s;
@@ -1077,6 +1112,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_rail_down);
     tcase_add_test(tc, test_mtu1500);
     tcase_add_test(tc, test_uniform);
+    tcase_add_test(tc, test_pcie_path);
     tcase_add_test(tc, test_infiniband);
     tcase_add_test(tc, test_soft_roce);
     tcase_add_test(tc, test_bnxt_re_no_counters);

@@ -252,9 +252,9 @@ const struct check_id check_ids[] = {
     { "pcie.link", CHECK_FAMILY_HOST, { "pcie.speed_gts", "pcie.width" },
       .meaning = "the HCA's PCIe link trained at its full speed and width",
       .reads = "current_link_speed, current_link_width and their max_* of the HCA's PCI function "
-               "(sysfs)",
-      .expects = "at least rails.pcie.min_speed_gts and min_width (below: an error), else the "
-                 "device's own maximum (below: a warning)",
+               "and of each bridge on its path to the root port (sysfs)",
+      .expects = "at least rails.pcie.min_speed_gts and min_width (below: an error), else what the "
+                 "path can carry (below: a warning; a link above the card's is named)",
       .fix = "reseat the card, check the riser and the slot: a link trained down cannot reach the "
              "NIC's rate" },
     { "pcie.mrrs", CHECK_FAMILY_HOST, { "pcie.max_read_request_bytes" },

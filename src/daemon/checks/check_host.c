@@ -9,10 +9,71 @@
 #include "checks.h"
 #include "topology.h"
 #include "macro.h"
+#include "strutil.h"
 
-static void check_link(const struct rail *r, const struct policy *p, struct findings *out)
+/* The PCIe path above a rail: the bridges between its root complex and the card, root
+ * first (pci_path "devices/pci0000:00/0000:00:01.0/0000:16:00.0/.../0000:18:00.0"), those
+ * whose link is known. The card's parent port reports the card's own link (the one link,
+ * seen from above), so it is judged as the card's, never as the path's. */
+struct pcie_path {
+    const struct pci_bridge *bridge[16];
+    size_t n;
+    double cap_speed;           /* the least max_link_speed on it, the card's included */
+    uint32_t cap_width;
+    const struct pci_bridge *capped_by;     /* the bridge nearest the card below its maximum */
+    const struct pci_bridge *slowest, *slowest_below;   /* the first link above the card's
+                                                         * trained down: its two ends */
+};
+
+static void path_of(const struct inventory *inv, const struct rail *r, struct pcie_path *ret)
 {
-    char want[48], got[48];
+    char copy[sizeof(r->pci_path)], *save = NULL, *parts[32];
+    size_t n = 0;
+    const struct pcie_link *card = &r->pcie;
+    *ret = (struct pcie_path){ .cap_speed = card->max_speed_gts, .cap_width = card->max_width };
+    strscpy(copy, r->pci_path, sizeof(copy));
+    for (char *c = strtok_r(copy, "/", &save); c && n < ARRAY_SIZE(parts); c = strtok_r(NULL, "/", &save))
+        parts[n++] = c;
+    const char *parent = n >= 2 ? parts[n - 2] : "";
+    bool parent_known = false;
+    for (size_t i = 0; i + 1 < n && ret->n < ARRAY_SIZE(ret->bridge); i++) {
+        const struct pci_bridge *b = inventory_find_bridge(inv, parts[i]);
+        if (b && b->link.known && b->link.max_speed_gts > 0 && b->link.max_width) {
+            ret->bridge[ret->n++] = b;
+            parent_known = streq(parts[i], parent);
+        }
+    }
+    for (size_t i = 0; i < ret->n; i++) {
+        const struct pcie_link *l = &ret->bridge[i]->link;
+        if (l->max_speed_gts < card->max_speed_gts || l->max_width < card->max_width)
+            ret->capped_by = ret->bridge[i];
+        if (l->max_speed_gts < ret->cap_speed)
+            ret->cap_speed = l->max_speed_gts;
+        if (l->max_width < ret->cap_width)
+            ret->cap_width = l->max_width;
+    }
+    /* A link above the card's, below what both its ends can: its other end is the next
+     * bridge down. */
+    size_t above = parent_known ? ret->n - 1 : ret->n;
+    for (size_t i = 0; i + 1 < ret->n && i < above && !ret->slowest; i++) {
+        const struct pcie_link *l = &ret->bridge[i]->link, *next = &ret->bridge[i + 1]->link;
+        double can_speed = l->max_speed_gts < next->max_speed_gts ? l->max_speed_gts
+                                                                  : next->max_speed_gts;
+        uint32_t can_width = l->max_width < next->max_width ? l->max_width : next->max_width;
+        if (l->speed_gts < can_speed || l->width < can_width) {
+            ret->slowest = ret->bridge[i];
+            ret->slowest_below = ret->bridge[i + 1];
+        }
+    }
+}
+
+/* pcie.link: the card's link against what its path can carry (the least maximum on it,
+ * where a Gen6 card behind a Gen5 switch runs at Gen5 by design), a link above it trained
+ * below what its two ends can (named: the card is not the cause), and the policy's bound. */
+static void check_link(const struct inventory *inv, const struct rail *r, const struct policy *p,
+                       struct findings *out)
+{
+    char want[48], got[48], can[48], note[160] = "";
     const struct pcie_link *l = &r->pcie;
     if (!l->known) {
         findings_add(out, "pcie.link", SEVERITY_UNKNOWN, r->name, NULL, NULL, NULL, "%s",
@@ -20,18 +81,41 @@ static void check_link(const struct rail *r, const struct policy *p, struct find
                                     : rail_no_pci_why(r));
         return;
     }
+    struct pcie_path path;
+    path_of(inv, r, &path);
     bool policy_set = p->rails.pcie.min_width || p->rails.pcie.min_speed_gts > 0;
-    uint32_t min_w = p->rails.pcie.min_width ? p->rails.pcie.min_width : l->max_width;
-    double min_s = p->rails.pcie.min_speed_gts > 0 ? p->rails.pcie.min_speed_gts : l->max_speed_gts;
+    uint32_t min_w = p->rails.pcie.min_width ? p->rails.pcie.min_width : path.cap_width;
+    double min_s = p->rails.pcie.min_speed_gts > 0 ? p->rails.pcie.min_speed_gts : path.cap_speed;
     snprintf(want, sizeof(want), "x%u %g GT/s", min_w, min_s);
     snprintf(got, sizeof(got), "x%u %g GT/s", l->width, l->speed_gts);
+    snprintf(can, sizeof(can), "x%u %g GT/s", l->max_width, l->max_speed_gts);
+    if (path.capped_by)
+        snprintf(note, sizeof(note), "; the card can %s, its path %s (limited at %s)", can,
+                 want, path.capped_by->addr);
+    if (path.slowest) {
+        const struct pcie_link *s = &path.slowest->link;
+        char slow[48];
+        snprintf(slow, sizeof(slow), "x%u %g GT/s", s->width, s->speed_gts);
+        findings_add(out, "pcie.link", policy_set && (s->width < min_w || s->speed_gts < min_s)
+                                       ? SEVERITY_ERROR : SEVERITY_WARNING, r->name, want, slow,
+                     "a link between two bridges trained below what both ends can: the card is "
+                     "not the cause; check the switch or riser at that port (a BIOS link speed "
+                     "setting, a riser cable, the switch's firmware)",
+                     "PCIe path: the link between %s and %s trained at %s, below the %s the path "
+                     "can carry (the card: %s)", path.slowest->addr, path.slowest_below->addr,
+                     slow, want, got);
+        return;
+    }
     if (l->width >= min_w && l->speed_gts >= min_s)
-        findings_add(out, "pcie.link", SEVERITY_OK, r->name, want, got, NULL, "PCIe %s", got);
+        findings_add(out, "pcie.link", SEVERITY_OK, r->name, want, got, NULL, "PCIe %s%s", got,
+                     note);
     else
         findings_add(out, "pcie.link", policy_set ? SEVERITY_ERROR : SEVERITY_WARNING, r->name,
                      want, got, "a link trained below its maximum: reseat the card, check the "
                      "riser and the slot; the NIC cannot reach its rate",
-                     "PCIe %s, below %s%s", got, want, policy_set ? " (policy)" : " (device max)");
+                     "PCIe %s, below %s%s%s", got, want,
+                     policy_set ? " (policy)" : path.capped_by ? " (what its path can carry)"
+                                                               : " (device max)", note);
 }
 
 /* Max Read Request Size: a ConnectX reading GPU memory for the wire issues reads of at most
@@ -331,7 +415,7 @@ void check_host(const struct inventory *inv, const struct policy *p, struct find
     if (inv->n_rails == 0)
         check_host_node(inv, p, out);
     for (size_t i = 0; i < inv->n_rails; i++) {
-        check_link(&inv->rails[i], p, out);
+        check_link(inv, &inv->rails[i], p, out);
         check_mrrs(&inv->rails[i], p, out);
         if (p->rails.pcie.acs != REQ_IGNORE)
             check_acs(inv, &inv->rails[i], p, out);

@@ -71,6 +71,9 @@ struct pci_bridge {
     char why[96];               /* why not */
     bool acs;                   /* it has an ACS extended capability */
     uint16_t acs_ctrl;          /* its ACS Control register */
+    /* Its Link Status and Capabilities (pci-sysfs current_/max_link_*): a root or switch
+     * downstream port's is the link below it, a switch upstream port's the link above. */
+    struct pcie_link link;
 };
 
 /* A GPU found by PCI vendor (NVIDIA 0x10de, AMD 0x1002) and display class (0x03). */

@@ -101,6 +101,7 @@ static int scan_bridges_on(const char *root, const char *path, struct inventory 
         struct pci_bridge *b = &inv->bridges[inv->n_bridges++];
         memset(b, 0, sizeof(*b));
         strscpy(b->addr, parts[i], sizeof(b->addr));
+        read_link(root, prefix, &b->link);
         struct pci_config c;
         if (read_config_space(root, prefix, &c, b->why, sizeof(b->why)) == 0) {
             b->read = true;
