@@ -83,6 +83,8 @@ echo "BENCH rdma_latency_8B runs=$runs fabtune_p50_us=$(median "$out/bench.fabtu
      "ib_write_lat_t_typical_us=$(median "$out/bench.perftest" 1)" \
      "ib_write_lat_p99_us=$(median "$out/bench.perftest" 2)" \
      "clock_read_ns=$(median "$out/bench.fabtune" 3)" \
+     "counter_read_ns=$(median "$out/bench.fabtune" 10) counter_mhz=$(median "$out/bench.fabtune" 11)" \
+     "cpuinfo_mhz=$(awk -F': ' '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)" \
      "latency_cpu_s=$(median "$out/bench.fabtune" 4) latency_wall_s=$(median "$out/bench.fabtune" 5)" \
      "latency_bytes=$(median "$out/bench.fabtune" 6) bandwidth_cpu_s=$(median "$out/bench.fabtune" 7)" \
      "bandwidth_wall_s=$(median "$out/bench.fabtune" 8) bandwidth_bytes=$(median "$out/bench.fabtune" 9)" \

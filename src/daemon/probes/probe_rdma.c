@@ -144,16 +144,14 @@ static int exchange(struct rdma_side *a, struct rdma_side *b, uint32_t n, double
 {
     uint32_t warmup = rdma_warmup(n);
     struct local_responder resp = { .self = b, .rounds = warmup + n, .deadline = deadline };
-    struct probe_clock clock;
     pthread_t th;
     if (pthread_create(&th, NULL, respond, &resp) != 0) {
         probe_fail(lat, -EAGAIN, "cannot start the responder thread");
         return -EAGAIN;
     }
-    probe_clock_start(&clock);
     int err = rdma_initiate(a, warmup, n, deadline, lat, posted, done);
     if (err == 0)
-        err = rdma_one_way_samples(posted, n, &clock, samples);
+        err = rdma_one_way_samples(posted, n, samples);
     /* The responder ends at its deadline if this side stopped early. */
     pthread_join(th, NULL);
     lat->cpu_seconds += resp.cpu;
