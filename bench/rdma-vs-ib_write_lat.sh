@@ -36,7 +36,8 @@ echo "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] =
                  v["bandwidth_cpu_s"], v["bandwidth_wall_s"], v["bandwidth_bytes"] }'
 # Run i of each tool ran back to back: the spread of their ratios says how far the medians'
 # ratio can be trusted on this machine.
-paste "$b/bench.fabtune" "$b/bench.perftest" | awk '{ print $1 / $10, $2 / $11 }' > "$b/bench.pairs"
+# (ib_write_lat's two columns are the last two of each pasted line.)
+paste "$b/bench.fabtune" "$b/bench.perftest" | awk '{ print $1 / $(NF - 1), $2 / $NF }' > "$b/bench.pairs"
 for c in 1 2; do
     sort -n -k$c "$b/bench.pairs" | awk -v c=$c '{ v[NR] = $c } END {
         printf "run-by-run %s ratio: min %.3f, median %.3f, max %.3f (%d pairs)\n",
