@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "macro.h"
+#include "probe_clock.h"
 #include "probe_rdma.h"
 #include "rdma_pingpong.h"
 #include "source_verbs.h"
@@ -145,6 +146,10 @@ static int exchange(struct rdma_side *a, struct rdma_side *b, uint32_t n, double
     uint32_t warmup = rdma_warmup(n);
     struct local_responder resp = { .self = b, .rounds = warmup + n, .deadline = deadline };
     pthread_t th;
+    /* Calibrated (once a process, 10 ms asleep) before the responder starts: were it
+     * calibrated in the ping-pong, one poller would wait for the other's calibration and
+     * be woken by it, which the scheduler takes as a reason to put both on one CPU. */
+    cycle_clock_seconds_per_cycle();
     if (pthread_create(&th, NULL, respond, &resp) != 0) {
         probe_fail(lat, -EAGAIN, "cannot start the responder thread");
         return -EAGAIN;
