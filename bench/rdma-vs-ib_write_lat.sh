@@ -4,8 +4,12 @@
 # run: the guest suite interleaves five runs of each, 8-byte RDMA WRITE ping-pong, 1000
 # iterations (tests/guest-rxe/guest-suite.sh); RUNS interleaved runs of each (default 5).
 # Prints each run's p50 and p99 of both, the medians' p50 and p99 ratios, the spread of the
-# ratios of the runs side by side (run i against run i), the cost of one timestamp in the guest and its
-# clocksource, and what one RDMA probe cycle costs (CPU, wall, payload bytes). Both sides
+# ratios of the runs side by side (run i against run i), the cost of one clock_gettime in the
+# guest and its clocksource (the probe reads it once every few milliseconds, for its deadline),
+# the cost of one read of the cycle counter (the probe's timestamp per round trip, as
+# ib_write_lat's), the counter's rate as the probe calibrated it beside the guest's
+# /proc/cpuinfo figure (which ib_write_lat uses), and what one RDMA probe cycle costs (CPU,
+# wall, payload bytes). Both sides
 # spin on their completion queue (ib_write_lat polls; so does the probe), and neither pins
 # its two pollers to CPUs of their own: the guest's two vCPUs are free to both. Runs whose
 # p50 falls into two modes are also reported per mode.
@@ -25,12 +29,15 @@ echo "ib_write_lat 99% (us):         $(awk '{ print $2 }' "$b/bench.perftest" | 
 echo "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
     END { printf "ratio fabtune / ib_write_lat: p50 %.3f, p99 %.3f\n",
                  v["fabtune_p50_us"] / v["ib_write_lat_t_typical_us"], v["fabtune_p99_us"] / v["ib_write_lat_p99_us"]
+          printf "clock_gettime %s ns (%s); cycle counter read %s ns; counter rate %s MHz calibrated, %s MHz in /proc/cpuinfo\n",
+                 v["clock_read_ns"], v["clocksource"], v["counter_read_ns"], v["counter_mhz"], v["cpuinfo_mhz"]
           printf "one RDMA loopback cycle: latency CPU %s s, wall %s s, %s bytes; bandwidth (200 ms) CPU %s s, wall %s s, %s bytes\n",
                  v["latency_cpu_s"], v["latency_wall_s"], v["latency_bytes"],
                  v["bandwidth_cpu_s"], v["bandwidth_wall_s"], v["bandwidth_bytes"] }'
 # Run i of each tool ran back to back: the spread of their ratios says how far the medians'
 # ratio can be trusted on this machine.
-paste "$b/bench.fabtune" "$b/bench.perftest" | awk '{ print $1 / $10, $2 / $11 }' > "$b/bench.pairs"
+# (ib_write_lat's two columns are the last two of each pasted line.)
+paste "$b/bench.fabtune" "$b/bench.perftest" | awk '{ print $1 / $(NF - 1), $2 / $NF }' > "$b/bench.pairs"
 for c in 1 2; do
     sort -n -k$c "$b/bench.pairs" | awk -v c=$c '{ v[NR] = $c } END {
         printf "run-by-run %s ratio: min %.3f, median %.3f, max %.3f (%d pairs)\n",

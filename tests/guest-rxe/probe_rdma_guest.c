@@ -14,6 +14,7 @@
 #include <infiniband/verbs.h>
 #include <unistd.h>
 
+#include "probe_clock.h"
 #include "probe_rdma.h"
 #include "stats.h"
 
@@ -76,14 +77,21 @@ int main(int argc, char **argv)
         probe_rdma_run(&e, &e, &bp, &l, &b);
         if (l.error)
             return 1;
-        /* And what one timestamp costs here, since the probe takes one per round trip. */
+        /* And what one clock_gettime costs here (the probe reads it once every few
+         * milliseconds, for its deadline), what one read of the cycle counter costs (the
+         * probe takes one per round trip), and the counter's calibrated rate in MHz. */
         double t0 = probe_now(), t1 = t0;
         for (int i = 0; i < 20000; i++)
             t1 = probe_now();
-        printf("%.2f %.2f %.0f %.4f %.4f %llu %.4f %.4f %llu\n", l.latency.p50 * 1e6,
+        double u0 = probe_now();
+        for (int i = 0; i < 20000; i++)
+            cycle_counter();    /* an asm volatile: each read is made */
+        double u1 = probe_now();
+        printf("%.2f %.2f %.0f %.4f %.4f %llu %.4f %.4f %llu %.0f %.1f\n", l.latency.p50 * 1e6,
                l.latency.p99 * 1e6, (t1 - t0) / 20000 * 1e9, l.cpu_seconds, l.wall_seconds,
                (unsigned long long)l.bytes, b.cpu_seconds, b.wall_seconds,
-               (unsigned long long)b.bytes);
+               (unsigned long long)b.bytes, (u1 - u0) / 20000 * 1e9,
+               1e-6 / cycle_clock_seconds_per_cycle());
         return 0;
     }
     if (argc != 4) {

@@ -34,34 +34,6 @@ double probe_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-uint64_t probe_ticks(void)
-{
-#if defined(__x86_64__)
-    uint32_t lo, hi;
-    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-    return (uint64_t)hi << 32 | lo;
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
-}
-
-void probe_clock_start(struct probe_clock *c)
-{
-    c->t0 = probe_now();
-    c->c0 = probe_ticks();
-}
-
-double probe_clock_seconds_per_tick(const struct probe_clock *c)
-{
-    uint64_t c1 = probe_ticks();
-    double t1 = probe_now();
-    if (c1 <= c->c0 || t1 <= c->t0)
-        return 0;
-    return (t1 - c->t0) / (double)(c1 - c->c0);
-}
-
 double probe_thread_cpu(void)
 {
     struct timespec ts;

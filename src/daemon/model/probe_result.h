@@ -71,19 +71,6 @@ void probe_fail(struct probe_result *r, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 double probe_now(void);        /* CLOCK_MONOTONIC seconds */
 
-/* Per-iteration timestamps as perftest takes them (get_cycles): the CPU's cycle counter
- * where there is one (x86-64's TSC), else CLOCK_MONOTONIC nanoseconds. A read costs a few
- * nanoseconds instead of a clock_gettime, which is a system call on a host whose
- * clocksource is hpet or acpi_pm (1.27 us measured in the Soft-RoCE guest). The tick rate
- * is calibrated against CLOCK_MONOTONIC over each run, so no frequency is assumed. */
-uint64_t probe_ticks(void);
-struct probe_clock {
-    double t0;
-    uint64_t c0;
-};
-void probe_clock_start(struct probe_clock *c);
-/* Seconds per tick over the run started with probe_clock_start; 0 if it cannot tell. */
-double probe_clock_seconds_per_tick(const struct probe_clock *c);
 double probe_thread_cpu(void); /* this thread's CPU seconds */
 /* This thread's time runnable but not running, in seconds since it started; NAN unknown. */
 double probe_thread_cpu_wait(void);

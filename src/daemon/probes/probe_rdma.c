@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "macro.h"
+#include "probe_clock.h"
 #include "probe_rdma.h"
 #include "rdma_pingpong.h"
 #include "source_verbs.h"
@@ -144,16 +145,18 @@ static int exchange(struct rdma_side *a, struct rdma_side *b, uint32_t n, double
 {
     uint32_t warmup = rdma_warmup(n);
     struct local_responder resp = { .self = b, .rounds = warmup + n, .deadline = deadline };
-    struct probe_clock clock;
     pthread_t th;
+    /* Calibrated (once a process, 10 ms asleep) before the responder starts: were it
+     * calibrated in the ping-pong, one poller would wait for the other's calibration and
+     * be woken by it, which the scheduler takes as a reason to put both on one CPU. */
+    cycle_clock_seconds_per_cycle();
     if (pthread_create(&th, NULL, respond, &resp) != 0) {
         probe_fail(lat, -EAGAIN, "cannot start the responder thread");
         return -EAGAIN;
     }
-    probe_clock_start(&clock);
     int err = rdma_initiate(a, warmup, n, deadline, lat, posted, done);
     if (err == 0)
-        err = rdma_one_way_samples(posted, n, &clock, samples);
+        err = rdma_one_way_samples(posted, n, samples);
     /* The responder ends at its deadline if this side stopped early. */
     pthread_join(th, NULL);
     lat->cpu_seconds += resp.cpu;

@@ -223,13 +223,11 @@ void probe_rdma_peer_run(int family, const uint8_t *src, const uint8_t dst[16], 
         probe_fail(lat, r, "%s: %s", why, errno_text(-r));
         probe_fail(bw, r, "not run: the connection failed");
     } else {
-        struct probe_clock clock;
         rdma_read_tclass(c.side.qp, lat);
         c.side.size = p->size;
-        probe_clock_start(&clock);
         r = rdma_initiate(&c.side, rdma_warmup(n), n, deadline, lat, posted, &done);
         if (r == 0)
-            r = rdma_one_way_samples(posted, n, &clock, samples);
+            r = rdma_one_way_samples(posted, n, samples);
         if (r == 0) {
             stats_compute(samples, n, &lat->latency);
             lat->ran = true;

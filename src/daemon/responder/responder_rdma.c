@@ -20,6 +20,7 @@
 #include "log.h"
 #include "macro.h"
 #include "peer_wire.h"
+#include "probe_clock.h"
 #include "rdma_pingpong.h"
 #include "responder_rdma.h"
 #include "strutil.h"
@@ -271,6 +272,8 @@ static void reap(struct rdma_listener *l, bool all)
 static void *listener_main(void *arg)
 {
     struct rdma_listener *l = arg;
+    /* The cycle counter's rate, calibrated (10 ms) here, not in a session's first round. */
+    cycle_clock_seconds_per_cycle();
     for (;;) {
         struct pollfd p[2] = { { .fd = l->ch->fd, .events = POLLIN },
                                { .fd = l->stop_fd, .events = POLLIN } };

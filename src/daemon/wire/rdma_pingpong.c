@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: ISC */
 /* The RDMA WRITE ping-pong and stream on a connected RC QP. Nothing here sleeps: each
- * side busy-polls, as each ib_write_lat process does, and checks the clock every few
- * thousand spins against its deadline. */
+ * side busy-polls, as each ib_write_lat process does. The ping-pong's deadline is a
+ * sparse_deadline: CLOCK_MONOTONIC once every few milliseconds, not once per round trip. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe_clock.h"
 #include "rdma_pingpong.h"
 #include "stream_meter.h"
 #include "strutil.h"
 
 #define STREAM_DEPTH 64
-#define CHECK_CLOCK_EVERY 4096
 
 int rdma_side_alloc(struct rdma_side *s, struct ibv_context *ctx, size_t half)
 {
@@ -79,36 +79,36 @@ static int reap(struct rdma_side *s, int *outstanding, struct probe_result *r)
     return n;
 }
 
-/* Busy-polls the last byte of the message the peer writes into us for its mark. */
-static bool past(const struct rdma_side *s, double deadline)
+static bool past(const struct rdma_side *s, struct sparse_deadline *deadline)
 {
-    return probe_now() > deadline || (s->cancel && *s->cancel);
+    return sparse_deadline_passed(deadline) || (s->cancel && *s->cancel);
 }
 
-static int wait_mark(const struct rdma_side *s, uint8_t mark, double deadline)
+/* Busy-polls the last byte of the message the peer writes into us for its mark. */
+static int wait_mark(const struct rdma_side *s, uint8_t mark, struct sparse_deadline *deadline)
 {
     volatile uint8_t *last = &s->buf[s->half + s->size - 1];
-    for (unsigned spins = 1;; spins++) {
+    for (;;) {
         if (*last == mark)
             return 0;
-        if (spins % CHECK_CLOCK_EVERY == 0 && past(s, deadline))
+        if (past(s, deadline))
             return -ETIMEDOUT;
     }
 }
 
 /* Posts the mark and waits for the write's completion (as ib_write_lat does). */
-static int one_way(struct rdma_side *from, uint8_t mark, int *outstanding, double deadline,
-                   struct probe_result *r)
+static int one_way(struct rdma_side *from, uint8_t mark, int *outstanding,
+                   struct sparse_deadline *deadline, struct probe_result *r)
 {
     from->buf[from->size - 1] = mark;
     int err = post_write(from, from->size, true);
     if (err == 0)
         (*outstanding)++;
-    for (unsigned spins = 1; err == 0 && *outstanding > 0; spins++) {
+    while (err == 0 && *outstanding > 0) {
         int n = reap(from, outstanding, r);
         if (n < 0)
             err = -EIO;
-        else if (n == 0 && spins % CHECK_CLOCK_EVERY == 0 && past(from, deadline))
+        else if (n == 0 && past(from, deadline))
             err = -ETIMEDOUT;
     }
     return err;
@@ -133,11 +133,13 @@ uint32_t rdma_warmup(uint32_t n)
 int rdma_respond(struct rdma_side *s, uint32_t rounds, double deadline, struct probe_result *r)
 {
     int outstanding = 0, err = 0;
+    struct sparse_deadline until;
+    sparse_deadline_init(&until, deadline);
     for (uint32_t i = 0; i < rounds && err == 0; i++) {
         uint8_t mark = (uint8_t)(i % 255 + 1);
-        err = wait_mark(s, mark, deadline);
+        err = wait_mark(s, mark, &until);
         if (err == 0)
-            err = one_way(s, mark, &outstanding, deadline, r);
+            err = one_way(s, mark, &outstanding, &until, r);
     }
     return err;
 }
@@ -147,27 +149,31 @@ int rdma_initiate(struct rdma_side *a, uint32_t warmup, uint32_t n, double deadl
 {
     int out_a = 0, err = 0;
     uint32_t i;
+    struct sparse_deadline until;
+    cycle_clock_seconds_per_cycle();    /* calibrated before the rounds, once a process */
+    sparse_deadline_init(&until, deadline);
     for (i = 0; i < warmup + n && err == 0; i++) {
         uint8_t mark = (uint8_t)(i % 255 + 1);
         if (i >= warmup)
-            posted[i - warmup] = probe_ticks();
-        err = one_way(a, mark, &out_a, deadline, lat);
+            posted[i - warmup] = cycle_counter();
+        err = one_way(a, mark, &out_a, &until, lat);
         if (err == 0)
-            err = wait_mark(a, mark, deadline);
+            err = wait_mark(a, mark, &until);
     }
-    posted[n] = probe_ticks();
+    posted[n] = cycle_counter();
     *done = i;
     return err;
 }
 
-int rdma_one_way_samples(const uint64_t *posted, uint32_t n, const struct probe_clock *clock,
-                         double *samples)
+int rdma_one_way_samples(const uint64_t *posted, uint32_t n, double *samples)
 {
-    double per_tick = probe_clock_seconds_per_tick(clock);
-    if (per_tick <= 0)
-        return -EIO;            /* the cycle counter went backwards: no timing to trust */
-    for (uint32_t k = 0; k < n; k++)
-        samples[k] = (double)(posted[k + 1] - posted[k]) * per_tick / 2;
+    if (cycle_clock_seconds_per_cycle() <= 0)
+        return -EIO;            /* the counter does not advance with CLOCK_MONOTONIC */
+    for (uint32_t k = 0; k < n; k++) {
+        if (posted[k + 1] < posted[k])
+            return -EIO;        /* it went backwards: no timing to trust */
+        samples[k] = cycles_to_seconds(posted[k + 1] - posted[k]) / 2;
+    }
     return 0;
 }
 

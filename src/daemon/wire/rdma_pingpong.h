@@ -47,14 +47,15 @@ void rdma_side_release(struct rdma_side *s);
 struct ibv_qp_init_attr rdma_qp_init_attr(struct ibv_cq *cq);
 
 /* The initiator's rounds: a write out, then the peer's mark back, warmup + n times; one
- * timestamp per post (probe_ticks) into posted[0..n]. 0 or -errno; *done: the rounds. */
+ * timestamp per post (cycle_counter) into posted[0..n]. Both ends check their deadline
+ * (CLOCK_MONOTONIC seconds) sparsely (sparse_deadline). 0 or -errno; *done: the rounds. */
 int rdma_initiate(struct rdma_side *a, uint32_t warmup, uint32_t n, double deadline,
                   struct probe_result *lat, uint64_t *posted, uint32_t *done);
 /* The other end: waits for each mark and writes it straight back, rounds times. */
 int rdma_respond(struct rdma_side *s, uint32_t rounds, double deadline, struct probe_result *r);
-/* Ticks between posts to one-way seconds (half the round trip). */
-int rdma_one_way_samples(const uint64_t *posted, uint32_t n, const struct probe_clock *clock,
-                         double *samples);
+/* Cycles between posts to one-way seconds (half the round trip), at the process's
+ * calibrated rate; -EIO when the counter is unusable or went backwards. */
+int rdma_one_way_samples(const uint64_t *posted, uint32_t n, double *samples);
 /* A stream of size-byte WRITEs, 64 in flight, for the bandwidth duration. */
 void rdma_stream(struct rdma_side *a, usec_t duration, size_t size, double deadline,
                  struct probe_result *bw);
