@@ -118,8 +118,10 @@ int tuning_read(struct tuning *t, const struct policy *p)
 {
     struct tuning_snapshot snap;
     t->netns_child = sysctl_netns_is_child(t->procfs_root);
-    bool have = tuning_snapshot_load(t->state_dir, &snap) == 0;
-    int r = load_keys(t, p, have ? &snap : NULL);
+    int r = tuning_snapshot_load(t->state_dir, &snap);
+    bool have = r == 0;
+    t->originals_err = r == -ENOENT ? 0 : r;
+    r = load_keys(t, p, have ? &snap : NULL);
     if (have)
         tuning_snapshot_done(&snap);
     if (r < 0)
