@@ -80,6 +80,7 @@ expect_rc 1 "$fabtuned" --once -c "$tmp/policy.yaml"
 [ ! -e /var/lib/fabtune ] && pass "--once created no /var/lib/fabtune" \
     || fail "--once created /var/lib/fabtune: $(ls -la /var/lib/fabtune)"
 # fabtunectl diff against this node live (issue 41, item 5): no /var/lib/fabtune either.
+rm -rf /var/lib/fabtune
 expect_rc 0 "$ctl" snapshot "$tmp/host.tar"
 expect_rc_in "0 1" "$ctl" -c "$tmp/policy.yaml" diff "$tmp/host.tar"
 [ ! -e /var/lib/fabtune ] && pass "fabtunectl diff created no /var/lib/fabtune" \
@@ -101,7 +102,11 @@ jq -r '.unread[]' "$LAST_OUT" > "$tmp/unread"
 expect_match "^$state/sysctl-originals.json: Permission denied" "$tmp/unread"
 jq -r '.tuning[] | "\(.key) \(.state) \(.live)"' "$LAST_OUT" > "$tmp/t"
 expect_match '^net.core.somaxconn drift 4096$' "$tmp/t"
-# The default policy, as an operator tries it first: a verdict, whatever it is here.
-expect_rc_in "0 1 2 3" as_nobody "$fabtuned" --once --no-probes --state-dir "$state"
+# The default policy (its outputs under /run/fabtune), as an operator tries it first: a
+# verdict, whatever it is here.
+for probes in --no-probes ""; do
+    expect_rc_in "0 1 2 3" as_nobody "$fabtuned" --once $probes --state-dir "$state"
+    expect_match "^verdict: " "$LAST_OUT"
+done
 listing "$state" > "$tmp/after"; expect_same "$tmp/before" "$tmp/after"
 finish

@@ -447,7 +447,7 @@ json_object *tuning_to_json(const struct tuning *t)
         const struct tuning_key *k = &t->keys[i];
         json_object *o = json_object_new_object();
         add_string(o, "key", k->key);
-        add_string(o, "wanted", k->wanted);
+        add_string(o, "wanted", k->wanted[0] ? k->wanted : NULL);
         add_string(o, "live", k->live_known ? k->live : NULL);
         add_string(o, "original", k->has_original ? k->original : NULL);
         add_string(o, "state", tuning_state_to_string(k->state));
