@@ -291,6 +291,50 @@ START_TEST(test_apply_and_revert)
 }
 END_TEST
 
+/* The daemon's revert (issue 41, item 7): each key's WANTED is the policy's value, which
+ * the restored original is judged against from now on, not the original itself; a key
+ * the policy names no more has none. */
+START_TEST(test_revert_wants_the_policys_value)
+{
+    struct tuning t;
+    tuning_init(&t, proc, state, dir);
+    ck_assert_int_eq(tuning_apply(&t, &p), 0);
+    tuning_done(&t);
+    ck_assert_int_eq(tuning_run(&t, proc, state, &p, NULL, TUNING_REVERT), 0);
+    ck_assert_str_eq(get("net.core.somaxconn"), "4096");
+    ck_assert_str_eq(key(&t, "net.core.somaxconn")->wanted, "8192");
+    ck_assert_str_eq(key(&t, "net.core.somaxconn")->original, "4096");
+    ck_assert_str_eq(key(&t, "net.core.somaxconn")->live, "4096");
+    ck_assert_int_eq(key(&t, "net.core.somaxconn")->state, TUNING_STATE_REVERTED);
+    ck_assert_str_eq(key(&t, "net.ipv4.tcp_rmem")->wanted, "4096 87380 134217728");
+    tuning_done(&t);
+
+    /* A policy of its first key alone: the others were applied under the last one. */
+    ck_assert_int_eq(tuning_run(&t, proc, state, NULL, NULL, TUNING_REVERT), -ENOENT);
+    tuning_done(&t);
+    tuning_init(&t, proc, state, dir);
+    ck_assert_int_eq(tuning_apply(&t, &p), 0);
+    tuning_done(&t);
+    struct policy first_only = p;
+    first_only.tuning.n_sysctl = 1;
+    ck_assert_str_eq(first_only.tuning.sysctl[0].key, "net.core.somaxconn");
+    ck_assert_int_eq(tuning_run(&t, proc, state, &first_only, NULL, TUNING_REVERT), 0);
+    ck_assert_str_eq(key(&t, "net.core.somaxconn")->wanted, "8192");
+    ck_assert_str_eq(key(&t, "vm.zone_reclaim_mode")->wanted, "");
+    ck_assert_str_eq(key(&t, "vm.zone_reclaim_mode")->original, "1");
+    ck_assert_str_eq(get("vm.zone_reclaim_mode"), "1");
+    tuning_done(&t);
+
+    /* No policy (fabtuned --revert, revert_on_stop): WANTED is the original restored. */
+    tuning_init(&t, proc, state, dir);
+    ck_assert_int_eq(tuning_apply(&t, &p), 0);
+    tuning_done(&t);
+    ck_assert_int_eq(tuning_run(&t, proc, state, NULL, NULL, TUNING_REVERT), 0);
+    ck_assert_str_eq(key(&t, "net.core.somaxconn")->wanted, "4096");
+    tuning_done(&t);
+}
+END_TEST
+
 /* The originals reach the disk first: with nowhere to save them, nothing is written. */
 START_TEST(test_no_snapshot_no_write)
 {
@@ -853,6 +897,7 @@ int main(void)
     tcase_add_test(tc, test_values_equal);
     tcase_add_test(tc, test_read_only);
     tcase_add_test(tc, test_apply_and_revert);
+    tcase_add_test(tc, test_revert_wants_the_policys_value);
     tcase_add_test(tc, test_no_snapshot_no_write);
     tcase_add_test(tc, test_corrupt_snapshot);
     tcase_add_test(tc, test_new_boot);

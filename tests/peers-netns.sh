@@ -67,7 +67,8 @@ start_b() {
     return 1
 }
 b_stat() { inb "$ctl" -s "$tmp/brun/fabtuned.sock" --json probes | jq -r ".responder.$1"; }
-once_a() { run "$fabtuned" --once --json -c "$tmp/a.yaml" --state-dir "$tmp/astate"; }
+# --apply: the baselines learned persist in astate (a plain --once only reads; tuning is off).
+once_a() { run "$fabtuned" --once --apply --json -c "$tmp/a.yaml" --state-dir "$tmp/astate"; }
 peer() { jq -r "$1" "$LAST_OUT"; }
 finding() { jq -r "[.findings[] | select(.check == \"$1\")][0] | \"\(.severity) \(.message)\"" "$LAST_OUT"; }
 

@@ -56,21 +56,46 @@ values > "$state/now"; expect_same "$state/originals" "$state/now"
 expect_rc 0 "$fabtuned" --revert --state-dir "$state"
 expect_grep "nothing to revert" "$LAST_OUT"
 # The daemon's apply and revert through fabtunectl: revert's table shows what it restored,
-# the original as WANTED and the value now live as LIVE (issue 27 item 20: both were "-").
+# the policy's value as WANTED (issue 41, item 7: it showed the original there), the
+# original as LIVE and ORIGINAL (issue 27 item 20: both were "-"). Each folds into one more
+# pass, which fabtunectl waits for: health right after reads the change. Each pass in the
+# worker takes 700 ms (FABTUNE_TEST_SLOW_CHECK_MS), so that a health that does not wait
+# for it reads the verdict from before; the timed pass is an hour away.
 ctl="$top_builddir/src/client/fabtunectl"
 orig=$(cat "$(path net.ipv4.tcp_fin_timeout)")
-printf 'version: 1\ntuning:\n  mode: verify\n  sysctl: {net.ipv4.tcp_fin_timeout: 37}\nprobes: {enabled: false}\n' \
+printf 'version: 1\nrails: {expect_count: 0}\nchecks: {interval: 1h}\ntuning:\n  mode: verify\n  sysctl: {net.ipv4.tcp_fin_timeout: 37}\nprobes: {enabled: false}\n' \
     > "$state/one.yaml"
 mkdir -m 0700 "$state/d-state" "$state/d-run"
-"$fabtuned" -c "$state/one.yaml" --state-dir "$state/d-state" --runtime-dir "$state/d-run" \
-    --log-target stderr 2> "$state/daemon.log" & dpid=$!
-for _ in $(seq 200); do "$ctl" -s "$state/d-run/fabtuned.sock" status > /dev/null 2>&1 && break; sleep 0.05; done
-expect_rc 0 "$ctl" -s "$state/d-run/fabtuned.sock" apply
+FABTUNE_TEST_SLOW_CHECK_MS=700 "$fabtuned" -c "$state/one.yaml" --state-dir "$state/d-state" \
+    --runtime-dir "$state/d-run" --log-target stderr 2> "$state/daemon.log" & dpid=$!
+sock="$state/d-run/fabtuned.sock"
+for _ in $(seq 200); do "$ctl" -s "$sock" status > /dev/null 2>&1 && break; sleep 0.05; done
+run "$ctl" -s "$sock" health
+expect_match '^fabtune: DEGRADED: tuning.drift' "$LAST_OUT"
+expect_rc 0 "$ctl" -s "$sock" apply
 expect_match '^net.ipv4.tcp_fin_timeout  *37  *37 ' "$LAST_OUT"
-expect_rc 0 "$ctl" -s "$state/d-run/fabtuned.sock" revert
-expect_match "^net.ipv4.tcp_fin_timeout  *$orig  *$orig  *$orig  *reverted" "$LAST_OUT"
+expect_match '^verdict after the apply: READY$' "$LAST_OUT"
+expect_rc 0 "$ctl" -s "$sock" health
+expect_match '^fabtune: READY' "$LAST_OUT"
+# READY before the revert however the apply went (bounded), so that the revert's drift
+# is the pass's after it.
+for _ in $(seq 100); do "$ctl" -s "$sock" health > /dev/null 2>&1 && break; sleep 0.05; done
+expect_rc 0 "$ctl" -s "$sock" revert
+expect_match "^net.ipv4.tcp_fin_timeout  *37  *$orig  *$orig  *reverted" "$LAST_OUT"
+expect_match '^verdict after the revert: DEGRADED$' "$LAST_OUT"
 [ "$(cat "$(path net.ipv4.tcp_fin_timeout)")" = "$orig" ] && pass "revert restored $orig" ||
     fail "tcp_fin_timeout is $(cat "$(path net.ipv4.tcp_fin_timeout)") after revert, not $orig"
+run "$ctl" -s "$sock" health
+expect_match '^fabtune: DEGRADED: tuning.drift: net.ipv4.tcp_fin_timeout is' "$LAST_OUT"
+"$ctl" -s "$sock" --json checks > "$state/c" 2>/dev/null
+jq -r '.. | objects | select(.check? == "tuning.drift" and .severity? == "warning") | .subject' \
+    "$state/c" > "$state/d"
+expect_match '^net.ipv4.tcp_fin_timeout$' "$state/d"
+# --json: the keys' array, as before, WANTED the policy's.
+expect_rc 0 "$ctl" -s "$sock" apply
+expect_rc 0 "$ctl" -s "$sock" --json revert
+jq -r '.[] | "\(.key) \(.wanted) \(.live) \(.state)"' "$LAST_OUT" > "$state/r"
+expect_match "^net.ipv4.tcp_fin_timeout 37 $orig reverted\$" "$state/r"
 kill $dpid; wait $dpid 2>/dev/null
 
 # Issue 41, item 4: this namespace is not the host's (a pod without hostNetwork). The

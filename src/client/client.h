@@ -70,6 +70,9 @@ void render_links(json_object *data);
 json_object *links_json(json_object *data);
 void render_probes(json_object *data);
 void render_tuning(json_object *data);
+/* An apply's or a revert's reply (its keys, with the verdict of the check that followed
+ * added by the client), CMD naming it; a bare array of keys is rendered as the table. */
+void render_tune(json_object *data, const char *cmd);
 void render_reload(json_object *data);
 void render_probe_now(json_object *data);
 /* Captures the sysfs and procfs files fabtune reads into a tarball; 0 or 1. */

@@ -176,21 +176,14 @@ static int wait_ready(const struct ctl *c)
     return 1;
 }
 
-/* The daemon checks in a worker: "reload" answers at once with the number of the first
- * check under the new policy, and this waits (--timeout, else 60 s) for status to show it
- * done, to print that check's verdict. */
-static int reload(const struct ctl *c)
+/* The daemon checks in a worker: a command that asks for a check ("reload", "apply",
+ * "revert") answers at once with the number of that check (first_check in DATA), and this
+ * waits (--timeout, else 60 s) for status to show it done: DATA gets that check's verdict,
+ * or check_running_after_seconds at the limit. */
+static void wait_for_check(const struct ctl *c, json_object *data)
 {
-    json_object *reply, *data, *v;
+    json_object *v;
     struct timespec start, pause = { 0, 100 * 1000000L };
-    int r = call(c, "reload", NULL, TIMEOUT_MS, &reply, &data);
-    if (r)
-        return r;
-    if (!json_object_is_type(data, json_type_object)) {
-        fprintf(stderr, "fabtunectl: reload: the reply has no data object\n");
-        json_object_put(reply);
-        return EXIT_DAEMON_ERROR;
-    }
     int64_t first = json_object_object_get_ex(data, "first_check", &v) ? json_object_get_int64(v) : 0;
     double limit = c->wait_timeout > 0 ? c->wait_timeout : 60;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -210,6 +203,21 @@ static int reload(const struct ctl *c)
     }
     if (!json_object_object_get_ex(data, "verdict", &v))
         json_object_object_add(data, "check_running_after_seconds", json_object_new_double(limit));
+}
+
+/* "reload": the policy in force and the verdict of its first check. */
+static int reload(const struct ctl *c)
+{
+    json_object *reply, *data;
+    int r = call(c, "reload", NULL, TIMEOUT_MS, &reply, &data);
+    if (r)
+        return r;
+    if (!json_object_is_type(data, json_type_object)) {
+        fprintf(stderr, "fabtunectl: reload: the reply has no data object\n");
+        json_object_put(reply);
+        return EXIT_DAEMON_ERROR;
+    }
+    wait_for_check(c, data);
     if (c->json)
         puts(json_object_to_json_string_ext(data, JSON_C_TO_STRING_PLAIN));
     else
@@ -346,6 +354,28 @@ static int run_reload(const struct ctl *c, const struct command *k, char **args)
     return reload(c);
 }
 
+/* "apply" and "revert": the keys as the transaction left them, printed once the pass that
+ * the daemon folds the change into is done, so that health and status read the change
+ * when this returns (a revert's drift, an apply's cure). --json prints the keys' array. */
+static int run_tune(const struct ctl *c, const struct command *k, char **args)
+{
+    json_object *reply, *data, *keys = NULL;
+    int r = call(c, k->name, NULL, TIMEOUT_MS, &reply, &data);
+    if (r)
+        return r;
+    if (json_object_is_type(data, json_type_object) &&
+        json_object_object_get_ex(data, "first_check", NULL))
+        wait_for_check(c, data);
+    if (!json_object_object_get_ex(data, "keys", &keys))
+        keys = data;    /* a daemon before first_check: the array alone */
+    if (c->json)
+        (void)clean_json_write(keys, JSON_C_TO_STRING_PLAIN, stdout);
+    else
+        render_tune(data, k->name);
+    json_object_put(reply);
+    return 0;
+}
+
 static int run_snapshot(const struct ctl *c, const struct command *k, char **args)
 {
     return snapshot_take(args[0], c->state_dir);
@@ -398,10 +428,12 @@ static const struct command commands[] = {
       "reload the policy; the verdict of its first check (root)", run_reload, render_reload },
     { "probe-now", DAEMON_OPTIONS, "", 0, 0, "start a probe run now (root)", ask,
       render_probe_now },
-    { "apply", DAEMON_OPTIONS, "", 0, 0, "apply the sysctl profile now (root)", ask,
-      render_tuning },
-    { "revert", DAEMON_OPTIONS, "", 0, 0, "restore the sysctl originals (root)", ask,
-      render_tuning },
+    { "apply", DAEMON_OPTIONS | OPTION(OPT_TIMEOUT), "", 0, 0,
+      "apply the sysctl profile now, and wait for the check that follows (root)", run_tune,
+      NULL },
+    { "revert", DAEMON_OPTIONS | OPTION(OPT_TIMEOUT), "", 0, 0,
+      "restore the sysctl originals, and wait for the check that follows (root)", run_tune,
+      NULL },
     { "snapshot", OPTION(OPT_STATE_DIR), "FILE.tar", 1, 1,
       "capture what fabtune reads, for another machine (no daemon needed), compressed as "
       "the name ends: " SNAPSHOT_ARCHIVE_SUFFIXES "; with the daemon's link memory from "

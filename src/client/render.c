@@ -449,6 +449,21 @@ void render_tuning(json_object *d)
     }
 }
 
+void render_tune(json_object *d, const char *cmd)
+{
+    json_object *keys, *v;
+    if (!json_object_is_type(d, json_type_object) || !json_object_object_get_ex(d, "keys", &keys)) {
+        render_tuning(d);
+        return;
+    }
+    render_tuning(keys);
+    if (json_object_object_get_ex(d, "verdict", &v))
+        printf("verdict after the %s: %s\n", cmd, json_text(d, "verdict"));
+    else if (json_object_object_get_ex(d, "check_running_after_seconds", &v))
+        printf("the check after the %s is still running after %s s\n", cmd,
+               json_text(d, "check_running_after_seconds"));
+}
+
 void render_reload(json_object *d)
 {
     json_object *v;

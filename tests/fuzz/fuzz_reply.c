@@ -40,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     render_findings(d, false, findings_rail_width(d));
     render_probes(d);
     render_tuning(d);
+    render_tune(d, "revert");
     render_reload(d);
     render_probe_now(d);
     render_gids(d);
@@ -49,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The renderers take any object too: the reply itself. */
     render_status(reply);
     render_probes(reply);
+    render_tune(reply, "apply");
     render_gids(reply);
     render_links(reply);
     render_neighbors(reply);

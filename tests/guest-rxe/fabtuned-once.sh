@@ -11,10 +11,12 @@ policy="$(dirname "$0")/../rails-only.policy"
 tmp=$(mktemp -d)
 sysgid=/sys/class/infiniband/rxe0/ports/1
 # The counter state of these runs (carrier history, last counter sample) is this test's own.
+# The live runs carry it from run to run with --apply (a plain --once only reads; tuning is
+# off in the policy, so it writes nothing else).
 fabtuned="$fabtuned --state-dir $tmp/state"
 mkdir "$tmp/state"
 
-expect_rc 0 $fabtuned --once --json --no-probes -c "$policy"
+expect_rc 0 $fabtuned --once --apply --json --no-probes -c "$policy"
 cp "$LAST_OUT" "$tmp/up.json"
 jq -c '.rails[0] | {name, link_layer, state, gid_index, roce_address, verdict}' "$tmp/up.json" > "$tmp/rail"
 cat "$tmp/rail"
@@ -72,7 +74,7 @@ expect_same "$tmp/qos-live" "$tmp/qos-snap"
 
 ip link set "$peer" down
 for _ in $(seq 50); do grep -q DOWN "$sysgid/state" && break; sleep 0.1; done
-expect_rc 2 $fabtuned --once --json --no-probes -c "$policy"
+expect_rc 2 $fabtuned --once --apply --json --no-probes -c "$policy"
 jq -c '[.findings[] | select(.severity == "error") | .check]' "$LAST_OUT" > "$tmp/err"
 cat "$tmp/err"
 expect_grep '"port.state"' "$tmp/err"
@@ -81,7 +83,7 @@ ip link set "$peer" up
 for _ in $(seq 50); do grep -q ACTIVE "$sysgid/state" && break; sleep 0.1; done
 # The port is ACTIVE again, but the link flapped a moment ago: the link's memory keeps
 # the rail DEGRADED (counters.sticky, a warning; exit 1) for the sticky window (30m).
-expect_rc 1 $fabtuned --once --json --no-probes -c "$policy"
+expect_rc 1 $fabtuned --once --apply --json --no-probes -c "$policy"
 # Across the three live runs the peer went down and up: the kernel counted two carrier
 # changes on the rail's netdev, and the state dir carried the earlier count (the snapshot
 # run touched none of it). The loss class now has a rate from rxe's real counters.

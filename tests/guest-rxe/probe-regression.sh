@@ -24,9 +24,11 @@ probes:
 EOP
 }
 write_policy 100
-# Sets s to the probe.regression severity (no subshell: LAST_RC must survive).
+# Sets s to the probe.regression severity (no subshell: LAST_RC must survive). --apply:
+# the baselines persist in the state directory from run to run (a plain --once only
+# reads; tuning is off, so nothing else is written).
 once() {
-    run "$fabtuned" --once --json -c "$tmp/policy" --state-dir "$tmp/state"
+    run "$fabtuned" --once --apply --json -c "$tmp/policy" --state-dir "$tmp/state"
     s=$(jq -r '[.findings[] | select(.check == "probe.regression") | .severity][0]' "$LAST_OUT")
 }
 p50() { jq -r '.probes.targets[0].tcp_latency.latency_seconds.p50 // 0 | . * 1e6 | floor' "$LAST_OUT"; }

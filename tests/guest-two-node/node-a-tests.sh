@@ -65,7 +65,9 @@ probes:
   light_dscp: ${light_dscp:-0}
 EOP
 }
-once() { run "$fabtuned" --once --json -c "$policy" --state-dir "$1"; }
+# --apply: the baselines persist in the state directory from run to run (a plain --once
+# only reads; tuning is off, so nothing else is written).
+once() { run "$fabtuned" --once --apply --json -c "$policy" --state-dir "$1"; }
 peer_finding() {
     jq -r '[.findings[] | select(.check == "probe.peer")][0] | "\(.severity) \(.rail) \(.message)"' "$LAST_OUT"
 }

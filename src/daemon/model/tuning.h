@@ -57,6 +57,8 @@ struct tuning {
     bool daemon_pass;           /* the daemon's own pass (else --once, beside it or not) */
     bool apply_pass;            /* this pass applied the profile (enforce, --apply) */
     bool netns_child;           /* procfs_root's net keys are a child namespace's */
+    int originals_err;          /* a read: why the snapshot of originals could not be read
+                                 * (-EACCES as a user), 0 when read or there is none */
     /* The rail netdevs that a policy's @rail and @multirail keys expand over. */
     struct rail_netdevs rails;
 };

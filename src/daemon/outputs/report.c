@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,20 @@ void report_init(struct report *r, const struct policy *p, const char *policy_so
     r->started = now_usec(CLOCK_REALTIME);
     r->verdict = VERDICT_UNKNOWN;
     strscpy(r->verdict_cause, "the check has not finished", sizeof(r->verdict_cause));
+}
+
+void report_note_unread(struct report *r, const char *fmt, ...)
+{
+    char text[sizeof(r->unread[0])];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < r->n_unread; i++)
+        if (streq(r->unread[i], text))
+            return;
+    if (r->n_unread < REPORT_UNREAD_MAX)
+        strscpy(r->unread[r->n_unread++], text, sizeof(r->unread[0]));
 }
 
 void report_done(struct report *r)

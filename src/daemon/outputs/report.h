@@ -60,6 +60,11 @@ struct report {
     struct nccl_contract nccl;
     struct tuning tuning;
     struct persistence persistence;     /* the daemon's state directory (host.state_dir) */
+    /* What this pass could not read as its user (a state file or a sysctl only root may
+     * read: fabtuned --once run as a user), each "WHAT: why; what it leaves unknown". */
+#define REPORT_UNREAD_MAX 8
+    char unread[REPORT_UNREAD_MAX][384];
+    size_t n_unread;
     bool probed;
     char why_not_probed[96];    /* without probe results: why (the policy, --no-probes, ...) */
     struct probe_run probes;
@@ -96,6 +101,9 @@ void report_keep_links(struct report *r, const struct link_memory *m);
  * baselines_key_probed), of all where RUN is NULL. */
 void report_keep_regressions(struct report *r, const struct baselines *all,
                              const struct probe_run *run);
+/* Notes one thing this pass could not read (a repeat or one past REPORT_UNREAD_MAX is
+ * dropped). */
+void report_note_unread(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Sets the verdict from the findings; call once every section is in. */
 void report_finish(struct report *r);
 /* Both latency probes of RESULTS (a target's or a peer's, by kind) succeeded: the text and

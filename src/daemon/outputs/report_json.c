@@ -447,7 +447,7 @@ json_object *tuning_to_json(const struct tuning *t)
         const struct tuning_key *k = &t->keys[i];
         json_object *o = json_object_new_object();
         add_string(o, "key", k->key);
-        add_string(o, "wanted", k->wanted);
+        add_string(o, "wanted", k->wanted[0] ? k->wanted : NULL);
         add_string(o, "live", k->live_known ? k->live : NULL);
         add_string(o, "original", k->has_original ? k->original : NULL);
         add_string(o, "state", tuning_state_to_string(k->state));
@@ -667,6 +667,11 @@ json_object *report_to_json(const struct report *r)
     for (size_t i = 0; i < r->inventory.n_notes; i++)
         json_object_array_add(notes, json_object_new_string(r->inventory.notes[i]));
     json_object_object_add(o, "notes", notes);
+    /* What this run could not read as its user (fabtuned --once as a user): judged without. */
+    json_object *unread = json_object_new_array();
+    for (size_t i = 0; i < r->n_unread; i++)
+        json_object_array_add(unread, json_object_new_string(r->unread[i]));
+    json_object_object_add(o, "unread", unread);
     json_object_object_add(o, "nccl", nccl_to_json(&r->nccl));
     json_object *gpus = json_object_new_array();
     for (size_t i = 0; i < r->inventory.n_gpus; i++) {

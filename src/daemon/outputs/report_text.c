@@ -199,6 +199,12 @@ void report_print_text(const struct report *r, bool grouped, FILE *out)
     print_gpus(r, out);
     print_tuning(r, out);
     print_probes(r, out);
+    if (r->n_unread) {
+        fprintf(out, "could not read (as this user; root reads them):\n");
+        for (size_t i = 0; i < r->n_unread; i++)
+            fprintf(out, "  %s\n", r->unread[i]);
+        fputc('\n', out);
+    }
 
     /* Every finding is in the JSON; the text shows what needs a look. */
     fprintf(out, "findings:\n");

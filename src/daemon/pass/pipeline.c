@@ -26,6 +26,7 @@
 #include "source_counters.h"
 #include "strutil.h"
 #include "sysfs.h"
+#include "tuning_snapshot.h"
 #include "tuning_transaction.h"
 
 #define COUNTERS_SAVE "save the counter state"
@@ -56,6 +57,15 @@ static void saved(const struct pipeline_input *in, struct report *r, int err, co
     }
 }
 
+/* A state file this pass could not read for want of permission (a user's --once): the
+ * report says so, and what starts anew without it. Other errors are logged by the caller. */
+static void note_unreadable(const struct pipeline_input *in, struct report *r, int err,
+                            const char *file, const char *effect)
+{
+    if (err == -EACCES || err == -EPERM)
+        report_note_unread(r, "%s/%s: %s; %s", in->state_dir, file, errno_text(-err), effect);
+}
+
 /* Rates need the previous sample. A snapshot analysed once is one sample of another node
  * (or time), which neither reads nor writes this node's counter state; the daemon samples
  * its tree, live or a --sysfs-root, again and again. */
@@ -76,9 +86,11 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
     }
     if (!st) {
         st = own;
-        if ((err = counters_load(in->state_dir, st)) < 0)
+        if ((err = counters_load(in->state_dir, st)) < 0) {
             log_warning_errno(err, "Cannot read the counter state in %s (%m); starting anew",
                               in->state_dir);
+            note_unreadable(in, r, err, COUNTER_FILE, "the counters' rates start anew");
+        }
         source_boot_id(in->procfs_root, boot_id, sizeof(boot_id));
         st->link_limit = p->checks.counters.link;   /* the daemon sets its own state's */
     }
@@ -87,7 +99,8 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
     if ((err = counters_fold_inventory(st, st == own ? boot_id : in->boot_id, &r->inventory,
                                        p->checks.flaps.window)) < 0)
         log_warning_errno(err, "Cannot fold the counters: %m");
-    saved(in, r, counters_save(in->state_dir, st), COUNTERS_SAVE);
+    if (!in->state_read_only)
+        saved(in, r, counters_save(in->state_dir, st), COUNTERS_SAVE);
     if (in->shared)
         pthread_mutex_unlock(&in->shared->lock);
     s->checks.counters = st;
@@ -142,9 +155,11 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
     }
     if (!m) {
         m = &s->own_links;
-        if ((err = link_store_load(in->state_dir, m)) < 0)
+        if ((err = link_store_load(in->state_dir, m)) < 0) {
             log_warning_errno(err, "Cannot read the link memory %s/" LINK_STORE_FILE " (%m); "
                               "its history starts anew", in->state_dir);
+            note_unreadable(in, r, err, LINK_STORE_FILE, "the links' history starts anew");
+        }
     }
     if (in->shared)
         pthread_mutex_lock(&in->shared->lock);
@@ -175,7 +190,8 @@ static void links_keep(const struct pipeline_input *in, struct report *r, struct
     }
     if ((err = link_memory_note_findings(s->links, &r->findings)) < 0)
         log_warning_errno(err, "Cannot keep the link memory: %m");
-    saved(in, r, link_store_save(in->state_dir, s->links), LINKS_SAVE);
+    if (!in->state_read_only)
+        saved(in, r, link_store_save(in->state_dir, s->links), LINKS_SAVE);
     report_keep_links(r, s->links);
 }
 
@@ -202,6 +218,16 @@ static void tuning_pass(const struct pipeline_input *in, struct report *r, struc
     r->tuning.daemon_pass = in->shared != NULL;
     if (err < 0 && r->tuning.n == 0)
         log_warning_errno(err, "Cannot take the sysctl profile's state: %m");
+    if (!in->offline)
+        note_unreadable(in, r, r->tuning.originals_err, TUNING_SNAPSHOT_FILE,
+                        "the sysctls' ORIGINAL is unknown");
+    for (size_t i = 0; i < r->tuning.n; i++) {
+        const struct tuning_key *k = &r->tuning.keys[i];
+        if (k->state == TUNING_STATE_FAILED && !k->write_failed &&
+            (k->err == -EACCES || k->err == -EPERM))
+            report_note_unread(r, "sysctl %s: %s; its state is unknown", k->key,
+                               errno_text(-k->err));
+    }
     if (in->offline)
         tuning_mark_snapshot(&r->tuning);
     s->checks.tuning = &r->tuning;
@@ -227,10 +253,12 @@ static void probe_in_worker(const struct pipeline_input *in, struct report *r,
     if ((err = baselines_load(in->state_dir, all)) < 0) {
         log_warning_errno(err, "Cannot read the probe baselines in %s (%m); starting anew",
                           in->state_dir);
+        note_unreadable(in, r, err, BASELINE_FILE, "the probes' baselines are learned anew");
         baselines_done(all);
     }
+    /* Read-only (--once without --apply): the baselines learned here stay in memory. */
     baselines_fold(all, &r->probes, in->policy);
-    if ((err = baselines_save(in->state_dir, all)) < 0)
+    if (!in->state_read_only && (err = baselines_save(in->state_dir, all)) < 0)
         log_warning_errno(err, "Cannot save the probe baselines in %s: %m", in->state_dir);
     s->checks.baselines = all;
     report_keep_regressions(r, all, &r->probes);

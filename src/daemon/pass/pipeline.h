@@ -51,6 +51,9 @@ struct pipeline_input {
     const struct persistence *persistence;
     /* A daemon holds the state directory: tuning hints name 'fabtunectl apply'. */
     bool daemon_runs;
+    /* --once without --apply: the counter state, the link memory and the probe baselines
+     * are read from state_dir and kept in memory for this pass, never saved. */
+    bool state_read_only;
 };
 
 /* Fills ret (initialised here; report_done() frees it). Returns 0, or -errno when no

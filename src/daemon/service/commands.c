@@ -287,13 +287,26 @@ static json_object *cmd_probe_now(struct manager *m, const struct manager_view *
     return json_object_new_object();
 }
 
+/* An apply's or a revert's reply: the keys as the transaction left them, and the number of
+ * the pass that judges them (FIRST, taken before it: manager_tune() folds the change into
+ * one more pass), which the client waits for, as for a reload's first check, so that health
+ * and status read the change once it returns. */
+static json_object *tune_reply(struct tuning *t, unsigned first)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "keys", tuning_to_json(t));
+    json_object_object_add(o, "first_check", json_object_new_int64(first));
+    tuning_done(t);
+    return o;
+}
+
 static json_object *cmd_apply(struct manager *m, const struct manager_view *view, json_object *args,
                               const char **code, char *msg, size_t len)
 {
     struct tuning t;
+    unsigned first = manager_next_check(m);
     int r = manager_tune(m, TUNING_APPLY, &t);
-    json_object *o = tuning_to_json(&t);
-    tuning_done(&t);
+    json_object *o = tune_reply(&t, first);
     if (r == -ECANCELED) {
         json_object_put(o);
         *code = "ENOTSUP";
@@ -314,10 +327,10 @@ static json_object *cmd_revert(struct manager *m, const struct manager_view *vie
                                const char **code, char *msg, size_t len)
 {
     struct tuning t;
+    unsigned first = manager_next_check(m);
     int r = manager_tune(m, TUNING_REVERT, &t);
-    /* As apply's: each key's WANTED is the original it restores, LIVE what is live now. */
-    json_object *a = tuning_to_json(&t);
-    tuning_done(&t);
+    /* Each key's WANTED is the policy's, LIVE the original now live again, ORIGINAL it. */
+    json_object *a = tune_reply(&t, first);
     if (r < 0 && r != -ENOENT) {
         json_object_put(a);
         *code = "EIO";

@@ -32,8 +32,8 @@ static int load_policy(const struct options *o, struct policy *p, const char **r
     struct policy_host_check host;
     if (o->action == ACTION_CHECK_CONFIG)
         host_check_init_config(&host, o);
-    else
-        host_check_init(&host, o->runtime_dir);
+    else    /* --once, --revert, --dump-policy write no output: their paths are not asked */
+        host_check_init_no_outputs(&host);
     int r = policy_load_configured_on_host(o->config, o->config_explicit, &host, p, &errs,
                                            ret_source);
     log_debug("policy", "policy from %s", *ret_source);
@@ -66,6 +66,18 @@ static int prepare_dir(const char *dir, const char *what)
     int r = state_dir_check_owner(dir, why, sizeof(why));
     if (r == -EPERM || r == -ELOOP || r == -ENOTDIR)
         return log_error_errno(r, "Refusing the %s %s", what, why);
+    return 0;
+}
+
+/* The state directory that a read-only --once reads, as it is: none is no state; one this
+ * user may not open is said with what it could not read (the report's); one that others
+ * can write is refused, as prepare_dir() does: what is planted there would be believed. */
+static int check_dir_to_read(const char *dir)
+{
+    char why[768];
+    int r = state_dir_check_owner(dir, why, sizeof(why));
+    if (r == -EPERM || r == -ELOOP || r == -ENOTDIR)
+        return log_error_errno(r, "Refusing the state directory %s", why);
     return 0;
 }
 
@@ -181,11 +193,11 @@ static int run(const struct options *o)
         r = dump_policy(&p);
         break;
     case ACTION_ONCE:
-        /* Writing the sysctls (and their originals) is the daemon's job while it runs. */
-        /* A live --once writes the counter state and the baselines; --apply the sysctls
-         * and their originals, which is the daemon's job while it runs. */
+        /* Without --apply, --once only reads (the state directory too: it creates and
+         * writes nothing there, beside a daemon or not); --apply writes the sysctls, their
+         * originals and the state, under the state lock. */
         r = o->apply ? lock_for_write(o)
-          : streq(o->sysfs_root, "/sys") && prepare_dir(o->state_dir, "state directory") < 0
+          : streq(o->sysfs_root, "/sys") && check_dir_to_read(o->state_dir) < 0
           ? EXIT_BAD_CONFIG : 0;
         if (r == 0)
             r = once_run(o, &p, source);

@@ -413,8 +413,7 @@ int manager_tune(struct manager *m, enum tuning_action a, struct tuning *ret)
     if (m->report)
         rail_netdevs_from_inventory(&m->report->inventory, &rails);
     pthread_mutex_lock(&m->shared.lock);
-    int r = tuning_run(ret, m->opts->procfs_root, m->opts->state_dir,
-                       a == TUNING_REVERT ? NULL : m->policy, &rails, a);
+    int r = tuning_run(ret, m->opts->procfs_root, m->opts->state_dir, m->policy, &rails, a);
     if (a == TUNING_APPLY && r != -ECANCELED)
         m->shared.tuning_suspended = false;
     else if (a == TUNING_REVERT)

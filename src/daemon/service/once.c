@@ -47,9 +47,10 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
     struct report r;
 
     pid_t daemon_pid;
-    /* The state dir (created and checked by the caller) holds the sysctl originals, the
-     * probe baselines and the counters; an offline analysis writes none of them.
-     * --once writes no sysctl unless asked; the daemon applies by the policy's mode. */
+    /* The state dir holds the sysctl originals, the probe baselines, the counters and the
+     * link memory: --once reads them, and writes them only with --apply (which holds the
+     * state lock, taken by the caller); an offline analysis writes none of them. --once
+     * writes no sysctl unless asked; the daemon applies by the policy's mode. */
     const struct pipeline_input in = {
         .sysfs_root = o->sysfs_root, .procfs_root = o->procfs_root, .state_dir = o->state_dir,
         .policy = p, .policy_source = policy_source,
@@ -59,6 +60,7 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
         .procfs_given = !streq(o->procfs_root, "/proc"),
         /* A daemon that holds the state (not this --once --apply) is the one to apply. */
         .daemon_runs = !o->apply && instance_held(o->state_dir, &daemon_pid),
+        .state_read_only = !o->apply,
     };
     int err = pipeline_run(&in, &r);
     if (err < 0) {

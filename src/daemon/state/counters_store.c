@@ -13,8 +13,6 @@
 #include "state_file.h"
 #include "strutil.h"
 
-#define COUNTER_FILE "counters.json"
-
 static uint64_t get_u64(json_object *o, const char *key)
 {
     json_object *v;

@@ -4,6 +4,8 @@
 
 #include "counters.h"
 
+#define COUNTER_FILE "counters.json"
+
 /* STATE_DIR/counters.json; a missing file is an empty state. */
 int counters_load(const char *state_dir, struct counter_state *st);
 int counters_save(const char *state_dir, const struct counter_state *st);

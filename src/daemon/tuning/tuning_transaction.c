@@ -118,8 +118,10 @@ int tuning_read(struct tuning *t, const struct policy *p)
 {
     struct tuning_snapshot snap;
     t->netns_child = sysctl_netns_is_child(t->procfs_root);
-    bool have = tuning_snapshot_load(t->state_dir, &snap) == 0;
-    int r = load_keys(t, p, have ? &snap : NULL);
+    int r = tuning_snapshot_load(t->state_dir, &snap);
+    bool have = r == 0;
+    t->originals_err = r == -ENOENT ? 0 : r;
+    r = load_keys(t, p, have ? &snap : NULL);
     if (have)
         tuning_snapshot_done(&snap);
     if (r < 0)
@@ -270,9 +272,31 @@ int tuning_revert(struct tuning *t)
     return r;
 }
 
+/* After a revert: each key's WANTED becomes the policy's value, which the restored
+ * original is judged against from now on ("" for a key the policy does not name). */
+static void wanted_of_policy(struct tuning *t, const struct policy *p)
+{
+    struct tuning want;
+    tuning_init(&want, t->procfs_root, t->state_dir, t->config_root);
+    tuning_set_rails(&want, &t->rails);
+    if (load_keys(&want, p, NULL) < 0) {
+        tuning_done(&want);
+        return;
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        struct tuning_key *k = &t->keys[i];
+        k->wanted[0] = '\0';
+        for (size_t j = 0; j < want.n; j++)
+            if (streq(want.keys[j].key, k->key))
+                strscpy(k->wanted, want.keys[j].wanted, sizeof(k->wanted));
+    }
+    tuning_done(&want);
+}
+
 int tuning_run(struct tuning *t, const char *procfs_root, const char *state_dir,
                const struct policy *p, const struct rail_netdevs *rails, enum tuning_action a)
 {
+    int r;
     tuning_init(t, procfs_root, state_dir, "");
     if (rails)
         tuning_set_rails(t, rails);
@@ -282,7 +306,10 @@ int tuning_run(struct tuning *t, const char *procfs_root, const char *state_dir,
             return -ECANCELED;
         return tuning_apply(t, p);
     case TUNING_REVERT:
-        return tuning_revert(t);
+        r = tuning_revert(t);
+        if (p)
+            wanted_of_policy(t, p);
+        return r;
     case TUNING_READ:
         break;
     }

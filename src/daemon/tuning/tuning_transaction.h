@@ -14,7 +14,9 @@ enum tuning_action {
 /* The one entry point of a tuning transaction, for --once, the daemon's check cycle, its
  * apply/revert commands and revert_on_stop. Initialises t, runs the action and leaves every
  * key's state in t. APPLY under tuning.mode off is refused (-ECANCELED, nothing written);
- * REVERT needs no policy (p may be NULL) and writes only allowlisted keys. rails: the
+ * REVERT needs no policy (p may be NULL) and writes only allowlisted keys; with one, each
+ * key's wanted is then the policy's value (as the next read judges it; "" where the policy
+ * names the key no more), not the original it restored. rails: the
  * netdevs that the policy's @rail and @multirail keys expand over (NULL: none; REVERT
  * needs none, the snapshot holds the expanded keys). Returns 0, or the first -errno. */
 int tuning_run(struct tuning *t, const char *procfs_root, const char *state_dir,
