@@ -260,6 +260,13 @@ int counters_fold(struct counter_state *st, const char *boot_id, const char *rai
             counter_sample_done(&st->rails[i].last);
             st->rails[i].have_last = false;
             st->rails[i].n_carrier = 0;
+            /* Another boot's CLOCK_BOOTTIME dates nothing in this one. */
+            st->rails[i].link_over_at = st->rails[i].link_under_at = 0;
+            for (int c = 0; c < COUNTER_CLASSES; c++) {
+                st->rails[i].rates[c].peak = 0;
+                st->rails[i].rates[c].peak_at = 0;
+                st->rails[i].rates[c].peak_top[0] = '\0';
+            }
             if (rebooted)
                 snprintf(st->rails[i].note, sizeof(st->rails[i].note),
                          "the node rebooted since the last sample; rates need two from this boot");

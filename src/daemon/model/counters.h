@@ -111,7 +111,9 @@ struct rail_counters {
      * the daemon's own probes ran in is not): until then the rail's traffic is unknown. */
     bool traffic_judged;
     /* CLOCK_BOOTTIME of the latest sample whose link-class rate was over the state's
-     * link_limit: when an error burst was last seen (0: not in this process). */
+     * link_limit: when an error burst was last seen (0: not in this boot). Saved with the
+     * held peaks (state/counters_store), so a restart neither forgets a burst the peak
+     * still holds nor dates it at the new process's first sample. */
     usec_t link_over_at;
     /* ... and of the latest sample at or under it: one after the burst was last seen ends
      * it, so a rise past the limit again, within the held peak, is a second burst. */
