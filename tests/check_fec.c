@@ -344,11 +344,13 @@ START_TEST(test_check_ber)
 }
 END_TEST
 
-/* One lane of four bad (lanes 0, 1 and 3 +24,000 corrected bits in 10 s, lane 2
- * +LANE2): FEC_GET's per-lane counts, or mlx5's rx_err_lane_N_phy when PHY; the finding's
- * severity and message, and the lanes' BERs. */
-static enum severity lane_case(uint64_t lane2, bool phy, char *msg, size_t len,
-                               struct lane_ber *lb)
+/* One lane of N_LANES bad (the others +24,000 corrected bits in 10 s, lane 2 +LANE2):
+ * FEC_GET's per-lane counts, or mlx5's rx_err_lane_N_phy when PHY, on a rail of LINK_LAYER
+ * whose port's rate text (drivers/infiniband/core/sysfs.c rate_show) is RATE_TEXT; the
+ * finding's severity and message, and the lanes' BERs. */
+static enum severity lanes_case(const char *link_layer, double gbps, const char *rate_text,
+                                unsigned n_lanes, uint64_t lane2, bool phy, char *msg,
+                                size_t len, struct lane_ber *lb)
 {
     struct inventory inv = { 0 };
     struct findings fs = { 0 };
@@ -356,14 +358,15 @@ static enum severity lane_case(uint64_t lane2, bool phy, char *msg, size_t len,
     struct policy p;
     char name[COUNTER_NAME_MAX];
     policy_init_defaults(&p);
-    add_rail(&inv, "r", 400, "400 Gb/sec (4X NDR)", "rs400");
+    struct rail *r = add_rail(&inv, "r", gbps, rate_text, "rs400");
+    snprintf(r->link_layer, sizeof(r->link_layer), "%s", link_layer);
     for (int k = 0; k < 2; k++) {
         struct counter_sample s;
-        uint64_t d[4] = { 24000, 24000, lane2, 24000 }, total = 0;
+        uint64_t total = 0;
         memset(&s, 0, sizeof(s));
         s.taken = (usec_t)(100 + 10 * k) * USEC_PER_SEC;
-        for (unsigned l = 0; l < 4; l++) {
-            uint64_t v = 1000000 + (k ? d[l] : 0);
+        for (unsigned l = 0; l < n_lanes; l++) {
+            uint64_t v = 1000000 + (k ? (l == 2 ? lane2 : 24000) : 0);
             total += v;
             ck_assert_int_eq(counter_sample_add(&s, link_lane_counter(l, phy, name, sizeof(name)), v), 0);
         }
@@ -376,12 +379,20 @@ static enum severity lane_case(uint64_t lane2, bool phy, char *msg, size_t len,
     const struct finding *f = judge(&fs, "link.ber", "r/1");
     enum severity sev = f->severity;
     snprintf(msg, len, "%s", f->message);
-    link_lane_ber_of(counters_find_const(&st, "r/1")->lanes, 100, 400, lb);
+    const struct rail_counters *rc = counters_find_const(&st, "r/1");
+    link_lane_ber_of(rc->lanes, rc->lanes_phy, &inv.rails[0], lb);
     findings_done(&fs);
     counters_done(&st);
     inventory_done(&inv);
     policy_done(&p);
     return sev;
+}
+
+/* Four lanes of a 400G Ethernet link whose RDMA port reads 4X. */
+static enum severity lane_case(uint64_t lane2, bool phy, char *msg, size_t len,
+                               struct lane_ber *lb)
+{
+    return lanes_case("Ethernet", 400, "400 Gb/sec (4X NDR)", 4, lane2, phy, msg, len, lb);
 }
 
 START_TEST(test_check_ber_lanes)
@@ -401,9 +412,52 @@ START_TEST(test_check_ber_lanes)
                   "3.00e-05, the worst of 4"), "%s", msg);
     /* Past RS(544,514)'s limit on that lane alone: an error. */
     ck_assert_int_eq(lane_case(300000000, false, msg, sizeof(msg), &lb), SEVERITY_ERROR);
-    /* mlx5's raw errors per lane read the same. */
-    ck_assert_int_eq(lane_case(30000000, true, msg, sizeof(msg), &lb), SEVERITY_WARNING);
-    ck_assert_msg(strstr(msg, "lane 2's pre-FEC BER 3.00e-05"), "%s", msg);
+}
+END_TEST
+
+/* A lane's rate is what the kernel says of the link's lanes (issue 41, item 10). On
+ * InfiniBand the port's rate text's width is the IB link width; on Ethernet it is the RDMA
+ * core's translation of the netdev's speed (ib_get_eth_speed: 100G reads "4X EDR", 25G
+ * "1X EDR", whatever the lanes), so the lanes are FEC_GET's: a 400G link of 8 lanes of
+ * 50G whose port reads 4X, or a 100G link of two lanes (100GBASE-CR2) that reads 4X EDR.
+ * mlx5's PHY per-lane counts (a fixed set) give no lane count: unknown, and said. */
+START_TEST(test_lane_count_is_the_kernels)
+{
+    char msg[512];
+    struct lane_ber lb;
+    /* Lane 2 at 30,000,000 bits in 10 s of 50 Gb/s: 6e-5, the worst of 8 (at the width's
+     * 100 Gb/s it read 3e-5). */
+    ck_assert_int_eq(lanes_case("Ethernet", 400, "400 Gb/sec (4X NDR)", 8, 30000000, false,
+                                msg, sizeof(msg), &lb), SEVERITY_WARNING);
+    ck_assert_uint_eq(lb.n, 8);
+    assert_near(lb.lane_gbps, 50);
+    ck_assert_int_eq(lb.worst, 2);
+    ck_assert_msg(strstr(msg, "lane 2's pre-FEC BER 6.00e-05, the worst of 8"), "%s", msg);
+    ck_assert_int_eq(lanes_case("Ethernet", 100, "100 Gb/sec (4X EDR)", 2, 24000, false,
+                                msg, sizeof(msg), &lb), SEVERITY_OK);
+    assert_near(lb.lane_gbps, 50);
+    ck_assert_msg(strstr(msg, "lane 0's pre-FEC BER 4.80e-08, the worst of 2"), "%s", msg);
+    /* mlx5's raw errors per lane on Ethernet: the lane count is unknown, and so are the
+     * lanes' BERs; the link's BER is still judged. */
+    ck_assert_int_eq(lanes_case("Ethernet", 400, "400 Gb/sec (4X NDR)", 4, 30000000, true,
+                                msg, sizeof(msg), &lb), SEVERITY_OK);
+    ck_assert_int_eq(lb.worst, -1);
+    ck_assert(!(lb.lane_gbps > 0));
+    ck_assert_msg(strstr(msg, "pre-FEC BER 7.52e-06") &&
+                  strstr(msg, "lanes' BERs unknown: the Ethernet link's lane count is unknown"),
+                  "%s", msg);
+    /* InfiniBand: the width of the rate text (rate_show's "%d Gb/sec (%dX%s)"). */
+    ck_assert_int_eq(lanes_case("InfiniBand", 200, "200 Gb/sec (2X NDR)", 2, 0, false,
+                                msg, sizeof(msg), &lb), SEVERITY_OK);
+    assert_near(lb.lane_gbps, 100);
+    ck_assert_msg(strstr(msg, "lane 0's pre-FEC BER 2.40e-08, the worst of 2"), "%s", msg);
+    ck_assert_int_eq(lanes_case("InfiniBand", 400, "400 Gb/sec (4X NDR)", 4, 30000000, false,
+                                msg, sizeof(msg), &lb), SEVERITY_WARNING);
+    assert_near(lb.lane_gbps, 100);
+    ck_assert_msg(strstr(msg, "lane 2's pre-FEC BER 3.00e-05, the worst of 4"), "%s", msg);
+    ck_assert_int_eq(lanes_case("InfiniBand", 10, "10 Gb/sec (4X)", 4, 24000, false,
+                                msg, sizeof(msg), &lb), SEVERITY_OK);
+    assert_near(lb.lane_gbps, 2.5);
 }
 END_TEST
 
@@ -671,6 +725,7 @@ static Suite *fec_suite(void)
     tcase_add_test(tc, test_check_mode);
     tcase_add_test(tc, test_check_ber);
     tcase_add_test(tc, test_check_ber_lanes);
+    tcase_add_test(tc, test_lane_count_is_the_kernels);
     tcase_add_test(tc, test_check_ber_one_sample);
     tcase_add_test(tc, test_fec_metrics);
     tcase_add_test(tc, test_ber_escalation);

@@ -22,6 +22,7 @@
 #include "check_findings.h"
 #include "check_run.h"
 #include "counters.h"
+#include "counters_store.h"
 #include "link_memory.h"
 #include "link_store.h"
 #include "macro.h"
@@ -486,6 +487,80 @@ static void write_file(const char *dir, const char *name, const char *text)
 
 /* The memory survives a restart (save, load) in the same boot: the window holds, and a
  * rise while no daemon ran is found against the saved baseline. */
+/* A restart within the held peak: the counter state keeps the link class's held peak and
+ * when the burst was last seen (link_over_at) and last not (link_under_at), so the new
+ * process still judges the burst, dated where it was last seen, not at its first sample;
+ * and a second burst after a quiet sample is still its own. A state file of before
+ * (without them) loads, and only forgets the held peak. */
+static void restart(struct world *w, const char *dir)
+{
+    ck_assert_int_eq(counters_save(dir, &w->st), 0);
+    ck_assert_int_eq(link_store_save(dir, &w->m), 0);
+    counters_done(&w->st);
+    link_memory_done(&w->m);
+    ck_assert_int_eq(counters_load(dir, &w->st), 0);
+    ck_assert_int_eq(link_store_load(dir, &w->m), 0);
+    w->st.link_limit = w->p.checks.counters.link;       /* as the daemon sets them */
+    w->st.peak_hold = 30 * USEC_PER_SEC;
+}
+
+START_TEST(test_restart_keeps_the_held_peak_and_its_date)
+{
+    struct world w;
+    char dir[320];
+    snprintf(dir, sizeof(dir), "%s/restart-peak", scratch);
+    sh("rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    world_init(&w);
+    w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
+    w.st.peak_hold = 30 * USEC_PER_SEC;
+    pass(&w, 0, 4, 0, 0);
+    pass(&w, 10, 4, 0, 200);                /* 20/s: a burst, last seen at :10 */
+    pass(&w, 20, 4, 0, 200);                /* 0/s: over, the peak held */
+    restart(&w, dir);
+    const struct rail_counters *rc = counters_find_const(&w.st, RAIL);
+    ck_assert_uint_eq(rc->link_over_at, 10 * USEC_PER_SEC);
+    ck_assert_uint_eq(rc->link_under_at, 20 * USEC_PER_SEC);
+    pass(&w, 25, 4, 0, 200);                /* the new process's first sample: no rise */
+    const struct finding *link = one_finding(&w.fs, "counters.link", RAIL);
+    ck_assert_int_eq(link->severity, SEVERITY_WARNING);
+    ck_assert_str_eq(link->message, "link at 20/s (the peak of the last 30s; now 0/s), "
+                                    "mostly symbol_error");
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_BURST), 1);
+    ck_assert_str_eq(sticky(&w)->actual, "error_burst at 2027-01-15T08:00:10Z");
+    ck_assert_ptr_nonnull(strstr(sticky(&w)->message, "DEGRADED until 2027-01-15T08:01:10Z"));
+    /* Another restart, then a second burst within the hold: its own event. */
+    restart(&w, dir);
+    pass(&w, 30, 4, 0, 500);                /* 60/s */
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_BURST), 2);
+    ck_assert_str_eq(sticky(&w)->actual, "error_burst at 2027-01-15T08:00:30Z");
+    pass(&w, 41, 4, 0, 500);                /* 0/s: the second burst's peak held */
+    ck_assert_int_eq(one_finding(&w.fs, "counters.link", RAIL)->severity, SEVERITY_WARNING);
+    pass(&w, 65, 4, 0, 500);
+    ck_assert_int_eq(one_finding(&w.fs, "counters.link", RAIL)->severity, SEVERITY_OK);
+    world_done(&w);
+
+    /* A file of before: no peaks, no link_over_at. It loads; the burst's event is kept. */
+    world_init(&w);
+    w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
+    w.st.peak_hold = 30 * USEC_PER_SEC;
+    pass(&w, 0, 4, 0, 0);
+    pass(&w, 10, 4, 0, 200);
+    ck_assert_int_eq(counters_save(dir, &w.st), 0);
+    ck_assert_int_eq(link_store_save(dir, &w.m), 0);
+    sh("sed -i -e 's/,\"peaks\":{[^}]*}}//' -e 's/,\"link_[a-z]*_at_usec\":[0-9]*//g' "
+       "-e 's/,\"pma_values\":{[^}]*}//' '%s/counters.json' && "
+       "! grep -q 'peak\\|_at_usec\\|pma_' '%s/counters.json'", dir, dir);
+    counters_done(&w.st);
+    ck_assert_int_eq(counters_load(dir, &w.st), 0);
+    ck_assert_uint_eq(counters_find_const(&w.st, RAIL)->link_over_at, 0);
+    ck_assert(counters_find_const(&w.st, RAIL)->rates[COUNTER_LINK].peak == 0);
+    link_memory_done(&w.m);
+    ck_assert_int_eq(link_store_load(dir, &w.m), 0);
+    ck_assert_uint_eq(n_events(&w, LINK_EVENT_BURST), 1);
+    world_done(&w);
+}
+END_TEST
+
 START_TEST(test_state_roundtrip)
 {
     struct world w;
@@ -613,6 +688,7 @@ int main(void)
     tcase_add_test(tc, test_escalation);
     tcase_add_test(tc, test_boot_id_change);
     tcase_add_test(tc, test_state_roundtrip);
+    tcase_add_test(tc, test_restart_keeps_the_held_peak_and_its_date);
     tcase_add_test(tc, test_state_hostile);
     suite_add_tcase(s, tc);
     return check_run(s);

@@ -248,6 +248,56 @@ START_TEST(test_hostile_tree)
 }
 END_TEST
 
+/* A bond's slaves as drivers/net/bonding/bond_sysfs.c lists them (bonding/slaves: names,
+ * space-separated; "++more++" past a page): names no netdev can have are no slaves, at
+ * most BOND_SLAVES_MAX are kept, and a slave the tree does not hold is not called down.
+ * netdev.oper names the one that is down. */
+START_TEST(test_bond_slaves)
+{
+    char tmp[] = "/tmp/check_bond.XXXXXX", sys[600];
+    ck_assert_ptr_nonnull(mkdtemp(tmp));
+    snprintf(sys, sizeof(sys), "%s/sys", tmp);
+    sh("d=%s/class/net && mkdir -p $d/bond0/bonding $d/s1 $d/s2 && "
+       "printf '../x b:c . ++more++ s1 s2 s3 s4 s5 s6 s7 s8 s9\n' > $d/bond0/bonding/slaves && "
+       "echo 'balance-xor 2' > $d/bond0/bonding/mode && echo up > $d/bond0/operstate && "
+       "echo down > $d/s1/operstate && echo 0 > $d/s1/carrier && "
+       "echo up > $d/s2/operstate && echo 1 > $d/s2/carrier", sys);
+    struct rail r = { .name = "mlx5_bond_0/1", .link_layer = "Ethernet" };
+    snprintf(r.netdev.name, sizeof(r.netdev.name), "bond0");
+    source_sysfs_netdev(sys, &r.netdev);
+    const struct bond_info *b = &r.netdev.bond;
+    ck_assert(b->is_bond && b->more);
+    ck_assert_str_eq(b->mode, "balance-xor");
+    ck_assert_uint_eq(b->n_slaves, BOND_SLAVES_MAX);
+    ck_assert_str_eq(b->slaves[0].name, "s1");
+    ck_assert_str_eq(b->slaves[7].name, "s8");
+    ck_assert(b->slaves[0].present && b->slaves[0].carrier == 0);
+    ck_assert(!b->slaves[2].present);
+    struct inventory inv = { .rails = &r, .n_rails = 1 };
+    struct policy p;
+    struct findings out = { 0 };
+    policy_init_defaults(&p);
+    check_netdevs(&inv, &p, &out);
+    const struct finding *f = one_finding(&out, "netdev.oper", "mlx5_bond_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_str_eq(f->message, "bond0 is up, but not its slave s1 (operstate down, no carrier): "
+                                 "the rail runs on 7 of its 8 links' bandwidth");
+    findings_done(&out);
+    /* Both slaves it holds down, the others absent: still a warning, never "all down". */
+    sh("echo down > %s/class/net/s2/operstate", sys);
+    memset(&r.netdev.bond, 0, sizeof(r.netdev.bond));
+    source_sysfs_netdev(sys, &r.netdev);
+    check_netdevs(&inv, &p, &out);
+    f = one_finding(&out, "netdev.oper", "mlx5_bond_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_ptr_nonnull(strstr(f->message, "not its slaves s1 (operstate down, no carrier), "
+                                             "s2 (operstate down)"));
+    findings_done(&out);
+    policy_done(&p);
+    sh("rm -rf %s", tmp);
+}
+END_TEST
+
 /* route.isolation's port data: each RDMA port's counters/port_rcv_data and port_xmit_data
  * (times 4) on the entry of the netdev its GIDs name, or its PCI function's (IPoIB); none
  * for Soft-RoCE (no counters/), bnxt_re (no counters/) or a netdev without an RDMA port. */
@@ -307,6 +357,7 @@ static Suite *sources_suite(void)
     tcase_add_test(tc, test_pci_config_h200);
     tcase_add_test(tc, test_memlock_sources);
     tcase_add_test(tc, test_hostile_tree);
+    tcase_add_test(tc, test_bond_slaves);
     tcase_add_test(tc, test_port_data);
     suite_add_tcase(s, tc);
     return s;

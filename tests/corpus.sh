@@ -68,4 +68,12 @@ expect_match '^port is ARMED | ARMED: the subnet manager configured the port but
 # A VPI port in the other link layer: the port is there, the policy's selection leaves it out.
 hint vpi-port-in-ib-mode rails.count > "$tmp/h"
 expect_match '^1 of 2 expected rails: 1 more RDMA port is not selected (link_layer ethernet) | .*mlxconfig LINK_TYPE_P1' "$tmp/h"
+# A RoCE LAG with a slave down: DEGRADED, the down slave named, the bandwidth it costs;
+# the twin's bond with both slaves up says so.
+jq -r '"\(.verdict) \([.findings[] | select(.check == "netdev.oper" and .rail == "mlx5_bond_0/1") | "\(.severity) \(.actual) \(.message)"][0])"' \
+    "$tmp/roce-lag-slave-down-fault.json" > "$tmp/h"
+expect_match '^DEGRADED warning 1 of 2 slaves up bond0 is up, but not its slave enp26s0f1np1 (operstate down, no carrier): the rail runs on 1 of its 2 links. bandwidth$' "$tmp/h"
+jq -r '[.findings[] | select(.check == "netdev.oper" and .rail == "mlx5_bond_0/1") | .message][0]' \
+    "$tmp/roce-lag-slave-down-healthy.json" > "$tmp/h"
+expect_match '^bond0 is up, a bond in 802.3ad of 2 slaves, none down$' "$tmp/h"
 finish

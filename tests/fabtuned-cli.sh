@@ -466,8 +466,9 @@ expect_rc 0 "$fabtuned" --version
 
 # Issue 41, item 4 (and 43, item 1): a sysfs tree that no fabtunectl took is "a captured
 # tree", never "the snapshot ... taken by an older fabtunectl"; a tree given without its
-# procfs says so, not that it holds none.
-"$fabtuned" --once --json --no-probes --sysfs-root "$fx/mlx5_8rail/sys" -c "$rails_only" > "$tmp/tree.json"
+# procfs (none beside it) says so, not that it holds none.
+mkdir -p "$tmp/bare" && cp -a "$fx/mlx5_8rail/sys" "$tmp/bare/sys"
+"$fabtuned" --once --json --no-probes --sysfs-root "$tmp/bare/sys" -c "$rails_only" > "$tmp/tree.json"
 jq -r '.findings[] | select(.rail == "mlx5_0/1") | select(.check | test("^(fabric.neighbor|route.egress|route.arp)$")) | "\(.check) \(.message)"' \
     "$tmp/tree.json" | sort > "$tmp/v"
 expect_match '^fabric.neighbor a captured tree holds no LLDP neighbours for enp26s0f0np0 (lldpd.s answers come with a fabtunectl snapshot)$' "$tmp/v"
@@ -475,6 +476,43 @@ expect_match '^route.egress a captured tree holds no routes for enp26s0f0np0 (th
 expect_match '^route.arp no procfs was given with the captured tree (--procfs-root): its interface sysctls are not read$' "$tmp/v"
 ! grep -q "older fabtunectl\|the snapshot" "$tmp/v" && pass "no snapshot claimed of a captured tree" ||
     fail "a captured tree called a snapshot"
+# Issue 41, item 10: route.arp's reason and verdict are the same for a tree given as
+# --sysfs-root DIR/sys and for its tarball given as --snapshot: both read the proc/ beside
+# sys/ (the interface sysctls, proc/sys/net/ipv4/conf/IF/, as the kernel lays them out);
+# --sysfs-root says that it does. Rail 0's netdev answers ARP for the others (arp_ignore
+# 0), the others do not (1 and 2); "all" holds 0.
+cp -a "$fx/mlx5_8rail" "$tmp/arp"
+for dev in $(ls "$tmp/arp/sys/class/net"); do
+    d="$tmp/arp/proc/sys/net/ipv4/conf/$dev"
+    mkdir -p "$d"
+    case $dev in enp26s0f0np0) ign=0 ann=0 ;; *) ign=1 ann=2 ;; esac
+    echo "$ign" > "$d/arp_ignore"; echo "$ann" > "$d/arp_announce"
+    echo 2 > "$d/rp_filter"; echo 0 > "$d/accept_local"
+done
+d="$tmp/arp/proc/sys/net/ipv4/conf/all"
+mkdir -p "$d" && for k in arp_ignore arp_announce rp_filter accept_local; do echo 0 > "$d/$k"; done
+tar -C "$tmp/arp" -cf "$tmp/arp.tar" .
+arp_findings() { jq -r '.findings[] | select(.check == "route.arp") | "\(.rail) \(.severity) \(.message)"' "$1" | sort; }
+"$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/arp/sys" > "$tmp/arp-tree.json" 2> "$tmp/arp-tree.err"
+"$fabtuned" --once --json --no-probes -c "$rails_only" --snapshot "$tmp/arp.tar" > "$tmp/arp-snap.json"
+arp_findings "$tmp/arp-tree.json" > "$tmp/arp-tree"
+arp_findings "$tmp/arp-snap.json" > "$tmp/arp-snap"
+cat "$tmp/arp-tree"
+[ -s "$tmp/arp-tree" ] && cmp -s "$tmp/arp-tree" "$tmp/arp-snap" &&
+    pass "route.arp: the same findings for the tree and its tarball" ||
+    { fail "route.arp differs between --sysfs-root and --snapshot"; diff "$tmp/arp-tree" "$tmp/arp-snap"; }
+expect_match '^mlx5_0/1 error answers ARP for the other rails. addresses and asks ARP from any local address: ' "$tmp/arp-tree"
+expect_match '^mlx5_7/1 ok [^ ]* answers and announces only its own address$' "$tmp/arp-tree"
+! grep -q "not read\|not given" "$tmp/arp-tree" && pass "no rail's sysctls called not given" ||
+    fail "a rail's sysctls called not given"
+expect_grep "fabtuned: --sysfs-root $tmp/arp/sys: reading the capture's procfs beside it, $tmp/arp/proc, as --snapshot does (--procfs-root names another)" "$tmp/arp-tree.err"
+# --procfs-root still chooses: another (empty) one is taken, and nothing is said.
+mkdir -p "$tmp/noproc"
+"$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$tmp/arp/sys" --procfs-root "$tmp/noproc" > "$tmp/arp-other.json" 2> "$tmp/arp-other.err"
+arp_findings "$tmp/arp-other.json" > "$tmp/v"
+expect_match '^mlx5_0/1 unknown no net.ipv4.conf.[^ ]*.rp_filter under the procfs root$' "$tmp/v"
+! grep -q "beside it" "$tmp/arp-other.err" && pass "no sibling procfs named with --procfs-root" ||
+    fail "a sibling procfs named with --procfs-root"
 # A fabtunectl snapshot's tree (fabtune/ beside sys/) keeps its own words.
 "$fabtuned" --once --json --no-probes --sysfs-root "$fx/mlx5_8rail_snapshot/sys" -c "$rails_only" > "$tmp/tree.json"
 jq -r '.findings[] | select(.rail == "mlx5_0/1" and .check == "route.egress") | .message' "$tmp/tree.json" > "$tmp/v"

@@ -150,12 +150,14 @@ const struct check_id check_ids[] = {
       .fix = "a rising pre-FEC BER is a dirty or damaged fibre or connector, a marginal cable or a "
              "failing module: clean or replace it" },
     { "netdev.oper", CHECK_FAMILY_NETDEV, { "netdev.name", "netdev.operstate" },
-      .meaning = "the rail's netdev exists and is up",
-      .reads = "the port's netdev and its operstate under /sys/class/net/IF",
-      .expects = "up (else an error); a RoCE port without its netdev is an error, an InfiniBand "
-                 "port needs none",
+      .meaning = "the rail's netdev exists and is up, and so are a bond's slaves",
+      .reads = "the port's netdev and its operstate under /sys/class/net/IF; a bond's "
+               "bonding/slaves and each slave's operstate and carrier",
+      .expects = "up (else an error); a bond's slave down is a warning; a RoCE port without its "
+                 "netdev is an error, an InfiniBand port needs none",
       .fix = "'ip link set dev IF up'; lowerlayerdown means the link below is down; a netdev that "
-             "vanished was renamed or its driver unloaded" },
+             "vanished was renamed or its driver unloaded; a bond's slave down: its cable and "
+             "switch port" },
     { "netdev.carrier", CHECK_FAMILY_NETDEV, { "netdev.carrier" },
       .meaning = "the rail's netdev has carrier",
       .reads = "/sys/class/net/IF/carrier",

@@ -53,6 +53,8 @@ static const char *const files[] = {
     "class/net/eth0/ecn/roce_rp/enable/3",
     "class/net/eth0/ecn/roce_np/cnp_dscp",
     "class/net/eth0/ecn/roce_np/cnp_802p_prio",
+    "class/net/eth0/bonding/slaves",
+    "class/net/eth0/bonding/mode",
 };
 #define N_FILES (sizeof(files) / sizeof(files[0]))
 

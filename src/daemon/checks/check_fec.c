@@ -150,8 +150,11 @@ static void check_ber(const struct rail *r, const struct rail_counters *rc,
     }
     /* The worst lane against the same limit: one bad lane hides in the link's mean. */
     struct lane_ber lb;
-    link_lane_ber_of(rc ? rc->lanes : (struct symbol_rate[LINK_LANES]){ 0 }, lane,
-                     r->rate_gbps, &lb);
+    link_lane_ber_of(rc ? rc->lanes : (struct symbol_rate[LINK_LANES]){ 0 },
+                     rc && rc->lanes_phy, r, &lb);
+    if (lb.n > 1 && !(lb.lane_gbps > 0) && at < sizeof(what))
+        at += (size_t)snprintf(what + at, sizeof(what) - at, "%slanes' BERs unknown: %s",
+                               at ? "; " : "", lb.why);
     if (lb.worst >= 0 && lb.n > 1 && at < sizeof(what)) {
         double w = lb.ber[lb.worst];
         if (limit > 0 && w > limit)

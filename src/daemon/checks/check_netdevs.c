@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* The netdev checks: oper state, carrier and MTU of each rail's netdev. */
+/* The netdev checks: oper state (a bond's slaves with it), carrier and MTU of each rail's
+ * netdev. */
 #include "config.h"
 
 #include <stdio.h>
@@ -37,10 +38,63 @@ static bool netdev_missing(const struct inventory *inv, const struct rail *r, st
     return true;
 }
 
+/* A slave that the tree shows down: its oper state is another than up (or unknown), or
+ * it has no carrier. One the tree does not hold says nothing. */
+static bool slave_down(const struct bond_slave *s)
+{
+    bool oper_down = s->operstate[0] && !streq(s->operstate, "up") &&
+                     !streq(s->operstate, "unknown");
+    return s->present && (oper_down || s->carrier == 0);
+}
+
+/* A bond that is up runs on the slaves that are: one of a RoCE LAG's two down halves the
+ * rail's bandwidth (802.3ad and the balance modes), or leaves active-backup with no backup.
+ * NVIDIA's RoCE LAG keeps the bond (and mlx5_bond_0) up on the remaining port, so neither
+ * bond0's oper state nor its carrier shows it. */
+static void check_bond(const struct rail *r, struct findings *out)
+{
+    const struct netdev_info *nd = &r->netdev;
+    const struct bond_info *b = &nd->bond;
+    char down[320] = "", got[48], effect[128];
+    size_t n_down = 0, at = 0;
+    for (size_t i = 0; i < b->n_slaves; i++) {
+        const struct bond_slave *s = &b->slaves[i];
+        if (!slave_down(s))
+            continue;
+        n_down++;
+        if (at < sizeof(down))
+            at += (size_t)snprintf(down + at, sizeof(down) - at, "%s%s (operstate %s%s)",
+                                   at ? ", " : "", s->name,
+                                   s->operstate[0] ? s->operstate : "unknown",
+                                   s->carrier == 0 ? ", no carrier" : "");
+    }
+    if (n_down == 0) {
+        findings_add(out, "netdev.oper", SEVERITY_OK, r->name, "up", "up", NULL,
+                     "%s is up, a bond%s%s of %zu slave%s, none down", nd->name,
+                     b->mode[0] ? " in " : "", b->mode, b->n_slaves, b->n_slaves == 1 ? "" : "s");
+        return;
+    }
+    snprintf(got, sizeof(got), "%zu of %zu slaves up", b->n_slaves - n_down, b->n_slaves);
+    if (streq(b->mode, "active-backup"))
+        snprintf(effect, sizeof(effect), "the bond has %s", n_down == b->n_slaves
+                 ? "no link left" : "lost a backup link");
+    else
+        snprintf(effect, sizeof(effect), "the rail runs on %zu of its %zu links' bandwidth",
+                 b->n_slaves - n_down, b->n_slaves);
+    findings_add(out, "netdev.oper", n_down == b->n_slaves ? SEVERITY_ERROR : SEVERITY_WARNING,
+                 r->name, "every slave up", got,
+                 "bring the slave's link back: its cable, transceiver and switch port "
+                 "('cat /proc/net/bonding/BOND' shows each slave's MII status and link failures)",
+                 "%s is up, but not its slave%s %s: %s", nd->name, n_down > 1 ? "s" : "",
+                 down, effect);
+}
+
 static void check_oper(const struct rail *r, struct findings *out)
 {
     const struct netdev_info *nd = &r->netdev;
-    if (streq(nd->operstate, "up"))
+    if (streq(nd->operstate, "up") && nd->bond.is_bond && nd->bond.n_slaves > 0)
+        check_bond(r, out);
+    else if (streq(nd->operstate, "up"))
         findings_add(out, "netdev.oper", SEVERITY_OK, r->name, "up", "up", NULL, "%s is up", nd->name);
     else if (!nd->operstate[0] || streq(nd->operstate, "unknown"))
         findings_add(out, "netdev.oper", SEVERITY_UNKNOWN, r->name, "up", nd->operstate, NULL,

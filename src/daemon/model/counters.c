@@ -174,6 +174,7 @@ static void symbol_rate(struct rail_counters *rc, const struct counter_sample *s
     }
     /* Per lane, FEC_GET's count where the sample has lane 0's, else the PHY's. */
     bool phy = !find_value(s, link_lane_counter(0, false, name, sizeof(name)), false);
+    rc->lanes_phy = phy;
     for (unsigned l = 0; l < LINK_LANES; l++) {
         link_lane_counter(l, phy, name, sizeof(name));
         value_rate(rc, s, find_value(s, name, false),
@@ -190,17 +191,49 @@ const char *link_lane_counter(unsigned lane, bool phy, char *buf, size_t len)
     return buf;
 }
 
-void link_lane_ber_of(const struct symbol_rate lanes[LINK_LANES], double lane_gbps,
-                      double rate_gbps, struct lane_ber *b)
+static unsigned lanes_counted(const struct symbol_rate lanes[LINK_LANES])
+{
+    unsigned n = 0;
+    while (n < LINK_LANES && lanes[n].present)
+        n++;
+    return n;
+}
+
+double link_lane_gbps(const struct rail *r, const struct symbol_rate lanes[LINK_LANES],
+                      bool lanes_phy, const char **why)
+{
+    unsigned n = lanes_counted(lanes);
+    *why = NULL;
+    if (!(r->rate_gbps > 0)) {
+        *why = "the link's rate is unknown";
+        return 0;
+    }
+    if (streq(r->link_layer, "InfiniBand")) {
+        double lane = fec_lane_gbps(r->rate_gbps, r->rate_text);
+        if (!(lane > 0))
+            *why = "the port's rate names no link width";
+        return lane;
+    }
+    if (streq(r->link_layer, "Ethernet") && n > 0 && !lanes_phy)
+        return r->rate_gbps / n;
+    *why = streq(r->link_layer, "Ethernet")
+        ? "the Ethernet link's lane count is unknown (mlx5's per-lane PHY counts are a fixed "
+          "set, and the RDMA port's rate width is no lane count on Ethernet)"
+        : "the link's lane count is unknown";
+    return 0;
+}
+
+void link_lane_ber_of(const struct symbol_rate lanes[LINK_LANES], bool lanes_phy,
+                      const struct rail *r, struct lane_ber *b)
 {
     memset(b, 0, sizeof(*b));
     b->worst = -1;
-    while (b->n < LINK_LANES && lanes[b->n].present)
-        b->n++;
-    if (!(lane_gbps > 0) && b->n > 0 && rate_gbps > 0)
-        lane_gbps = rate_gbps / b->n;
-    for (unsigned l = 0; l < b->n; l++) {
-        double v = lanes[l].known ? fec_ber(lanes[l].per_second, lane_gbps) : -1;
+    b->n = lanes_counted(lanes);
+    if (b->n == 0)
+        return;
+    b->lane_gbps = link_lane_gbps(r, lanes, lanes_phy, &b->why);
+    for (unsigned l = 0; l < b->n && b->lane_gbps > 0; l++) {
+        double v = lanes[l].known ? fec_ber(lanes[l].per_second, b->lane_gbps) : -1;
         b->known[l] = v >= 0;
         b->ber[l] = b->known[l] ? v : 0;
         if (b->known[l] && (b->worst < 0 || v > b->ber[b->worst]))
@@ -260,6 +293,13 @@ int counters_fold(struct counter_state *st, const char *boot_id, const char *rai
             counter_sample_done(&st->rails[i].last);
             st->rails[i].have_last = false;
             st->rails[i].n_carrier = 0;
+            /* Another boot's CLOCK_BOOTTIME dates nothing in this one. */
+            st->rails[i].link_over_at = st->rails[i].link_under_at = 0;
+            for (int c = 0; c < COUNTER_CLASSES; c++) {
+                st->rails[i].rates[c].peak = 0;
+                st->rails[i].rates[c].peak_at = 0;
+                st->rails[i].rates[c].peak_top[0] = '\0';
+            }
             if (rebooted)
                 snprintf(st->rails[i].note, sizeof(st->rails[i].note),
                          "the node rebooted since the last sample; rates need two from this boot");

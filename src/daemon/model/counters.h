@@ -72,16 +72,30 @@ void link_ber_of(const struct symbol_rate link[LINK_RATES], double rate_gbps, st
  * else mlx5's raw errors per lane before FEC (ethtool:rx_err_lane_N_phy). A single bad lane
  * (one fibre of a DR4, one pair of a DAC) hides in the link's mean: 1 lane of 8 at 8x. */
 const char *link_lane_counter(unsigned lane, bool phy, char *buf, size_t len);
-/* The lanes' pre-FEC BERs at LANE_GBPS each (0: the link's RATE_GBPS over the lanes that
- * count), and the worst known one. */
+/* The lanes' pre-FEC BERs of rail R, each at a lane's rate as the kernel tells the link's
+ * lanes (link_lane_gbps), and the worst known one. LANES_PHY: the counts are mlx5's PHY
+ * ones (rx_err_lane_N_phy), not FEC_GET's. */
 struct lane_ber {
     unsigned n;                 /* lanes with a count (the first N) */
     bool known[LINK_LANES];
     double ber[LINK_LANES];
     int worst;                  /* -1: none known */
+    double lane_gbps;           /* the rate each lane's BER is taken at; 0: unknown */
+    const char *why;            /* why the lane rate is unknown (a static text) */
 };
-void link_lane_ber_of(const struct symbol_rate lanes[LINK_LANES], double lane_gbps,
-                      double rate_gbps, struct lane_ber *b);
+/* The rate of one lane of R's link, or 0 with *WHY:
+ * - InfiniBand: the rate over the width of the port's rate text ("400 Gb/sec (4X NDR)":
+ *   drivers/infiniband/core/sysfs.c rate_show prints ib_port_attr's active_width, the IB
+ *   link width, its lanes);
+ * - Ethernet: that width is the RDMA core's translation of the netdev's speed
+ *   (ib_get_eth_speed: 25G reads 1X, 100G 4X, whatever the link's lanes), never its lane
+ *   count. FEC_GET's per-lane statistics are the driver's lanes (net/ethtool/fec.c: the
+ *   lanes it sets, up to ETHTOOL_MAX_LANES): the rate over those; mlx5's PHY per-lane
+ *   counts are a fixed set of the driver's, no lane count: unknown. */
+double link_lane_gbps(const struct rail *r, const struct symbol_rate lanes[LINK_LANES],
+                      bool lanes_phy, const char **why);
+void link_lane_ber_of(const struct symbol_rate lanes[LINK_LANES], bool lanes_phy,
+                      const struct rail *r, struct lane_ber *b);
 
 struct carrier_mark {
     usec_t at;                  /* CLOCK_BOOTTIME */
@@ -97,6 +111,7 @@ struct rail_counters {
     struct symbol_rate symbols;
     struct symbol_rate link[LINK_RATES];    /* same meaning as symbols */
     struct symbol_rate lanes[LINK_LANES];   /* each lane's corrected bits (link_lane_counter) */
+    bool lanes_phy;             /* ... mlx5's PHY counts, not FEC_GET's */
     unsigned resets;            /* counters seen going backwards since the last reading */
     char note[160];             /* why no rates: first sample, a reboot */
     struct carrier_mark carrier[CARRIER_HISTORY];
@@ -111,7 +126,9 @@ struct rail_counters {
      * the daemon's own probes ran in is not): until then the rail's traffic is unknown. */
     bool traffic_judged;
     /* CLOCK_BOOTTIME of the latest sample whose link-class rate was over the state's
-     * link_limit: when an error burst was last seen (0: not in this process). */
+     * link_limit: when an error burst was last seen (0: not in this boot). Saved with the
+     * held peaks (state/counters_store), so a restart neither forgets a burst the peak
+     * still holds nor dates it at the new process's first sample. */
     usec_t link_over_at;
     /* ... and of the latest sample at or under it: one after the burst was last seen ends
      * it, so a rise past the limit again, within the held peak, is a second burst. */

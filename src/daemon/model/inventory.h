@@ -33,6 +33,24 @@ struct ip_address {
     uint8_t prefix_len;
 };
 
+/* A bonding master's slaves (drivers/net/bonding/bond_sysfs.c): class/net/IF/bonding/slaves
+ * lists their names, space-separated (bonding_show_slaves; "++more++" past a page), and
+ * bonding/mode names the mode ("802.3ad 4"). Each slave's own operstate and carrier. */
+#define BOND_SLAVES_MAX 8
+struct bond_slave {
+    char name[IFNAMSIZ];
+    bool present;               /* class/net/NAME is in the tree */
+    char operstate[16];
+    int carrier;                /* 1, 0, or -1 when the kernel does not say */
+};
+struct bond_info {
+    bool is_bond;               /* class/net/IF/bonding/slaves was read */
+    char mode[24];              /* "802.3ad", "active-backup", ...; "" unknown */
+    size_t n_slaves;            /* kept, at most BOND_SLAVES_MAX */
+    bool more;                  /* the list held more than were kept */
+    struct bond_slave slaves[BOND_SLAVES_MAX];
+};
+
 struct netdev_info {
     bool present;
     char name[IFNAMSIZ];
@@ -45,6 +63,7 @@ struct netdev_info {
     bool addresses_known;       /* rtnetlink only; a sysfs snapshot has none */
     struct ip_address addrs[INV_MAX_ADDRS];
     size_t n_addrs;
+    struct bond_info bond;      /* a RoCE LAG's bond0, say */
 };
 
 struct pcie_link {

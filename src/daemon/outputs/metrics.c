@@ -346,13 +346,12 @@ static void fec_metrics(FILE *f, const struct report *r)
         }
     }
     family(f, "fabtune_rail_lane_pre_fec_ber", "gauge",
-           "Pre-FEC bit error ratio of one lane over the last interval: its corrected bits (FEC_GET per lane, else mlx5's rx_err_lane_N_phy) over a lane's share of the port's rate.");
+           "Pre-FEC bit error ratio of one lane over the last interval: its pre-FEC count (FEC_GET per lane, else mlx5's rx_err_lane_N_phy) over one lane's rate: the port's rate over its width on InfiniBand, over FEC_GET's lanes on Ethernet; absent where the lane count is unknown.");
     for (size_t i = 0; r->rail_links && i < inv->n_rails; i++) {
         const struct rail *rail = &inv->rails[i];
         struct lane_ber lb;
         char lane[12];
-        link_lane_ber_of(r->rail_links[i].lanes, fec_lane_gbps(rail->rate_gbps, rail->rate_text),
-                         rail->rate_gbps, &lb);
+        link_lane_ber_of(r->rail_links[i].lanes, r->rail_links[i].lanes_phy, rail, &lb);
         rail_labels(r, rail->name, &l);
         for (unsigned k = 0; k < lb.n; k++) {
             if (!lb.known[k])

@@ -84,6 +84,7 @@ void report_keep_rates(struct report *r, const struct counter_state *st)
             r->rail_links[i].symbols = rc->symbols;
             memcpy(r->rail_links[i].link, rc->link, sizeof(rc->link));
             memcpy(r->rail_links[i].lanes, rc->lanes, sizeof(rc->lanes));
+            r->rail_links[i].lanes_phy = rc->lanes_phy;
         }
     }
 }

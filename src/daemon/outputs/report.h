@@ -34,6 +34,7 @@ struct report_link {
     struct symbol_rate symbols;
     struct symbol_rate link[LINK_RATES];    /* the FEC and PHY counts, for the BER */
     struct symbol_rate lanes[LINK_LANES];   /* each lane's pre-FEC count */
+    bool lanes_phy;                         /* ... mlx5's PHY ones (counters.h) */
     bool has_memory;            /* a daemon's or --once's state dir; none for a snapshot */
     struct link_summary memory; /* within REPORT_LINK_WINDOW */
     bool has_rx_fit;            /* its module's steepest Rx power fit (rx_trend.h) */

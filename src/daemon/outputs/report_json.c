@@ -280,8 +280,7 @@ static json_object *lanes_to_json(const struct report_link *l, const struct rail
     struct lane_ber lb;
     if (!l)
         return NULL;
-    link_lane_ber_of(l->lanes, fec_lane_gbps(rail->rate_gbps, rail->rate_text), rail->rate_gbps,
-                     &lb);
+    link_lane_ber_of(l->lanes, l->lanes_phy, rail, &lb);
     if (lb.n == 0)
         return NULL;
     json_object *a = json_object_new_array();

@@ -42,9 +42,37 @@ static void capture_write(struct capture *c, FILE *out)
     free(c->buf);
 }
 
+/* The procfs of a capture given as --sysfs-root DIR/sys without --procfs-root: DIR/proc
+ * where it is a directory, the layout of a snapshot unpacked, which --snapshot reads the
+ * same way; so that a tree and its tarball are judged alike (route.arp read the
+ * interface sysctls from one and called them "not given" in the other). NULL else. */
+static const char *sibling_procfs(const struct options *o, char *buf, size_t len)
+{
+    struct stat st;
+    if (streq(o->sysfs_root, "/sys") || !streq(o->procfs_root, "/proc"))
+        return NULL;
+    size_t n = strlen(o->sysfs_root);
+    while (n > 1 && o->sysfs_root[n - 1] == '/')
+        n--;
+    if (n < 3 || strncmp(o->sysfs_root + n - 3, "sys", 3) != 0 ||
+        (n > 3 && o->sysfs_root[n - 4] != '/'))
+        return NULL;
+    int w = snprintf(buf, len, "%.*sproc", (int)(n - 3), o->sysfs_root);
+    if (w < 0 || (size_t)w >= len || stat(buf, &st) < 0 || !S_ISDIR(st.st_mode))
+        return NULL;
+    return buf;
+}
+
 int once_run(const struct options *o, const struct policy *p, const char *policy_source)
 {
     struct report r;
+    char sibling[4096];
+    const char *procfs = sibling_procfs(o, sibling, sizeof(sibling));
+    if (procfs)
+        log_notice("--sysfs-root %s: reading the capture's procfs beside it, %s, as --snapshot "
+                   "does (--procfs-root names another)", o->sysfs_root, procfs);
+    else
+        procfs = o->procfs_root;
 
     pid_t daemon_pid;
     /* The state dir holds the sysctl originals, the probe baselines, the counters and the
@@ -52,12 +80,12 @@ int once_run(const struct options *o, const struct policy *p, const char *policy
      * state lock, taken by the caller); an offline analysis writes none of them. --once
      * writes no sysctl unless asked; the daemon applies by the policy's mode. */
     const struct pipeline_input in = {
-        .sysfs_root = o->sysfs_root, .procfs_root = o->procfs_root, .state_dir = o->state_dir,
+        .sysfs_root = o->sysfs_root, .procfs_root = procfs, .state_dir = o->state_dir,
         .policy = p, .policy_source = policy_source,
         .tuning = o->apply ? TUNING_APPLY : TUNING_READ,
         .run_probes = !o->no_probes && !o->gids && p->probes.enabled,
         .offline = !streq(o->sysfs_root, "/sys"),
-        .procfs_given = !streq(o->procfs_root, "/proc"),
+        .procfs_given = !streq(procfs, "/proc"),
         /* A daemon that holds the state (not this --once --apply) is the one to apply. */
         .daemon_runs = !o->apply && instance_held(o->state_dir, &daemon_pid),
         .state_read_only = !o->apply,

@@ -196,6 +196,56 @@ static void fill_port(const char *root, struct rail *r)
     r->has_hw_counters = sysfs_exists(root, IB "/%s/ports/%u/hw_counters", r->device, r->port);
 }
 
+/* A name the kernel could have given a netdev (net/core/dev.c dev_valid_name): no '/',
+ * ':' or white space, not "." or "..", shorter than IFNAMSIZ. */
+static bool valid_ifname(const char *n, size_t len)
+{
+    if (len == 0 || len >= IFNAMSIZ || (len == 1 && n[0] == '.') ||
+        (len == 2 && n[0] == '.' && n[1] == '.'))
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (n[i] == '/' || n[i] == ':' || isspace((unsigned char)n[i]) || !isprint((unsigned char)n[i]))
+            return false;
+    return true;
+}
+
+/* A bonding master's slaves and each one's state (inventory.h, struct bond_info). */
+static void read_bond(const char *root, struct netdev_info *nd)
+{
+    struct bond_info *b = &nd->bond;
+    char line[4096], mode[64] = "";
+    uint64_t v;
+    if (sysfs_read_line(root, line, sizeof(line), "class/net/%s/bonding/slaves", nd->name) < 0)
+        return;
+    b->is_bond = true;
+    if (sysfs_read_line(root, mode, sizeof(mode), "class/net/%s/bonding/mode", nd->name) == 0)
+        snprintf(b->mode, sizeof(b->mode), "%.*s", (int)strcspn(mode, " "), mode);
+    for (const char *p = line; *p;) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t");
+        if (len == 0)
+            break;
+        if (len == 8 && strncmp(p, "++more++", 8) == 0)
+            b->more = true;
+        else if (!valid_ifname(p, len))
+            ;                       /* no netdev has such a name: not a slave */
+        else if (b->n_slaves == BOND_SLAVES_MAX)
+            b->more = true;
+        else {
+            struct bond_slave *s = &b->slaves[b->n_slaves++];
+            memcpy(s->name, p, len);
+            s->name[len] = '\0';
+            s->carrier = -1;
+            s->present = sysfs_exists(root, "class/net/%s", s->name);
+            (void)sysfs_read_line(root, s->operstate, sizeof(s->operstate),
+                                  "class/net/%s/operstate", s->name);
+            if (sysfs_read_u64(root, &v, "class/net/%s/carrier", s->name) == 0)
+                s->carrier = v != 0;
+        }
+        p += len;
+    }
+}
+
 void source_sysfs_netdev(const char *root, struct netdev_info *nd)
 {
     uint64_t v;
@@ -215,6 +265,7 @@ void source_sysfs_netdev(const char *root, struct netdev_info *nd)
         nd->has_carrier_changes = true;
         nd->carrier_changes = v;
     }
+    read_bond(root, nd);
 }
 
 static bool listed(const struct policy *p, const char *dev, uint32_t port, size_t *ret_pos)

@@ -1,15 +1,29 @@
 /* SPDX-License-Identifier: ISC */
 /* The counter state file: STATE_DIR/counters.json holds the boot id and, per rail, the
  * last sample and the carrier history, so the next sample (or the next fabtuned --once)
- * has something to take a rate against. Rates are never stored; they are recomputed. */
+ * has something to take a rate against. Rates are never stored; they are recomputed.
+ * The sample's port counters (ports/N/counters/, the PMA's) are under "pma_values", the
+ * driver's under "values": the two may share a name, and a PMA counter loaded as a
+ * driver's matched nothing, so its rise across a restart was lost. A file of before has
+ * only "values": its PMA counters take their rate from the next sample on.
+ * What a restart must not forget of the link class is kept too: its held peak,
+ *   "peaks":{"link":{"rate":20.0,"at_usec":..,"top":"symbol_error"}}
+ * (a peak over 0; CLOCK_BOOTTIME of the file's boot), and when it was last seen over
+ * checks.counters.link and last at or under it ("link_over_at_usec",
+ * "link_under_at_usec"): an error burst is judged by that peak and dated by those
+ * (model/link_memory.c). The other classes' held peaks start anew at a restart, as they
+ * did (a link down is the link memory's event, sticky on its own). A file without them (of
+ * an older fabtuned) loads: the link's held peak starts anew too. */
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "counters_store.h"
+#include "macro.h"
 #include "state_file.h"
 #include "strutil.h"
 
@@ -17,6 +31,60 @@ static uint64_t get_u64(json_object *o, const char *key)
 {
     json_object *v;
     return json_object_object_get_ex(o, key, &v) ? json_object_get_uint64(v) : 0;
+}
+
+/* The class of that name, or -1. */
+static int class_of(const char *name)
+{
+    for (int c = 0; c < COUNTER_CLASSES; c++)
+        if (streq(counter_class_name((enum counter_class)c), name))
+            return c;
+    return -1;
+}
+
+/* The optional held peaks of RC's classes: a finite rate over 0, an integer time, a top
+ * counter's name that fits. */
+static int load_peaks(struct rail_counters *rc, json_object *o)
+{
+    json_object *peaks;
+    if (!json_object_object_get_ex(o, "peaks", &peaks))
+        return 0;
+    if (!json_object_is_type(peaks, json_type_object))
+        return -EBADMSG;
+    json_object_object_foreach(peaks, name, p) {
+        json_object *rate, *at, *top;
+        int c = class_of(name);
+        if (c < 0 || !json_object_is_type(p, json_type_object) ||
+            !json_object_object_get_ex(p, "rate", &rate) ||
+            !(json_object_is_type(rate, json_type_double) || json_object_is_type(rate, json_type_int)) ||
+            !json_object_object_get_ex(p, "at_usec", &at) || !json_object_is_type(at, json_type_int) ||
+            json_object_get_int64(at) < 0 ||
+            !json_object_object_get_ex(p, "top", &top) || !json_object_is_type(top, json_type_string) ||
+            (size_t)json_object_get_string_len(top) >= sizeof(rc->rates[c].peak_top) ||
+            strlen(json_object_get_string(top)) != (size_t)json_object_get_string_len(top))
+            return -EBADMSG;
+        double v = json_object_get_double(rate);
+        if (!isfinite(v) || v <= 0)
+            return -EBADMSG;
+        if (c != COUNTER_LINK)
+            continue;               /* only the link class's is kept */
+        rc->rates[c].peak = v;
+        rc->rates[c].peak_at = json_object_get_uint64(at);
+        strscpy(rc->rates[c].peak_top, json_object_get_string(top), sizeof(rc->rates[c].peak_top));
+    }
+    return 0;
+}
+
+/* An optional time member: an integer >= 0. */
+static int load_usec(json_object *o, const char *key, usec_t *ret)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v))
+        return 0;
+    if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+        return -EBADMSG;
+    *ret = json_object_get_uint64(v);
+    return 0;
 }
 
 static int load_rail(struct counter_state *st, json_object *o)
@@ -37,6 +105,19 @@ static int load_rail(struct counter_state *st, json_object *o)
             return -ENOMEM;
         }
     }
+    json_object *pma;
+    if (json_object_object_get_ex(o, "pma_values", &pma)) {
+        if (!json_object_is_type(pma, json_type_object)) {
+            counter_sample_done(&s);
+            return -EBADMSG;
+        }
+        json_object_object_foreach(pma, pkey, pval) {
+            if (counter_sample_add_pma(&s, pkey, json_object_get_uint64(pval)) < 0) {
+                counter_sample_done(&s);
+                return -ENOMEM;
+            }
+        }
+    }
     /* A fold with an unchanged boot id and no carrier mark: the sample becomes "last". */
     int r = counters_fold(st, st->boot_id, json_object_get_string(name), &s, false, 0, 0);
     counter_sample_done(&s);
@@ -46,6 +127,9 @@ static int load_rail(struct counter_state *st, json_object *o)
     if (!rc)
         return -EBADMSG;
     rc->note[0] = '\0';
+    if (load_peaks(rc, o) < 0 || load_usec(o, "link_over_at_usec", &rc->link_over_at) < 0 ||
+        load_usec(o, "link_under_at_usec", &rc->link_under_at) < 0)
+        return -EBADMSG;
     if (json_object_object_get_ex(o, "carrier", &carrier) && json_object_is_type(carrier, json_type_array)) {
         size_t n = json_object_array_length(carrier);
         for (size_t i = 0; i < n && rc->n_carrier < CARRIER_HISTORY; i++) {
@@ -98,10 +182,12 @@ int counters_save(const char *state_dir, const struct counter_state *st)
         json_object_object_add(o, "taken_usec", json_object_new_uint64(rc->last.taken));
         json_object_object_add(o, "pfc_known", json_object_new_boolean(rc->last.pfc_known));
         json_object_object_add(o, "pfc_en", json_object_new_int(rc->last.pfc_en));
+        json_object *pma = json_object_new_object();
         for (size_t j = 0; j < rc->last.n; j++)
-            json_object_object_add(values, rc->last.values[j].name,
+            json_object_object_add(rc->last.values[j].pma ? pma : values, rc->last.values[j].name,
                                    json_object_new_uint64(rc->last.values[j].value));
         json_object_object_add(o, "values", values);
+        json_object_object_add(o, "pma_values", pma);
         for (size_t j = 0; j < rc->n_carrier; j++) {
             json_object *m = json_object_new_array();
             json_object_array_add(m, json_object_new_uint64(rc->carrier[j].at));
@@ -109,6 +195,19 @@ int counters_save(const char *state_dir, const struct counter_state *st)
             json_object_array_add(carrier, m);
         }
         json_object_object_add(o, "carrier", carrier);
+        const struct class_rate *link = &rc->rates[COUNTER_LINK];
+        if (link->peak > 0 && isfinite(link->peak)) {
+            json_object *peaks = json_object_new_object(), *p = json_object_new_object();
+            json_object_object_add(p, "rate", json_object_new_double(link->peak));
+            json_object_object_add(p, "at_usec", json_object_new_uint64(link->peak_at));
+            json_object_object_add(p, "top", json_object_new_string(link->peak_top));
+            json_object_object_add(peaks, counter_class_name(COUNTER_LINK), p);
+            json_object_object_add(o, "peaks", peaks);
+        }
+        if (rc->link_over_at)
+            json_object_object_add(o, "link_over_at_usec", json_object_new_uint64(rc->link_over_at));
+        if (rc->link_under_at)
+            json_object_object_add(o, "link_under_at_usec", json_object_new_uint64(rc->link_under_at));
         json_object_array_add(rails, o);
     }
     json_object_object_add(root, "rails", rails);
