@@ -289,9 +289,10 @@ static int reports_of(const char *fabtuned, const char *config, struct side *sa,
     }
     sa->report = report_of(fabtuned, config, a, NULL);
     sb->report = sa->report ? report_of(fabtuned, config, b, state) : NULL;
-    int sig = scratch_guard_end();
+    /* Removed still under the guard, as scratch_dir_run does. */
     if (state[0] && (r = scratch_dir_remove(state)) < 0)
         fprintf(stderr, "fabtunectl: diff: cannot remove %s: %s\n", state, strerror(-r));
+    int sig = scratch_guard_end();
     if (sig)
         scratch_guard_raise(sig);
     if (sa->report && sb->report)

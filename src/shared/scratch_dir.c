@@ -149,10 +149,13 @@ int scratch_dir_run(const char *name, int (*fn)(const char *dir, void *u), void 
     scratch_guard_child(pid);
     while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    int sig = scratch_guard_end();
+    scratch_guard_child(0);     /* reaped: its pid may be another's now */
+    /* Removed still under the guard: a signal during the removal (our caller ending us as
+     * we finish) waits for it, instead of ending us with the directory half gone. */
     if ((r = scratch_dir_remove(dir)) < 0)
         fprintf(stderr, "%s: cannot remove %s: %s\n", program_invocation_short_name, dir,
                 strerror(-r));
+    int sig = scratch_guard_end();
     if (sig)
         scratch_guard_raise(sig);
     return pid < 0 ? EXIT_SOFTWARE : scratch_guard_exit_code(status);
