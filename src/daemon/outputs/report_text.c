@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "findings_text.h"
+#include "macro.h"
 #include "report_text.h"
 
 /* The rail's RoCE GID as "3 10.0.0.1", or "-". */
@@ -206,9 +207,16 @@ void report_print_text(const struct report *r, bool grouped, FILE *out)
         fputc('\n', out);
     }
 
-    /* Every finding is in the JSON; the text shows what needs a look. */
-    fprintf(out, "findings:\n");
-    findings_print_text(&r->findings, grouped, out);
+    /* Every finding is in the JSON; the text shows what needs a look, folded by cause
+     * unless -v (GROUPED false) asks for every line. */
+    size_t by[SEVERITY_ERROR + 1] = { 0 };
+    for (size_t i = 0; i < r->findings.n; i++)
+        by[r->findings.items[i].severity]++;
+    fprintf(out, "findings: %zu error%s, %zu warning%s, %zu unknown, %zu ok\n", by[SEVERITY_ERROR],
+            PLURAL_S(by[SEVERITY_ERROR]), by[SEVERITY_WARNING], PLURAL_S(by[SEVERITY_WARNING]),
+            by[SEVERITY_UNKNOWN], by[SEVERITY_OK]);
+    findings_print_text(&r->findings, &r->inventory,
+                        grouped ? FOLD_DETAILS | FOLD_UNKNOWN_CAUSES : FOLD_EVERY | FOLD_DETAILS, out);
     print_nccl(r, out);
     fprintf(out, "\nverdict: %s: %s\n", verdict_to_string(r->verdict), r->verdict_cause);
 }
