@@ -440,9 +440,9 @@ ctl="$top_builddir/src/client/fabtunectl"
 expect_rc 64 "$ctl" snapshot
 expect_grep "fabtunectl: snapshot needs FILE.tar (usage: fabtunectl snapshot [--state-dir DIR] FILE.tar)" "$LAST_ERR"
 expect_rc 64 "$ctl" status extra
-expect_grep "fabtunectl: status: unexpected argument 'extra' (usage: fabtunectl status)" "$LAST_ERR"
+expect_grep "fabtunectl: status: unexpected argument 'extra' (usage: fabtunectl status [-v])" "$LAST_ERR"
 expect_rc 64 "$ctl" checks tuning.drift port.state
-expect_grep "fabtunectl: checks: unexpected argument 'port.state' (usage: fabtunectl checks [--failed] [--rail RAIL] [CHECK])" "$LAST_ERR"
+expect_grep "fabtunectl: checks: unexpected argument 'port.state' (usage: fabtunectl checks [--failed] [--rail RAIL] [-v] [CHECK])" "$LAST_ERR"
 # An id no check has is refused before the daemon is asked (none runs here).
 expect_rc 64 "$ctl" -s /nonexistent.sock checks tuning.drfit
 expect_grep "fabtunectl: checks: no check id or family 'tuning.drfit'" "$LAST_ERR"

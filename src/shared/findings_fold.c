@@ -266,13 +266,13 @@ static int by_problem(const void *x, const void *y)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-/* Every finding its own row: severity, then the node's, then rails in device order, then
- * the pass's order (fabtunectl's --json has the same order). */
+/* Every finding its own row: by severity, else in the order given (fabtunectl's, sorted as
+ * its --json is; the pass's in --once). */
 static int by_row(const void *x, const void *y)
 {
     const struct item *a = x, *b = y;
     int c;
-    if ((c = a->rank - b->rank) != 0 || (c = cmp_rail(a->f->rail, b->f->rail)) != 0)
+    if ((c = a->rank - b->rank) != 0)
         return c;
     return (a->index > b->index) - (a->index < b->index);
 }
@@ -319,13 +319,28 @@ static size_t print_group(const struct item *g, size_t n, unsigned flags, int ra
     if (n == 1) {
         row(out, f->severity, f->check, rail_width, f->rail, f->message);
     } else {
-        const char *names[64] = { NULL };
+        /* The rails named (a run compacted); the probes' pairs of rails counted beside
+         * them when there are more than two (-v names each). */
+        const char *names[64] = { NULL }, *pairs[64] = { NULL };
         char rails[640];
-        size_t k = 0;
-        for (size_t i = 0; i < n && k < ARRAY_SIZE(names); i++)
-            names[k++] = g[i].rail;
+        size_t k = 0, np = 0, more = 0;
+        for (size_t i = 0; i < n; i++) {
+            bool pair = strstr(g[i].rail, "<>") != NULL;
+            if (pair && np < ARRAY_SIZE(pairs))
+                pairs[np++] = g[i].rail;
+            else if (!pair && k < ARRAY_SIZE(names))
+                names[k++] = g[i].rail;
+            else
+                more++;
+        }
         rails_compact(names, k, rails, sizeof(rails));
-        if (n > k)
+        size_t w = strlen(rails);
+        if (np > 2)
+            snprintf(rails + w, sizeof(rails) - w, "%s%zu pairs", k ? ", " : "", np);
+        else
+            for (size_t i = 0; i < np; i++, w = strlen(rails))
+                snprintf(rails + w, sizeof(rails) - w, "%s%s", w ? ", " : "", pairs[i]);
+        if (more)
             strncat(rails, ", ...", sizeof(rails) - strlen(rails) - 1);
         row(out, f->severity, f->check, rail_width, rails, without_lead(g[0].message));
     }
