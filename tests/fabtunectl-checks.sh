@@ -96,6 +96,27 @@ if grep -q '^streams deferred:$' "$tmp/status.txt"; then
     [ "$(sed -n '/^streams deferred:$/,/^[a-z]/p' "$tmp/status.txt" | grep -c '^  ')" = 1 ] &&
         pass "status: the deferred streams one line" || fail "deferred: $(sed -n '/^streams deferred:$/,/^failing/p' "$tmp/status.txt")"
 fi
+# What runs (issue 43, item 2): status starts with the header (the daemon's version, since
+# when, not reloaded yet; the policy with its sha256 as sha256sum prints it and its tuning
+# mode; the directories), --json carries it whole, the journal's first line says the same,
+# and a reload adds a line and the reload's time.
+digest=$(sha256sum "$tmp/policy.yaml" | cut -d' ' -f1)
+short=$(echo "$digest" | cut -c1-12)
+head -3 "$tmp/status.txt" > "$tmp/header"
+expect_match '^fabtuned [0-9][0-9.]*, up since [0-9-]* [0-9:]* ([0-9]* [a-z]*); not reloaded$' "$tmp/header"
+expect_match "^policy: $tmp/policy.yaml (sha256 $short), tuning mode off\$" "$tmp/header"
+expect_match "^directories: state $tmp/state, runtime $tmp/run\$" "$tmp/header"
+[ "$(head -1 "$tmp/status.txt" | cut -c1-9)" = "fabtuned " ] && pass "status starts with the header" ||
+    fail "status starts: $(head -1 "$tmp/status.txt")"
+"$ctl" -s "$sock" --json status | jq -r '.daemon | "\(.policy_sha256) \(.tuning_mode) \(.state_dir) \(.runtime_dir) \(.started_usec > 0) \(.last_reload_usec)"' > "$tmp/daemon"
+expect_match "^$digest off $tmp/state $tmp/run true null\$" "$tmp/daemon"
+grep -v '^fabtuned: debug' "$tmp/log" | head -1 > "$tmp/first"
+expect_match "^fabtuned: Started: fabtuned [0-9.]*, policy $tmp/policy.yaml (sha256 $digest), tuning mode off, checks every [0-9]* s, state directory $tmp/state, runtime directory $tmp/run\$" "$tmp/first"
+kill -HUP "$dpid"
+for _ in $(seq 100); do grep -q '^fabtuned: Policy reloaded: ' "$tmp/log" && break; sleep 0.1; done
+expect_match "^fabtuned: Policy reloaded: fabtuned [0-9.]*, policy $tmp/policy.yaml (sha256 $digest), tuning mode off" "$tmp/log"
+expect_rc 0 "$ctl" -s "$sock" status
+expect_match '^fabtuned [0-9.]*, up since .*; reloaded [0-9-]* [0-9:]* ([0-9]* [a-z]* ago)$' "$LAST_OUT"
 expect_rc 0 "$ctl" -s "$sock" checks --failed probe.rdma.latency
 [ "$(grep -c '^  error ' "$LAST_OUT")" = 1 ] && pass "checks: probe.rdma.latency folded into one row" ||
     fail "checks: $(grep -c '^  error ' "$LAST_OUT") rows"

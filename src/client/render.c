@@ -241,10 +241,16 @@ static void check_times(json_object *d)
         span_text(json_num(d, "next_check_usec") / 1e6 - t, in, sizeof(in));
         printf("; next at %s (in %s)", at, in);
     }
-    json_object *checking = get(d, "checking");
+    json_object *checking = get(d, "checking"), *probing = get(d, "probing");
     if (checking && json_object_get_boolean(checking))
         printf("; a check is running now");
     putchar('\n');
+    if (probing && json_object_get_boolean(probing)) {
+        printf("probes: running now\n");
+    } else if (get(d, "next_probe_usec")) {
+        span_text(json_num(d, "next_probe_usec") / 1e6 - t, in, sizeof(in));
+        printf("probes: next run in %s\n", in);
+    }
 }
 
 /* A priority list as "3" or "3,4"; "off" for an empty one, "-" when not exposed. */
@@ -257,8 +263,55 @@ static void prios_text(json_object *a, char *buf, size_t len)
                               json_object_get_int(json_object_array_get_idx(a, i)));
 }
 
+/* SECONDS since the epoch as "2026-12-07 15:40:01" (local time). */
+static void when_text(double seconds, char *buf, size_t len)
+{
+    time_t t = (time_t)seconds;
+    struct tm tm;
+    if (!localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+        snprintf(buf, len, "-");
+}
+
+/* What runs, as chronyc tracking's header says it: the daemon's version (and this
+ * fabtunectl's where they differ), since when, its last reload, its policy with its
+ * digest and tuning mode, and its directories. Nothing from a daemon older than the
+ * header. */
+static void daemon_header(json_object *d)
+{
+    json_object *dm = get(d, "daemon");
+    struct timespec now;
+    char since[32], up[32], at[32], ago[32];
+    if (!dm)
+        return;
+    clock_gettime(CLOCK_REALTIME, &now);
+    double t = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+    printf("fabtuned %s", json_text(dm, "version"));
+    if (!streq(json_text(dm, "version"), PACKAGE_VERSION))
+        printf(" (this fabtunectl %s)", PACKAGE_VERSION);
+    if (json_num(dm, "started_usec") > 0) {
+        when_text(json_num(dm, "started_usec") / 1e6, since, sizeof(since));
+        span_text(t - json_num(dm, "started_usec") / 1e6, up, sizeof(up));
+        printf(", up since %s (%s)", since, up);
+    }
+    if (get(dm, "last_reload_usec")) {
+        when_text(json_num(dm, "last_reload_usec") / 1e6, at, sizeof(at));
+        span_text(t - json_num(dm, "last_reload_usec") / 1e6, ago, sizeof(ago));
+        printf("; reloaded %s (%s ago)", at, ago);
+    } else {
+        printf("; not reloaded");
+    }
+    putchar('\n');
+    char digest[16] = "-";
+    if (get(dm, "policy_sha256"))
+        snprintf(digest, sizeof(digest), "%.12s", json_text(dm, "policy_sha256"));
+    printf("policy: %s (sha256 %s), tuning mode %s\n", json_text(dm, "policy"), digest,
+           json_text(dm, "tuning_mode"));
+    printf("directories: state %s, runtime %s\n", json_text(dm, "state_dir"), json_text(dm, "runtime_dir"));
+}
+
 void render_status(json_object *d)
 {
+    daemon_header(d);
     if (get(d, "verdict_cause"))
         printf("verdict: %s: %s\n", json_text(d, "verdict"), json_text(d, "verdict_cause"));
     else
