@@ -580,6 +580,12 @@ rows=$(grep -cE '^  (error|warning|unknown|ok) ' "$LAST_OUT")
 grep '^  unknown fabric.neighbor ' "$LAST_OUT" | awk '{ print $3 }' > "$tmp/order"
 printf 'mlx5_%d/1\n' 0 1 2 3 4 5 6 7 > "$tmp/want"
 expect_same "$tmp/want" "$tmp/order"
+# One fault (rail 3 down) shows within the report's first 15 lines: the findings come
+# before the tables.
+expect_rc 2 "$fabtuned" --once --no-probes --sysfs-root "$fx/mlx5_8rail_rail_down/sys"
+first=$(grep -n '^  error   port.state  *mlx5_3/1 ' "$LAST_OUT" | cut -d: -f1)
+[ -n "$first" ] && [ "$first" -le 15 ] && pass "rail 3 down: port.state's error on line $first" ||
+    fail "rail 3 down: port.state's error on line '${first:-none}': $(head -20 "$LAST_OUT")"
 # A fault on three rails (mlx5_0, mlx5_3 and mlx5_7 trust pcp) is one error row naming
 # exactly those rails, its netdev taken out of the words; every error and warning of the
 # JSON is on a row with its rail; -v gives each its own row.
