@@ -72,8 +72,8 @@ same_columns() {
     expect_same "$tmp/cols" "$tmp/fcols"
     expect_rc 0 "$ctl" -s "$sock" status -v
     sed -n '/^failing:$/,$p' "$LAST_OUT" | sed 1d > "$tmp/failing.txt"
-    # -v: a row each, errors before warnings, else in the reply's order
-    "$ctl" -s "$sock" --json status | jq '.failing | sort_by(if .severity == "error" then 0 else 1 end)' > "$tmp/failing.json"
+    # -v: a row each, in the order of checks --failed --json (severity, node, device order)
+    "$ctl" -s "$sock" --json checks --failed > "$tmp/failing.json"
     message_columns "$tmp/failing.txt" "$tmp/failing.json" | sort -u > "$tmp/scols"
     expect_same "$tmp/cols" "$tmp/scols"
 }

@@ -266,13 +266,14 @@ static int by_problem(const void *x, const void *y)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-/* Every finding its own row: by severity, else in the order given (fabtunectl's, sorted as
- * its --json is; the pass's in --once). */
+/* Every finding its own row: by severity, then the node's findings, then the rails in
+ * device order (mlx5_0/1 before mlx5_4/1, whatever their netdevs' names), then the order
+ * given: as fabtunectl checks --json orders them. */
 static int by_row(const void *x, const void *y)
 {
     const struct item *a = x, *b = y;
     int c;
-    if ((c = a->rank - b->rank) != 0)
+    if ((c = a->rank - b->rank) != 0 || (c = cmp_rail(a->f->rail, b->f->rail)) != 0)
         return c;
     return (a->index > b->index) - (a->index < b->index);
 }
