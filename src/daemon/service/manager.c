@@ -641,7 +641,7 @@ void manager_view(const struct manager *m, struct manager_view *ret)
     if (m->check_timer && sd_event_source_get_time(m->check_timer, &when) >= 0)
         ret->next_check = now_usec(CLOCK_REALTIME) + (when > mono ? when - mono : 0);
     int on = SD_EVENT_OFF;
-    if (m->probe_timer && sd_event_source_get_enabled(m->probe_timer, &on) >= 0 && on != SD_EVENT_OFF &&
+    if (m->policy->probes.enabled && m->probe_timer && sd_event_source_get_enabled(m->probe_timer, &on) >= 0 && on != SD_EVENT_OFF &&
         sd_event_source_get_time(m->probe_timer, &when) >= 0)
         ret->next_probe = now_usec(CLOCK_REALTIME) + (when > mono ? when - mono : 0);
     if (m->responder)
