@@ -11,7 +11,29 @@
 #include "check_run.h"
 #include "grow.h"
 #include "json_text.h"
+#include "sha256.h"
 #include "strutil.h"
+
+/* FIPS 180-4's examples (and the empty string): one block, the two-block padding of 56
+ * bytes, and a million bytes. */
+START_TEST(test_sha256)
+{
+    char hex[SHA256_HEX_LEN + 1];
+    sha256_hex("", 0, hex);
+    ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    sha256_hex("abc", 3, hex);
+    ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    sha256_hex(two, strlen(two), hex);
+    ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    char *a = malloc(1000000);
+    ck_assert_ptr_nonnull(a);
+    memset(a, 'a', 1000000);
+    sha256_hex(a, 1000000, hex);
+    ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    free(a);
+}
+END_TEST
 
 START_TEST(test_utf8_sanitize)
 {
@@ -103,6 +125,7 @@ static Suite *shared_suite(void)
 {
     Suite *s = suite_create("shared");
     TCase *tc = tcase_create("strings-and-arrays");
+    tcase_add_test(tc, test_sha256);
     tcase_add_test(tc, test_utf8_sanitize);
     tcase_add_test(tc, test_strscpy);
     tcase_add_test(tc, test_grow_array);

@@ -78,7 +78,7 @@ done < "$work/table"
 
 # The issue's case: the option named, with the command that takes it; nothing printed.
 expect_rc 64 "$ctl" status --rail mlx5_9 --format nagios
-expect_grep "fabtunectl: status does not take --rail (only checks does; usage: fabtunectl status)" "$LAST_ERR"
+expect_grep "fabtunectl: status does not take --rail (only checks does; usage: fabtunectl status [-v])" "$LAST_ERR"
 [ -s "$LAST_OUT" ] && fail "it printed a status anyway" || pass "no status printed"
 expect_rc 64 "$ctl" snapshot --socket /x a.tar
 expect_grep "fabtunectl: snapshot does not take --socket (every command but explain, snapshot and diff does" "$LAST_ERR"
@@ -86,7 +86,7 @@ expect_grep "fabtunectl: snapshot does not take --socket (every command but expl
 
 # Arguments, unknown options and commands.
 expect_rc 64 "$ctl" status extra
-expect_grep "fabtunectl: status: unexpected argument 'extra' (usage: fabtunectl status)" "$LAST_ERR"
+expect_grep "fabtunectl: status: unexpected argument 'extra' (usage: fabtunectl status [-v])" "$LAST_ERR"
 expect_rc 64 "$ctl" snapshot
 expect_grep "fabtunectl: snapshot needs FILE.tar (usage: fabtunectl snapshot [--state-dir DIR] FILE.tar)" "$LAST_ERR"
 expect_rc 64 "$ctl" explain port.state gid

@@ -440,9 +440,9 @@ ctl="$top_builddir/src/client/fabtunectl"
 expect_rc 64 "$ctl" snapshot
 expect_grep "fabtunectl: snapshot needs FILE.tar (usage: fabtunectl snapshot [--state-dir DIR] FILE.tar)" "$LAST_ERR"
 expect_rc 64 "$ctl" status extra
-expect_grep "fabtunectl: status: unexpected argument 'extra' (usage: fabtunectl status)" "$LAST_ERR"
+expect_grep "fabtunectl: status: unexpected argument 'extra' (usage: fabtunectl status [-v])" "$LAST_ERR"
 expect_rc 64 "$ctl" checks tuning.drift port.state
-expect_grep "fabtunectl: checks: unexpected argument 'port.state' (usage: fabtunectl checks [--failed] [--rail RAIL] [CHECK])" "$LAST_ERR"
+expect_grep "fabtunectl: checks: unexpected argument 'port.state' (usage: fabtunectl checks [--failed] [--rail RAIL] [-v] [CHECK])" "$LAST_ERR"
 # An id no check has is refused before the daemon is asked (none runs here).
 expect_rc 64 "$ctl" -s /nonexistent.sock checks tuning.drfit
 expect_grep "fabtunectl: checks: no check id or family 'tuning.drfit'" "$LAST_ERR"
@@ -592,20 +592,81 @@ expect_rc 0 "$fabtuned" --once --json --no-probes --sysfs-root "$fx/h100_ndr_ib/
 jq -r '.findings[] | select(.rail == "mlx5_1/1" and (.check == "counters.link" or .check == "counters.link_down")) | "\(.check) \(.severity) \(.actual) \(.message) | \(.hint)"' "$LAST_OUT" > "$tmp/h100"
 expect_match '^counters.link_down unknown null .*since the last reset: link_downed 255 (saturated, 8-bit) | .*perfquery -R' "$tmp/h100"
 expect_match '^counters.link unknown null .*since the last reset: .*port_rcv_errors 14' "$tmp/h100"
-expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$fx/h100_ndr_ib/sys" -c "$rails_only"
-expect_match '^  unknown counters.link_down  *mlx5_1/1: .*link_downed 255 (saturated, 8-bit)$' "$LAST_OUT"
-# One line per problem: the same unknown on 8 rails is one line naming them; errors and
-# warnings first, the unknown after their count; -v lists each.
-expect_rc 2 "$fabtuned" --once --no-probes --sysfs-root "$fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
-expect_match '^  unknown qos.pfc  *on mlx5_0\.\.7/1: PFC state unknown: a sysfs snapshot holds no DCB netlink state$' "$LAST_OUT"
-expect_match '^  [0-9][0-9]* unknown (' "$LAST_OUT"
-[ "$(grep -c 'qos.pfc  ' "$LAST_OUT")" -eq 1 ] && pass "qos.pfc: one line for 8 rails" || fail "qos.pfc: $(grep -c 'qos.pfc  ' "$LAST_OUT") lines"
-awk '/^  (error|warning) /{ if (u) bad = 1 } /^  [0-9]+ unknown/{ u = 1 } END { exit bad }' "$LAST_OUT" \
+expect_rc 0 "$fabtuned" --once --no-probes -v --sysfs-root "$fx/h100_ndr_ib/sys" -c "$rails_only"
+expect_match '^  unknown counters.link_down  *mlx5_1/1  *.*link_downed 255 (saturated, 8-bit)$' "$LAST_OUT"
+# The report folded by cause (issue 43, item 1), as the issue ran it: a healthy 8-rail tree
+# with the built-in policy is at most 40 lines; its unknowns are one paragraph by cause and
+# its oks a count per family; -v lists every finding, oks included, one row each.
+expect_rc 0 "$fabtuned" --once --no-probes --sysfs-root "$fx/mlx5_8rail/sys"
+lines=$(wc -l < "$LAST_OUT")
+echo "# healthy 8-rail report: $lines lines"
+[ "$lines" -le 40 ] && pass "healthy 8-rail report: $lines lines (at most 40)" || fail "healthy 8-rail report: $lines lines"
+expect_match '^findings: 0 errors, 0 warnings, [1-9][0-9]* unknown, [1-9][0-9]* ok$' "$LAST_OUT"
+expect_match "^  [1-9][0-9]* unknown, by cause ('-v' lists each): " "$LAST_OUT"
+expect_match '^  [1-9][0-9]* ok: .*port [1-9]' "$LAST_OUT"
+# (the paragraph wraps: its words joined again)
+tr '\n' ' ' < "$LAST_OUT" | tr -s ' ' | grep -q 'a captured tree holds no routes (4 checks)' &&
+    pass "route.* unknown for one cause: no routes (4 checks)" || fail "no cause 'no routes (4 checks)'"
+! grep -q '^  unknown ' "$LAST_OUT" && pass "no unknown row unless -v" || fail "unknown rows: $(grep -c '^  unknown ' "$LAST_OUT")"
+"$fabtuned" --once --json --no-probes --sysfs-root "$fx/mlx5_8rail/sys" > "$tmp/h8.json" 2>/dev/null
+expect_rc 0 "$fabtuned" --once --no-probes -v --sysfs-root "$fx/mlx5_8rail/sys"
+all=$(jq '.findings | length' "$tmp/h8.json")
+rows=$(grep -cE '^  (error|warning|unknown|ok) ' "$LAST_OUT")
+[ "$rows" = "$all" ] && pass "-v: a row per finding ($rows)" || fail "-v: $rows rows for $all findings"
+# ... and in device order: fabric.neighbor's rows run mlx5_0/1 .. mlx5_7/1 (their netdevs
+# sort enp154 before enp26).
+grep '^  unknown fabric.neighbor ' "$LAST_OUT" | awk '{ print $3 }' > "$tmp/order"
+printf 'mlx5_%d/1\n' 0 1 2 3 4 5 6 7 > "$tmp/want"
+expect_same "$tmp/want" "$tmp/order"
+# One fault (rail 3 down) shows within the report's first 15 lines: the findings come
+# before the tables.
+expect_rc 2 "$fabtuned" --once --no-probes --sysfs-root "$fx/mlx5_8rail_rail_down/sys"
+first=$(grep -n '^  error   port.state  *mlx5_3/1 ' "$LAST_OUT" | cut -d: -f1)
+[ -n "$first" ] && [ "$first" -le 15 ] && pass "rail 3 down: port.state's error on line $first" ||
+    fail "rail 3 down: port.state's error on line '${first:-none}': $(head -20 "$LAST_OUT")"
+# A fault on three rails (mlx5_0, mlx5_3 and mlx5_7 trust pcp) is one error row naming
+# exactly those rails, its netdev taken out of the words; every error and warning of the
+# JSON is on a row with its rail; -v gives each its own row.
+rm -rf "$tmp/trust" && cp -a "$fx/mlx5_8rail_ofed_qos" "$tmp/trust"
+for nd in enp26s0f0np0 enp94s0f0np0; do
+    echo pcp > "$(find "$tmp/trust/sys/devices" -path "*/net/$nd/qos/trust")"
+done
+expect_rc 2 "$fabtuned" --once --no-probes --sysfs-root "$tmp/trust/sys" -c "$rails_only"
+cp "$LAST_OUT" "$tmp/trust.txt"
+expect_match '^  error   qos.trust  *mlx5_0/1, mlx5_3/1, mlx5_7/1 <netdev> trusts pcp, not dscp (from qos/trust)$' "$tmp/trust.txt"
+[ "$(grep -c '^  error   qos.trust ' "$tmp/trust.txt")" = 1 ] && pass "qos.trust: one row for three rails" ||
+    fail "qos.trust: $(grep -c '^  error   qos.trust ' "$tmp/trust.txt") rows"
+[ "$(grep -c '^          expected dscp, actual pcp$' "$tmp/trust.txt")" = 1 ] && pass "its details once" ||
+    fail "details: $(grep -c 'expected dscp, actual pcp' "$tmp/trust.txt")"
+awk '/^  (error|warning) /{ if (u) bad = 1 } /^  [0-9]+ unknown/{ u = 1 } END { exit bad }' "$tmp/trust.txt" \
     && pass "errors and warnings before the unknown" || fail "an error or warning after the unknown"
-expect_rc 2 "$fabtuned" --once --no-probes -v --sysfs-root "$fx/mlx5_8rail_ofed_qos/sys" -c "$rails_only"
+"$fabtuned" --once --json --no-probes --sysfs-root "$tmp/trust/sys" -c "$rails_only" > "$tmp/trust.json" 2>/dev/null
+jq -r '.findings[] | select(.severity == "error" or .severity == "warning") | "\(.severity) \(.check) \(.rail // "-")"' \
+    "$tmp/trust.json" | sort -u > "$tmp/failing"
+missing=0
+while read -r sev check rail; do
+    # The row of that check, whose rail column names the rail (alone, in a list or a run).
+    grep "^  $sev *$check " "$tmp/trust.txt" | awk -v rail="$rail" '
+        { line = substr($0, 34); n = split(line, w, " "); found = 0
+          for (i = 1; i <= n; i++) { t = w[i]; sub(/,$/, "", t)
+              if (t == rail) found = 1
+              else if (match(t, /^[a-z0-9_]*[a-z_]([0-9]+)\.\.([0-9]+)\/[0-9]+$/)) {
+                  p = t; sub(/[0-9]+\.\.[0-9]+\/.*$/, "", p); port = t; sub(/^.*\//, "", port)
+                  lo = t; sub(/^[a-z0-9_]*[a-z_]/, "", lo); hi = lo; sub(/\.\..*$/, "", lo); sub(/^.*\.\./, "", hi); sub(/\/.*$/, "", hi)
+                  for (k = lo + 0; k <= hi + 0; k++) if (p k "/" port == rail) found = 1 }
+              if (w[i] !~ /,$/ && i > 1) break }
+          if (rail == "-" || found) ok = 1 }
+        END { exit !ok }' || { missing=$((missing + 1)); echo "# no row for $sev $check $rail"; }
+done < "$tmp/failing"
+[ "$missing" = 0 ] && [ -s "$tmp/failing" ] && pass "every error and warning on a row with its rail ($(wc -l < "$tmp/failing"))" ||
+    fail "$missing errors or warnings without their row"
+expect_rc 2 "$fabtuned" --once --no-probes -v --sysfs-root "$tmp/trust/sys" -c "$rails_only"
+[ "$(grep -c '^  error   qos.trust ' "$LAST_OUT")" = 3 ] && pass "-v: qos.trust a row per rail" ||
+    fail "-v: $(grep -c '^  error   qos.trust ' "$LAST_OUT") qos.trust rows"
+expect_match '^  error   qos.trust  *mlx5_3/1  *enp94s0f0np0 trusts pcp, not dscp' "$LAST_OUT"
 [ "$(grep -c '^  unknown qos.pfc  ' "$LAST_OUT")" -eq 8 ] && pass "-v: qos.pfc once per rail" \
     || fail "-v: $(grep -c '^  unknown qos.pfc  ' "$LAST_OUT") qos.pfc lines"
-expect_match '^  unknown qos.pfc  *mlx5_3/1: enp94s0f0np0: PFC state unknown' "$LAST_OUT"
+expect_match '^  unknown qos.pfc  *mlx5_3/1  *enp94s0f0np0: PFC state unknown' "$LAST_OUT"
 # --once --gids and fabtunectl gids on a node without rails say why, as status does (issue 27
 # item 19: only the headers were printed).
 expect_rc 1 "$fabtuned" --once --gids --sysfs-root "$fx/no_rdma/sys" -c "$rails_only"

@@ -50,7 +50,7 @@ listing "$state" > "$tmp/before"
 
 # (a) --once, with and without probes: nothing written, the baselines learned in memory.
 sleep 0.05      # an mtime rewritten now differs from --apply's, on any clock granularity
-expect_rc 1 once
+expect_rc 1 once -v     # -v: each finding's own words (probe.regression's "N of M")
 expect_grep "verdict: DEGRADED" "$LAST_OUT"
 # The run folded into the two --apply runs' baseline: its third run, in memory.
 learned=$(grep -o 'learning the baseline ([0-9]* of' "$LAST_OUT")
@@ -60,7 +60,7 @@ listing "$state" > "$tmp/after"; expect_same "$tmp/before" "$tmp/after"
 expect_rc 1 once --no-probes --json
 listing "$state" > "$tmp/after"; expect_same "$tmp/before" "$tmp/after"
 # A second --once starts from the same baselines: it learned nothing on disk.
-expect_rc 1 once
+expect_rc 1 once -v
 expect_grep "$learned" "$LAST_OUT"
 listing "$state" > "$tmp/after"; expect_same "$tmp/before" "$tmp/after"
 

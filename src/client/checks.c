@@ -72,9 +72,22 @@ static int unknown_check(const char *check)
     return EXIT_USAGE;
 }
 
+/* The node's rails (status's), whose netdevs the folding takes out of the words; NULL
+ * (no folding by netdev) when status does not answer. *REPLY holds them. */
+static json_object *node_rails(const struct ctl *c, json_object **reply)
+{
+    json_object *data, *list;
+    *reply = NULL;
+    if (client_request(c->socket, "status", NULL, 2000, reply) < 0)
+        return NULL;
+    return json_object_object_get_ex(*reply, "data", &data) &&
+           json_object_object_get_ex(data, "rails", &list) ? list : NULL;
+}
+
 int ctl_checks(const struct ctl *c, const char *check)
 {
     char rails[512];
+    json_object *status_reply = NULL;
     if (check && !check_id_known(check))
         return unknown_check(check);
     /* All of them, whatever --failed: the columns are as wide in every list. */
@@ -104,11 +117,12 @@ int ctl_checks(const struct ctl *c, const char *check)
     if (c->json)
         (void)clean_json_write(shown, JSON_C_TO_STRING_PLAIN, stdout);
     else if (json_object_array_length(shown))
-        render_findings(shown, true, findings_rail_width(all));
+        render_findings(shown, node_rails(c, &status_reply), true, findings_rail_width(all));
     else
         printf("  no %sfinding%s%s%s%s\n", c->failed ? "failing " : "", check ? " of " : "",
                check ? check : "", c->rail ? " on " : "", c->rail ? c->rail : "");
     json_object_put(shown);
     json_object_put(reply);
+    json_object_put(status_reply);
     return 0;
 }

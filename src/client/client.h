@@ -53,9 +53,13 @@ int findings_rail_width(json_object *findings);
  * rail in device order (the node's findings first; "mlx5_2/1" before "mlx5_10/1"), else
  * as they came (the pass's order). Anything but an array is left alone. */
 void findings_sort(json_object *findings);
-/* Findings (the checks reply's form), a line each, the rail column RAIL_WIDTH wide; with
- * DETAILS, their expected and actual values and hint beneath. */
-void render_findings(json_object *findings, bool details, int rail_width);
+/* Findings (the checks reply's form) through the one renderer (findings_fold.h): folded
+ * across RAILS (the status reply's rails: their netdevs) unless render_every_finding (-v)
+ * asks for a line each; the rail column RAIL_WIDTH wide; with DETAILS, their expected and
+ * actual values and hint beneath. */
+void render_findings(json_object *findings, json_object *rails, bool details, int rail_width);
+/* fabtunectl -v: every finding its own line, none folded. */
+extern bool render_every_finding;
 /* fabtunectl checks [--failed] [--rail RAIL] [CHECK]: CHECK is an id ("port.state") or a
  * family of ids ("gid"), an unknown one a usage error, as is a rail the node does not
  * have. The findings sorted by severity (errors first), then by rail in device order. */

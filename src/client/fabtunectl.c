@@ -232,7 +232,7 @@ static int reload(const struct ctl *c)
  * error that names it, never ignored. */
 enum ctl_option {
     OPT_SOCKET, OPT_JSON, OPT_CONFIG, OPT_FAILED, OPT_RAIL, OPT_CONF, OPT_FORMAT, OPT_TIMEOUT,
-    OPT_STATE_DIR, OPT_COUNT
+    OPT_STATE_DIR, OPT_VERBOSE, OPT_COUNT
 };
 #define OPTION(o) (1u << (o))
 #define OPTION_VAL 0x100        /* getopt_long's value of option o: OPTION_VAL + o */
@@ -256,6 +256,7 @@ static const struct ctl_option_row option_rows[OPT_COUNT] = {
     [OPT_FORMAT] = { "format", 0, true, "[--format npd|nagios|nhc|slurm]" },
     [OPT_TIMEOUT] = { "timeout", 0, true, "[--timeout SEC]" },
     [OPT_STATE_DIR] = { "state-dir", 0, true, "[--state-dir DIR]" },
+    [OPT_VERBOSE] = { "verbose", 'v', false, "[-v]" },
 };
 
 /* What a command that asks the daemon takes: its socket, and JSON for what it prints. */
@@ -394,9 +395,9 @@ static int run_explain(const struct ctl *c, const struct command *k, char **args
 }
 
 static const struct command commands[] = {
-    { "status", DAEMON_OPTIONS, "", 0, 0,
+    { "status", DAEMON_OPTIONS | OPTION(OPT_VERBOSE), "", 0, 0,
       "the verdict and its cause, the last and next check, a table of rails", ask, render_status },
-    { "checks", DAEMON_OPTIONS | OPTION(OPT_FAILED) | OPTION(OPT_RAIL), "[CHECK]", 0, 1,
+    { "checks", DAEMON_OPTIONS | OPTION(OPT_FAILED) | OPTION(OPT_RAIL) | OPTION(OPT_VERBOSE), "[CHECK]", 0, 1,
       "every finding, errors first (or the failing ones; of one check id or family, on one "
       "rail or device) with its expected and actual values and hint", run_checks, NULL },
     { "explain", OPTION(OPT_JSON), "[CHECK]", 0, 1,
@@ -592,6 +593,7 @@ static int option_set(struct ctl *c, enum ctl_option o, const char *arg)
     case OPT_CONF: c->conf = true; break;
     case OPT_FORMAT: c->format = arg; break;
     case OPT_STATE_DIR: c->state_dir = arg; break;
+    case OPT_VERBOSE: render_every_finding = true; break;
     case OPT_TIMEOUT: return parse_timeout(arg, &c->wait_timeout);
     case OPT_COUNT: break;
     }

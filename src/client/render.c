@@ -11,6 +11,7 @@
 
 #include "check_ids.h"
 #include "client.h"
+#include "findings_fold.h"
 #include "json_text.h"
 #include "macro.h"
 
@@ -72,38 +73,6 @@ static int severity_rank(json_object *f)
     return (int)ARRAY_SIZE(order);
 }
 
-/* Rail names in device order: digit runs compare as numbers ("mlx5_2/1" before
- * "mlx5_10/1"), the rest byte by byte. */
-static int rail_order(const char *a, const char *b)
-{
-    while (*a && *b) {
-        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-            const char *ea, *eb;
-            while (*a == '0' && isdigit((unsigned char)a[1]))
-                a++;
-            while (*b == '0' && isdigit((unsigned char)b[1]))
-                b++;
-            for (ea = a; isdigit((unsigned char)*ea); ea++)
-                ;
-            for (eb = b; isdigit((unsigned char)*eb); eb++)
-                ;
-            if (ea - a != eb - b)
-                return ea - a < eb - b ? -1 : 1;
-            int d = strncmp(a, b, (size_t)(ea - a));
-            if (d)
-                return d;
-            a = ea;
-            b = eb;
-        } else if (*a != *b) {
-            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-        } else {
-            a++;
-            b++;
-        }
-    }
-    return *a ? 1 : *b ? -1 : 0;
-}
-
 struct ranked {
     json_object *finding;
     size_t index;
@@ -115,7 +84,7 @@ static int by_rank(const void *pa, const void *pb)
     int d = severity_rank(a->finding) - severity_rank(b->finding);
     json_object *ra = get(a->finding, "rail"), *rb = get(b->finding, "rail");
     if (!d && (ra || rb))
-        d = !ra ? -1 : !rb ? 1 : rail_order(json_object_get_string(ra), json_object_get_string(rb));
+        d = !ra ? -1 : !rb ? 1 : rail_name_order(json_object_get_string(ra), json_object_get_string(rb));
     return d ? d : (a->index > b->index) - (a->index < b->index);
 }
 
@@ -136,49 +105,98 @@ void findings_sort(json_object *a)
     free(r);
 }
 
-void render_findings(json_object *a, bool details, int rail_width)
+bool render_every_finding;
+
+/* KEY's text, or NULL when the finding has none. */
+static const char *text_or_null(json_object *o, const char *key)
 {
-    for (size_t i = 0; i < count(a); i++) {
-        json_object *f = json_object_array_get_idx(a, i);
-        printf("  %-7s %-*s %-*s %s\n", json_text(f, "severity"), CHECK_ID_WIDTH,
-               json_text(f, "check"), rail_width, get(f, "rail") ? json_text(f, "rail") : "",
-               json_text(f, "message"));
-        if (!details)
-            continue;
-        if (get(f, "expected") || get(f, "actual"))
-            printf("          expected %s, actual %s\n", json_text(f, "expected"), json_text(f, "actual"));
-        if (get(f, "hint"))
-            printf("          hint: %s\n", json_text(f, "hint"));
+    return get(o, key) ? json_text(o, key) : NULL;
+}
+
+void render_findings(json_object *a, json_object *rails, bool details, int rail_width)
+{
+    size_t n = count(a), n_rails = count(rails);
+    struct fold_finding *f = calloc(n ? n : 1, sizeof(*f));
+    struct fold_rail *r = calloc(n_rails ? n_rails : 1, sizeof(*r));
+    if (!f || !r) {
+        free(f);
+        free(r);
+        printf("  (out of memory: --json lists the findings)\n");
+        return;
     }
+    for (size_t i = 0; i < n; i++) {
+        json_object *x = json_object_array_get_idx(a, i);
+        f[i] = (struct fold_finding){ json_text(x, "check"), json_text(x, "severity"), text_or_null(x, "rail"),
+                                      json_text(x, "message"), text_or_null(x, "expected"),
+                                      text_or_null(x, "actual"), text_or_null(x, "hint") };
+    }
+    for (size_t i = 0; i < n_rails; i++) {
+        json_object *x = json_object_array_get_idx(rails, i);
+        r[i] = (struct fold_rail){ json_text(x, "name"), text_or_null(get(x, "netdev"), "name") };
+    }
+    findings_fold_print(f, n, r, n_rails, (details ? FOLD_DETAILS : 0) | FOLD_OK_ROWS |
+                        (render_every_finding ? FOLD_EVERY : 0), rail_width, stdout);
+    free(f);
+    free(r);
 }
 
 static void probe_target_rows(json_object *targets);
 static void deferred_note(json_object *bw);
 
-/* "streams deferred:" and a line per target's deferred stream: why it waits, and the
- * last figure's age when it keeps one (stale). */
+/* "streams deferred:" and a line per deferred stream: why it waits, and the last figure's
+ * age when it keeps one (stale). Streams that wait for one reason with no figure fold into
+ * one line naming their targets (findings_fold.h's rule), unless -v. */
 static void deferred_streams(json_object *targets)
 {
     static const char *const kinds[] = { "rdma", "tcp" };
-    bool header = false;
-    for (size_t i = 0; i < count(targets); i++) {
+    struct waiting {
+        const char *target, *kind, *why;
+        json_object *bw;
+        bool shown;
+    } *w = calloc(count(targets) * ARRAY_SIZE(kinds) + 1, sizeof(*w));
+    size_t n = 0;
+    for (size_t i = 0; w && i < count(targets); i++) {
         json_object *t = json_object_array_get_idx(targets, i);
         for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
             char bk[32];
             snprintf(bk, sizeof(bk), "%s_bandwidth", kinds[k]);
             json_object *bw = get(t, bk);
-            if (!get(bw, "deferred"))
-                continue;
-            if (!header)
-                printf("streams deferred:\n");
-            header = true;
-            printf("  %s %s", json_text(t, "target"), kinds[k]);
-            if (json_num(bw, "bandwidth_bytes_per_second") > 0)
-                printf(" %.3f Gb/s", json_num(bw, "bandwidth_bytes_per_second") * 8 / 1e9);
-            deferred_note(bw);
-            putchar('\n');
+            if (get(bw, "deferred"))
+                w[n++] = (struct waiting){ json_text(t, "target"), kinds[k], json_text(bw, "deferred"), bw, false };
         }
     }
+    if (n)
+        printf("streams deferred:\n");
+    for (size_t i = 0; i < n; i++) {
+        if (w[i].shown)
+            continue;
+        bool figure = json_num(w[i].bw, "bandwidth_bytes_per_second") > 0;
+        if (!render_every_finding && !figure) {
+            const char *names[64];
+            size_t k = 0;
+            bool kind_seen[2] = { false, false };
+            for (size_t j = i; j < n; j++) {
+                if (w[j].shown || json_num(w[j].bw, "bandwidth_bytes_per_second") > 0 || !streq(w[j].why, w[i].why))
+                    continue;
+                w[j].shown = true;
+                kind_seen[streq(w[j].kind, "tcp")] = true;
+                if ((k == 0 || !streq(names[k - 1], w[j].target)) && k < ARRAY_SIZE(names))
+                    names[k++] = w[j].target;
+            }
+            char list[640];
+            rails_compact(names, k, list, sizeof(list));
+            printf("  %s %s%s%s  deferred: %s\n", list, kind_seen[0] ? "rdma" : "",
+                   kind_seen[0] && kind_seen[1] ? "+" : "", kind_seen[1] ? "tcp" : "", w[i].why);
+            continue;
+        }
+        w[i].shown = true;
+        printf("  %s %s", w[i].target, w[i].kind);
+        if (figure)
+            printf(" %.3f Gb/s", json_num(w[i].bw, "bandwidth_bytes_per_second") * 8 / 1e9);
+        deferred_note(w[i].bw);
+        putchar('\n');
+    }
+    free(w);
 }
 
 /* A rail's RoCE GID as "3 10.0.0.1", or "-". */
@@ -223,10 +241,16 @@ static void check_times(json_object *d)
         span_text(json_num(d, "next_check_usec") / 1e6 - t, in, sizeof(in));
         printf("; next at %s (in %s)", at, in);
     }
-    json_object *checking = get(d, "checking");
+    json_object *checking = get(d, "checking"), *probing = get(d, "probing");
     if (checking && json_object_get_boolean(checking))
         printf("; a check is running now");
     putchar('\n');
+    if (probing && json_object_get_boolean(probing)) {
+        printf("probes: running now\n");
+    } else if (get(d, "next_probe_usec")) {
+        span_text(json_num(d, "next_probe_usec") / 1e6 - t, in, sizeof(in));
+        printf("probes: next run in %s\n", in);
+    }
 }
 
 /* A priority list as "3" or "3,4"; "off" for an empty one, "-" when not exposed. */
@@ -239,8 +263,55 @@ static void prios_text(json_object *a, char *buf, size_t len)
                               json_object_get_int(json_object_array_get_idx(a, i)));
 }
 
+/* SECONDS since the epoch as "2026-12-07 15:40:01" (local time). */
+static void when_text(double seconds, char *buf, size_t len)
+{
+    time_t t = (time_t)seconds;
+    struct tm tm;
+    if (!localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+        snprintf(buf, len, "-");
+}
+
+/* What runs, as chronyc tracking's header says it: the daemon's version (and this
+ * fabtunectl's where they differ), since when, its last reload, its policy with its
+ * digest and tuning mode, and its directories. Nothing from a daemon older than the
+ * header. */
+static void daemon_header(json_object *d)
+{
+    json_object *dm = get(d, "daemon");
+    struct timespec now;
+    char since[32], up[32], at[32], ago[32];
+    if (!dm)
+        return;
+    clock_gettime(CLOCK_REALTIME, &now);
+    double t = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+    printf("fabtuned %s", json_text(dm, "version"));
+    if (!streq(json_text(dm, "version"), PACKAGE_VERSION))
+        printf(" (this fabtunectl %s)", PACKAGE_VERSION);
+    if (json_num(dm, "started_usec") > 0) {
+        when_text(json_num(dm, "started_usec") / 1e6, since, sizeof(since));
+        span_text(t - json_num(dm, "started_usec") / 1e6, up, sizeof(up));
+        printf(", up since %s (%s)", since, up);
+    }
+    if (get(dm, "last_reload_usec")) {
+        when_text(json_num(dm, "last_reload_usec") / 1e6, at, sizeof(at));
+        span_text(t - json_num(dm, "last_reload_usec") / 1e6, ago, sizeof(ago));
+        printf("; reloaded %s (%s ago)", at, ago);
+    } else {
+        printf("; not reloaded");
+    }
+    putchar('\n');
+    char digest[16] = "-";
+    if (get(dm, "policy_sha256"))
+        snprintf(digest, sizeof(digest), "%.12s", json_text(dm, "policy_sha256"));
+    printf("policy: %s (sha256 %s), tuning mode %s\n", json_text(dm, "policy"), digest,
+           json_text(dm, "tuning_mode"));
+    printf("directories: state %s, runtime %s\n", json_text(dm, "state_dir"), json_text(dm, "runtime_dir"));
+}
+
 void render_status(json_object *d)
 {
+    daemon_header(d);
     if (get(d, "verdict_cause"))
         printf("verdict: %s: %s\n", json_text(d, "verdict"), json_text(d, "verdict_cause"));
     else
@@ -320,7 +391,7 @@ void render_status(json_object *d)
     json_object *failing = get(d, "failing");
     if (count(failing)) {
         printf("failing:\n");
-        render_findings(failing, false, findings_rail_width(failing));
+        render_findings(failing, rails, false, findings_rail_width(failing));
     }
 }
 

@@ -35,9 +35,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     json_object_object_get_ex(reply, "data", &d);
     render_status(d);
-    render_findings(d, true, findings_rail_width(d));
+    render_findings(d, NULL, true, findings_rail_width(d));
     findings_sort(d);
-    render_findings(d, false, findings_rail_width(d));
+    render_every_finding = !render_every_finding;
+    render_findings(d, d, false, findings_rail_width(d));
     render_probes(d);
     render_tuning(d);
     render_tune(d, "revert");
@@ -55,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     render_links(reply);
     render_neighbors(reply);
     findings_sort(reply);
-    render_findings(reply, true, findings_rail_width(reply));
+    render_findings(reply, reply, true, findings_rail_width(reply));
     json_object_put(reply);
     return 0;
 }

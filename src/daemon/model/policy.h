@@ -10,6 +10,7 @@
 
 #include "cc_params.h"
 #include "cidr.h"
+#include "sha256.h"
 #include "timeutil.h"
 
 #define POLICY_NAME_MAX 64
@@ -48,6 +49,9 @@ struct sysctl_setting {
 };
 
 struct policy {
+    /* The SHA-256 of the bytes it was read from (sha256sum of the file); fabtunectl status
+     * and the daemon's start and reload lines show it. "" for one not read from text. */
+    char digest[SHA256_HEX_LEN + 1];
     uint32_t version;
     struct {
         enum rail_select select;

@@ -904,6 +904,7 @@ int policy_load_string_on_host(const char *text, size_t len, const char *filenam
         policy_done(&tmp);
         return r;
     }
+    sha256_hex(text, len, tmp.digest);
     policy_done(ret);
     *ret = tmp;
     return 0;

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: ISC */
-/* The findings as the report's text lists them: errors, then warnings, then a count of
- * the unknown ones and those; ok ones counted. Grouped, a check that says the same on
- * several rails is one line naming them ("on mlx5_0..7/1"); ungrouped (-v), one line
- * per finding. JSON keeps one entry per rail. */
+/* The findings as the report's text lists them (findings_fold.h's rule): errors, then
+ * warnings, each folded across rails; the unknowns by cause and the oks counted by family,
+ * unless FOLD_EVERY (-v) asks for a line each. JSON keeps one entry per finding. */
 #pragma once
 
-#include <stdbool.h>
 #include <stdio.h>
 
 #include "findings.h"
+#include "findings_fold.h"
+#include "inventory.h"
 
-void findings_print_text(const struct findings *fs, bool grouped, FILE *out);
-/* "mlx5_0..7/1" for a run of devices on one port, else "a/1, b/1": RAILS joined. */
-void rails_compact(const char *const *rails, size_t n, char *buf, size_t len);
+/* FLAGS: findings_fold.h's; the rails of INV name the netdevs the folding takes out. */
+void findings_print_text(const struct findings *fs, const struct inventory *inv, unsigned flags, FILE *out);

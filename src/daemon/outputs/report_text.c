@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "findings_text.h"
+#include "macro.h"
 #include "report_text.h"
 
 /* The rail's RoCE GID as "3 10.0.0.1", or "-". */
@@ -183,7 +184,7 @@ static void print_probes(const struct report *r, FILE *out)
 
 static void print_nccl(const struct report *r, FILE *out)
 {
-    fprintf(out, "\nNCCL contract:\n");
+    fprintf(out, "NCCL contract:\n");
     if (r->nccl.n == 0)
         fprintf(out, "  none (%s)\n", r->nccl.why_empty);
     for (size_t i = 0; i < r->nccl.n; i++)
@@ -195,6 +196,20 @@ void report_print_text(const struct report *r, bool grouped, FILE *out)
     fprintf(out, "fabtune %s on %s (kernel %s)\n", PACKAGE_VERSION, r->hostname, r->kernel);
     fprintf(out, "policy: %s (tuning mode %s)\n\n", r->policy_source,
             tuning_mode_to_string(r->tuning_mode));
+
+    /* What needs a look first, then the tables that give it context. Every finding is in
+     * the JSON; the text folds them by cause unless -v (GROUPED false) asks for every
+     * line. */
+    size_t by[SEVERITY_ERROR + 1] = { 0 };
+    for (size_t i = 0; i < r->findings.n; i++)
+        by[r->findings.items[i].severity]++;
+    fprintf(out, "findings: %zu error%s, %zu warning%s, %zu unknown, %zu ok\n", by[SEVERITY_ERROR],
+            PLURAL_S(by[SEVERITY_ERROR]), by[SEVERITY_WARNING], PLURAL_S(by[SEVERITY_WARNING]),
+            by[SEVERITY_UNKNOWN], by[SEVERITY_OK]);
+    findings_print_text(&r->findings, &r->inventory,
+                        grouped ? FOLD_DETAILS | FOLD_UNKNOWN_CAUSES : FOLD_EVERY | FOLD_DETAILS, out);
+    fputc('\n', out);
+
     print_rails(r, out);
     print_gpus(r, out);
     print_tuning(r, out);
@@ -205,10 +220,6 @@ void report_print_text(const struct report *r, bool grouped, FILE *out)
             fprintf(out, "  %s\n", r->unread[i]);
         fputc('\n', out);
     }
-
-    /* Every finding is in the JSON; the text shows what needs a look. */
-    fprintf(out, "findings:\n");
-    findings_print_text(&r->findings, grouped, out);
     print_nccl(r, out);
     fprintf(out, "\nverdict: %s: %s\n", verdict_to_string(r->verdict), r->verdict_cause);
 }

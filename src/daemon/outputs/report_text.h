@@ -7,5 +7,6 @@
 
 #include "report.h"
 
-/* GROUPED: one line per problem across rails (findings_text.h); else one per finding. */
+/* GROUPED: the findings folded by cause (findings_text.h); else one line per finding,
+ * oks included (-v). */
 void report_print_text(const struct report *r, bool grouped, FILE *f);

@@ -57,17 +57,40 @@ static json_object *state_dir_error(const struct report *r)
     return NULL;
 }
 
+/* What runs, as status's header shows it (fabtunectl(1), STATUS). */
+static json_object *daemon_json(const struct manager_view *view)
+{
+    json_object *d = json_object_new_object();
+    json_object_object_add(d, "version", json_object_new_string(PACKAGE_VERSION));
+    json_object_object_add(d, "policy", json_object_new_string(view->policy_source));
+    json_object_object_add(d, "policy_sha256", view->policy_digest && view->policy_digest[0]
+                           ? json_object_new_string(view->policy_digest) : NULL);
+    json_object_object_add(d, "tuning_mode", json_object_new_string(tuning_mode_to_string(view->tuning_mode)));
+    json_object_object_add(d, "started_usec", json_object_new_int64((int64_t)view->started));
+    json_object_object_add(d, "last_reload_usec", view->last_reload
+                           ? json_object_new_int64((int64_t)view->last_reload) : NULL);
+    json_object_object_add(d, "state_dir", json_object_new_string(view->state_dir ? view->state_dir : ""));
+    json_object_object_add(d, "runtime_dir", json_object_new_string(view->runtime_dir ? view->runtime_dir : ""));
+    return d;
+}
+
 static json_object *cmd_status(struct manager *m, const struct manager_view *view, json_object *args,
                                const char **code, char *msg, size_t len)
 {
-    if (!view->report)
-        return no_report();
+    if (!view->report) {
+        json_object *o = no_report();
+        json_object_object_add(o, "daemon", daemon_json(view));
+        return o;
+    }
     json_object *o = reply_cache_status(view->replies, view->report);
+    json_object_object_add(o, "daemon", daemon_json(view));
     json_object_object_add(o, "policy_error", view->reload_error[0]
                            ? json_object_new_string(view->reload_error) : NULL);
     json_object_object_add(o, "last_check_usec", json_object_new_int64((int64_t)view->last_check));
     json_object_object_add(o, "next_check_usec", view->next_check
                            ? json_object_new_int64((int64_t)view->next_check) : NULL);
+    json_object_object_add(o, "next_probe_usec", view->next_probe
+                           ? json_object_new_int64((int64_t)view->next_probe) : NULL);
     json_object_object_add(o, "last_check_started_usec",
                            json_object_new_int64((int64_t)view->report->started));
     json_object_object_add(o, "checks_done", json_object_new_int((int)view->checks_done));

@@ -53,6 +53,7 @@ struct manager {
     struct report *report;      /* the latest full check; NULL until the first */
     struct reply_cache *replies;    /* its replies as the worker rendered them */
     usec_t last_check;          /* CLOCK_REALTIME */
+    usec_t started, last_reload;    /* CLOCK_REALTIME; last_reload 0: none yet */
     unsigned checks_done;
     bool ready_sent;
     struct pipeline_shared shared;  /* the counter state and tuning, with the worker */
@@ -558,6 +559,17 @@ static int on_probe_timer(sd_event_source *s, uint64_t usec, void *userdata)
     return 0;
 }
 
+/* The journal's line of what runs (fabtunectl status's header): WHAT, the version, the
+ * policy and its digest, the tuning mode, the intervals and the directories. */
+static void log_running(const struct manager *m, const char *what)
+{
+    log_info("%s: fabtuned %s, policy %s (sha256 %s), tuning mode %s, checks every %llu s, "
+             "state directory %s, runtime directory %s", what, PACKAGE_VERSION, m->policy_source,
+             m->policy->digest[0] ? m->policy->digest : "-", tuning_mode_to_string(m->policy->tuning.mode),
+             (unsigned long long)(m->policy->checks.interval / USEC_PER_SEC), m->opts->state_dir,
+             m->opts->runtime_dir);
+}
+
 int manager_reload(struct manager *m)
 {
     struct policy *p = calloc(1, sizeof(*p));
@@ -582,7 +594,8 @@ int manager_reload(struct manager *m)
     pthread_mutex_lock(&m->shared.lock);
     m->shared.tuning_suspended = false;
     pthread_mutex_unlock(&m->shared.lock);
-    log_info("Policy reloaded from %s", m->policy_source);
+    m->last_reload = now_usec(CLOCK_REALTIME);
+    log_running(m, "Policy reloaded");
     sync_responder(m);
     (void)manager_check(m);
     return 0;
@@ -616,6 +629,9 @@ void manager_view(const struct manager *m, struct manager_view *ret)
         .report = m->report, .replies = m->replies, .baselines = &m->baselines, .policy_source = m->policy_source,
         .reload_error = m->reload_error, .control_group = m->policy->control.group,
         .last_check = m->last_check, .checks_done = m->checks_done,
+        .started = m->started, .last_reload = m->last_reload, .policy_digest = m->policy->digest,
+        .tuning_mode = m->policy->tuning.mode, .state_dir = m->opts->state_dir,
+        .runtime_dir = m->opts->runtime_dir,
         .checking = m->check_job != NULL, .probing = m->job != NULL,
         .has_responder = m->responder != NULL,
     };
@@ -624,6 +640,10 @@ void manager_view(const struct manager *m, struct manager_view *ret)
     usec_t mono = now_usec(CLOCK_MONOTONIC);
     if (m->check_timer && sd_event_source_get_time(m->check_timer, &when) >= 0)
         ret->next_check = now_usec(CLOCK_REALTIME) + (when > mono ? when - mono : 0);
+    int on = SD_EVENT_OFF;
+    if (m->policy->probes.enabled && m->probe_timer && sd_event_source_get_enabled(m->probe_timer, &on) >= 0 && on != SD_EVENT_OFF &&
+        sd_event_source_get_time(m->probe_timer, &when) >= 0)
+        ret->next_probe = now_usec(CLOCK_REALTIME) + (when > mono ? when - mono : 0);
     if (m->responder)
         responder_get_stats(m->responder, &ret->responder);
 }
@@ -710,6 +730,8 @@ int manager_new(const struct options *o, const struct instance_hold *state_hold,
         manager_free(m);
         return -EINVAL;
     }
+    m->started = now_usec(CLOCK_REALTIME);
+    log_running(m, "Started");
     if ((r = baselines_load(o->state_dir, &m->baselines)) < 0) {
         log_warning_errno(r, "Cannot read the probe baselines (%m); learning anew");
         baselines_done(&m->baselines);

@@ -33,6 +33,12 @@ struct manager_view {
     const char *control_group;
     usec_t last_check;                  /* CLOCK_REALTIME */
     usec_t next_check;                  /* CLOCK_REALTIME, the timer's next pass; 0 unknown */
+    /* What runs (status's header): CLOCK_REALTIME; last_reload 0 before any. */
+    usec_t started, last_reload;
+    usec_t next_probe;                  /* CLOCK_REALTIME, the next probe run; 0 none */
+    const char *policy_digest;          /* SHA-256 hex of the policy's bytes */
+    enum tuning_mode tuning_mode;
+    const char *state_dir, *runtime_dir;
     unsigned checks_done;
     bool checking, probing;             /* a pass, a probe run, in a worker now */
     bool has_responder;                 /* the peer responder runs: its counters */
