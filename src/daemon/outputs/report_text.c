@@ -94,13 +94,39 @@ static void print_gpus(const struct report *r, FILE *out)
     fprintf(out, ")%s\n\n", inv->peermem_loaded ? ", nvidia_peermem loaded" : "");
 }
 
-/* The profile's table; KEY as wide as the longest key (net.ipv4.tcp_congestion_control). */
-static void print_tuning(const struct report *r, FILE *out)
+/* Folded (not -v): a key as wanted, or a captured tree's key the capture does not hold,
+ * is counted, not listed: the table lists what needs a look. */
+enum tuning_fold { TUNING_ROW, TUNING_AS_WANTED, TUNING_NOT_CAPTURED };
+
+static enum tuning_fold tuning_fold_of(const struct report *r, const struct tuning_key *k)
+{
+    if (k->state == TUNING_STATE_APPLIED || k->state == TUNING_STATE_MATCHES ||
+        k->state == TUNING_STATE_UNMANAGED)
+        return TUNING_AS_WANTED;
+    if (k->state == TUNING_STATE_MISSING && r->inventory.source != INVENTORY_LIVE)
+        return TUNING_NOT_CAPTURED;
+    return TUNING_ROW;
+}
+
+/* The profile's table; KEY as wide as the longest key (net.ipv4.tcp_congestion_control).
+ * GROUPED: only the keys that need a look, the others counted. */
+static void print_tuning(const struct report *r, bool grouped, FILE *out)
 {
     const struct tuning *t = &r->tuning;
+    size_t folded[3] = { 0 };
     fprintf(out, "tuning: %s, %zu key%s\n", tuning_mode_to_string(r->tuning_mode), t->n,
             t->n == 1 ? "" : "s");
     if (t->n == 0) {
+        fputc('\n', out);
+        return;
+    }
+    for (size_t i = 0; grouped && i < t->n; i++)
+        folded[tuning_fold_of(r, &t->keys[i])]++;
+    if (folded[TUNING_AS_WANTED] || folded[TUNING_NOT_CAPTURED])
+        fprintf(out, "  %zu as wanted, %zu not in the captured procfs%s ('-v' lists each)\n",
+                folded[TUNING_AS_WANTED], folded[TUNING_NOT_CAPTURED],
+                folded[TUNING_ROW] ? "; the others:" : "");
+    if (grouped && !folded[TUNING_ROW]) {
         fputc('\n', out);
         return;
     }
@@ -111,6 +137,8 @@ static void print_tuning(const struct report *r, FILE *out)
             "STATE", "OTHER WRITER");
     for (size_t i = 0; i < t->n; i++) {
         const struct tuning_key *k = &t->keys[i];
+        if (grouped && tuning_fold_of(r, k) != TUNING_ROW)
+            continue;
         fprintf(out, "  %-*s %-22s %-22s %-22s %-9s %s\n", key_w, k->key, k->wanted,
                 k->live_known ? k->live : "-", k->has_original ? k->original : "-",
                 tuning_state_to_string(k->state), k->writer[0] ? k->writer : "-");
@@ -212,7 +240,7 @@ void report_print_text(const struct report *r, bool grouped, FILE *out)
 
     print_rails(r, out);
     print_gpus(r, out);
-    print_tuning(r, out);
+    print_tuning(r, grouped, out);
     print_probes(r, out);
     if (r->n_unread) {
         fprintf(out, "could not read (as this user; root reads them):\n");
