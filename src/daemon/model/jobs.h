@@ -103,6 +103,12 @@ struct job *jobs_find(struct jobs *js, enum job_kind kind, const char *id);
  * into NOW; NOW's new jobs get FIRST_SEEN = NOW_TIME. */
 void jobs_carry(struct jobs *now, struct jobs *before, usec_t now_time);
 void jobs_done(struct jobs *js);
+/* A deep copy of FROM into TO, for another thread to read (a check pass, the RAS worker):
+ * 0, or -ENOMEM with TO empty. */
+int jobs_copy(const struct jobs *from, struct jobs *to);
+/* The start GIDs BEFORE recorded for a job that NOW has none recorded yet, moved into NOW
+ * (the loop records them after a pass, while the RAS worker scans). */
+void jobs_keep_gids(struct jobs *now, struct jobs *before);
 
 /* "Slurm job 1234", "session 4711 (torchrun)". */
 const char *job_name(const struct job *j, char *buf, size_t len);
