@@ -174,6 +174,35 @@ int jobs_copy(const struct jobs *from, struct jobs *to)
     return 0;
 }
 
+static bool tracker_differs(const struct ras_tracker *a, const struct ras_tracker *b)
+{
+    if ((a->replies == 0) != (b->replies == 0) || a->n_ranks != b->n_ranks)
+        return true;
+    for (size_t i = 0; i < b->n_ranks; i++) {
+        const struct ras_track_rank *k = &b->ranks[i];
+        const struct ras_track_rank *was = ras_tracker_find(a, k->comm, k->rank);
+        if (!was || was->verdict != k->verdict)
+            return true;
+    }
+    return false;
+}
+
+bool jobs_differ(const struct jobs *before, const struct jobs *now)
+{
+    if (before->n != now->n)
+        return true;
+    for (size_t i = 0; i < now->n; i++) {
+        const struct job *j = &now->jobs[i];
+        const struct job *was = NULL;
+        for (size_t k = 0; k < before->n && !was; k++)
+            if (before->jobs[k].kind == j->kind && streq(before->jobs[k].id, j->id))
+                was = &before->jobs[k];
+        if (!was || was->n_procs != j->n_procs || tracker_differs(&was->ras, &j->ras))
+            return true;
+    }
+    return false;
+}
+
 void jobs_keep_gids(struct jobs *now, struct jobs *before)
 {
     for (size_t i = 0; i < now->n; i++) {

@@ -106,6 +106,9 @@ void jobs_done(struct jobs *js);
 /* A deep copy of FROM into TO, for another thread to read (a check pass, the RAS worker):
  * 0, or -ENOMEM with TO empty. */
 int jobs_copy(const struct jobs *from, struct jobs *to);
+/* Whether NOW says something other than BEFORE to the checks: a job came or went, its
+ * processes changed, its RAS answered for the first time, or a rank's verdict changed. */
+bool jobs_differ(const struct jobs *before, const struct jobs *now);
 /* The start GIDs BEFORE recorded for a job that NOW has none recorded yet, moved into NOW
  * (the loop records them after a pass, while the RAS worker scans). */
 void jobs_keep_gids(struct jobs *now, struct jobs *before);
