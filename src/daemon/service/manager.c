@@ -457,7 +457,9 @@ static void log_job_changes(struct manager *m, const struct jobs *now,
 {
     char name[96];
     int scan = st->scan_err;
-    if (scan < 0 && scan != m->jobs_scan_logged)
+    if (scan == -ENOENT && scan != m->jobs_scan_logged)
+        log_info("No processes listed in %s: no NCCL jobs looked for", m->opts->procfs_root);
+    else if (scan < 0 && scan != m->jobs_scan_logged)
         log_warning_errno(scan, "Cannot look for NCCL jobs in %s: %m", m->opts->procfs_root);
     m->jobs_scan_logged = scan;
     for (size_t i = 0; i < now->n; i++) {
