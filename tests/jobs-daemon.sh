@@ -68,6 +68,31 @@ expect_match '1 more rank of the job lags or failed on other nodes' "$tmp/ras"
 # The served port repeats its last reply: the counts freeze, the straggler is hung.
 until_ras 'is hung' && pass "frozen counts: job.ras says hung" || fail "no hang: $(cat "$tmp/ras")"
 expect_match 'rank 3 (pid 3003, GPU 3 at 0000:5d:00\.0, rail mlx5_3/1 (PXB)) is hung: 1 operation behind, the counts frozen' "$tmp/ras"
+# fabtunectl jobs, its JSON, and the metrics: the rank, its GPU, its rail, its state, and
+# that its rail was clean (the cause is elsewhere).
+"$ctl" -s "$sock" --json jobs > "$tmp/jobs.json"
+jq -r '.[] | select(.id == "4242") | .ranks[] | "\(.rank) \(.gpu) \(.gpu_pci_address) \(.rail) \(.state) \(.cause)"' \
+    "$tmp/jobs.json" > "$tmp/ranks"
+[ "$(cat "$tmp/ranks")" = "3 3 0000:5d:00.0 mlx5_3/1 hung elsewhere" ] &&
+    pass "jobs --json: rank 3, GPU 3, rail mlx5_3/1, hung, its rail not the cause" || fail "jobs --json ranks: $(cat "$tmp/ranks")"
+[ "$(jq -r '.[] | select(.id == "4242") | "\(.ras.nccl_version) \(.ras.format) \(.ranks_failing_elsewhere) \(.processes)"' "$tmp/jobs.json")" = "2.28.9 json 1 8" ] &&
+    pass "jobs --json: NCCL 2.28.9 in JSON, 1 rank failing elsewhere, 8 processes" ||
+    fail "jobs --json: $(jq -c '.[] | select(.id == "4242")' "$tmp/jobs.json")"
+"$ctl" -s "$sock" jobs > "$tmp/jobs.txt"
+expect_match '^Slurm job 4242: 8 processes here; RAS 127\.0\.0\.1:[0-9]*: NCCL 2\.28\.9, [0-9]* replies (json)$' "$tmp/jobs.txt"
+expect_match '^  3      3    0000:5d:00\.0   mlx5_3/1     hung       1       not this node.s fabric (its rail was clean)$' "$tmp/jobs.txt"
+expect_match '^  1 rank of the job lags or failed on other nodes' "$tmp/jobs.txt"
+"$ctl" -s "$sock" metrics > "$tmp/metrics"
+expect_match '^fabtune_job_rank_state{job_id="4242",rank="3",rail="mlx5_3/1",state="hung",cause="elsewhere"} 1$' "$tmp/metrics"
+expect_match '^fabtune_job_ranks_failing{job_id="4242"} 1$' "$tmp/metrics"
+expect_match '^fabtune_job_ras_up{job_id="4242"} 1$' "$tmp/metrics"
+expect_match '^fabtune_jobs 2$' "$tmp/metrics"
+[ "$(grep -c '^fabtune_job_rank_state' "$tmp/metrics")" = 1 ] && pass "one rank series: rank 11 is another node's" ||
+    fail "$(grep '^fabtune_job_rank_state' "$tmp/metrics")"
+if command -v promtool > /dev/null; then
+    promtool check metrics < "$tmp/metrics" > "$tmp/promtool" 2>&1 && [ ! -s "$tmp/promtool" ] &&
+        pass "promtool check metrics: clean" || fail "promtool: $(cat "$tmp/promtool")"
+fi
 grep 'raised job.ras' "$tmp/log" > "$tmp/alert"
 expect_match 'FABTUNE_SUBJECT=job 4242 rank 3 .*FABTUNE_ACTUAL=straggler' "$tmp/alert"
 # Only RAS's read commands, ever.

@@ -171,5 +171,10 @@ struct job_join {
     size_t n_gid_moves;
     usec_t margin;
 };
+/* The words of a job.ras message that say whether the rank's rail showed trouble in its
+ * window (the join) or was clean: the outputs read the cause from them (fabtunectl jobs,
+ * the metrics), so the check and they share them. */
+#define JOB_RAS_RAIL_SHOWED "in that window its rail"
+#define JOB_RAS_RAIL_CLEAN "was clean in that window"
 /* The default margin: a link event this long before the rank's trouble may be its cause. */
 #define JOB_JOIN_MARGIN (5 * USEC_PER_MINUTE)
