@@ -316,6 +316,50 @@ START_TEST(test_checks_run_joins)
 }
 END_TEST
 
+/* The start GIDs a pass recorded in its copy go back to the loop's jobs, once. */
+START_TEST(test_keep_gids)
+{
+    struct node n;
+    struct jobs pass;
+    node_up(&n);
+    ck_assert_int_eq(jobs_copy(&n.jobs, &pass), 0);
+    struct job *mine = jobs_find(&pass, JOB_SLURM, "4242");
+    ck_assert_int_eq(job_record_gids(mine, &n.inv), 0);
+    ck_assert_uint_eq(mine->n_start_gids, 8);
+    ck_assert(!jobs_find(&n.jobs, JOB_SLURM, "4242")->gids_recorded);
+    ck_assert(!jobs_differ(&n.jobs, &pass));    /* GIDs are no news to the checks */
+    jobs_keep_gids(&n.jobs, &pass);
+    struct job *kept = jobs_find(&n.jobs, JOB_SLURM, "4242");
+    ck_assert(kept->gids_recorded);
+    ck_assert_uint_eq(kept->n_start_gids, 8);
+    ck_assert_int_eq(kept->start_gids[3].index, 3);
+    ck_assert_ptr_null(mine->start_gids);
+    /* A job the pass did not record keeps what it has. */
+    ck_assert(!jobs_find(&n.jobs, JOB_SESSION, "4090")->gids_recorded);
+    jobs_done(&pass);
+    node_down(&n);
+}
+END_TEST
+
+/* Whether a round tells the checks something new: a verdict that changed does. */
+START_TEST(test_jobs_differ)
+{
+    struct node n;
+    struct jobs before;
+    struct job *j = node_up(&n);
+    ck_assert_int_eq(jobs_copy(&n.jobs, &before), 0);
+    ck_assert(!jobs_differ(&before, &n.jobs));
+    fold_reply(j, "derived/gpu3-lag2.reply", T0 + 20 * USEC_PER_SEC);     /* counts move: still */
+    ck_assert(!jobs_differ(&before, &n.jobs));
+    fold_reply(j, "derived/gpu3-lag2.reply", T0 + 30 * USEC_PER_SEC);     /* frozen */
+    fold_reply(j, "derived/gpu3-lag2.reply", T0 + 40 * USEC_PER_SEC);
+    ck_assert_int_eq(ras_tracker_find(&j->ras, j->ras.ranks[0].comm, 3)->verdict, RAS_VERDICT_HUNG);
+    ck_assert(jobs_differ(&before, &n.jobs));
+    jobs_done(&before);
+    node_down(&n);
+}
+END_TEST
+
 /* A rank in step again RAS_TRACK_CLEAR times: no rank lags here; those elsewhere counted. */
 START_TEST(test_join_in_step)
 {
@@ -524,6 +568,8 @@ static Suite *jobs_suite(void)
     tcase_add_test(tc, test_join_fabric_findings);
     tcase_add_test(tc, test_join_in_step);
     tcase_add_test(tc, test_checks_run_joins);
+    tcase_add_test(tc, test_keep_gids);
+    tcase_add_test(tc, test_jobs_differ);
     tcase_add_test(tc, test_no_ras_no_finding);
     tcase_add_test(tc, test_rank_gpu);
     suite_add_tcase(s, tc);

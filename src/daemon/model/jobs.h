@@ -110,7 +110,8 @@ int jobs_copy(const struct jobs *from, struct jobs *to);
  * processes changed, its RAS answered for the first time, or a rank's verdict changed. */
 bool jobs_differ(const struct jobs *before, const struct jobs *now);
 /* The start GIDs BEFORE recorded for a job that NOW has none recorded yet, moved into NOW
- * (the loop records them after a pass, while the RAS worker scans). */
+ * (a pass records them in its own copy; the loop keeps them in its jobs, which the jobs
+ * watch may have replaced meanwhile). */
 void jobs_keep_gids(struct jobs *now, struct jobs *before);
 
 /* "Slurm job 1234", "session 4711 (torchrun)". */

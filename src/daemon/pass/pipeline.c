@@ -299,6 +299,11 @@ static void jobs_pass(const struct pipeline_input *in, struct report *r, struct 
         return;
     }
     r->jobs_watched = true;
+    /* A job seen for the first time: the GIDs its NCCL takes now are its start GIDs
+     * (job.gid_drift judges against them from this pass on; the loop keeps them). */
+    for (size_t i = 0; i < r->jobs.n; i++)
+        if (job_record_gids(&r->jobs.jobs[i], &r->inventory) < 0)
+            log_warning("Cannot record the GIDs of an NCCL job: out of memory");
     s->checks.jobs = &r->jobs;
     s->checks.gid_moves = in->gid_moves;
     s->checks.n_gid_moves = in->n_gid_moves;

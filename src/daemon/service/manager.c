@@ -333,20 +333,12 @@ static void note_gid_moves(struct manager *m, const struct inventory *before,
     }
 }
 
-/* The GIDs each job's NCCL took, recorded at the first pass that saw the job. */
-static void record_job_gids(struct manager *m, const struct inventory *inv)
-{
-    for (size_t i = 0; i < m->jobs.n; i++)
-        if (!m->jobs.jobs[i].gids_recorded && job_record_gids(&m->jobs.jobs[i], inv) < 0)
-            log_warning("Cannot record the GIDs of an NCCL job: out of memory");
-}
-
 /* Back on the loop: what a finished pass changes outside the report, then the swap. */
 static void check_finished(struct manager *m, struct report *r, struct reply_cache *replies,
                            const struct check_writes *w)
 {
     note_gid_moves(m, m->report ? &m->report->inventory : NULL, &r->inventory);
-    record_job_gids(m, &r->inventory);
+    jobs_keep_gids(&m->jobs, &r->jobs);     /* the GIDs the pass recorded for new jobs */
     log_reapplied(&r->tuning);
     log_persistence(m, &r->persistence);
     alerts_update(&m->alerts, &r->findings, now_usec(CLOCK_MONOTONIC), m->checks_done == 0);
