@@ -25,11 +25,12 @@ struct jobs_watch {
     int notify_fd;
 };
 
-/* Whether ADDR is among the first N addresses of every job before index J. */
+/* Whether ADDR was asked already this round: an address of a job before index UPTO
+ * whose RAS runs. */
 static bool queried_before(const struct jobs *js, size_t upto, const char *addr)
 {
     for (size_t i = 0; i < upto; i++)
-        for (size_t k = 0; job_ras_addr(&js->jobs[i], k); k++)
+        for (size_t k = 0; job_ras_enabled(&js->jobs[i]) && job_ras_addr(&js->jobs[i], k); k++)
             if (streq(job_ras_addr(&js->jobs[i], k), addr))
                 return true;
     return false;
