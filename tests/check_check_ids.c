@@ -124,18 +124,16 @@ static void fake_fec(struct inventory *inv)
     f->known = fec_reply_parse(b, n, &f->info, f->why, sizeof(f->why)) == 0;
 }
 
-/* check_jobs, not yet in checks_run's table (issue 44 wires it): a job with a RAS reply
- * and its start GIDs recorded, so that each job.* id comes out. */
-static void judge_jobs(const struct inventory *inv, const struct policy *p, struct findings *fs)
+/* A job as the daemon keeps it: a RAS reply folded and its start GIDs recorded, so that
+ * each job.* id comes out of checks_run. */
+static void fake_jobs(const struct inventory *inv, struct jobs *js)
 {
-    struct jobs js = { 0 };
     struct job_proc proc = { .pid = 7, .env_read = true };
+    memset(js, 0, sizeof(*js));
     ck_assert_int_eq(job_proc_env_add(&proc, "NCCL_IB_TC", "0"), 0);
-    ck_assert_int_eq(jobs_add_proc(&js, JOB_SLURM, "1", &proc), 0);
-    js.jobs[0].ras.replies = 1;
-    ck_assert_int_eq(job_record_gids(&js.jobs[0], inv), 0);
-    check_jobs(inv, &js, NULL, p, fs);
-    jobs_done(&js);
+    ck_assert_int_eq(jobs_add_proc(js, JOB_SLURM, "1", &proc), 0);
+    js->jobs[0].ras.replies = 1;
+    ck_assert_int_eq(job_record_gids(&js->jobs[0], inv), 0);
 }
 
 /* Every check group on FIXTURE's tree, under the built-in policy (conf/fabtune.yaml, with
@@ -168,10 +166,12 @@ static void check_tree(const char *fixture, const char *policy_yaml)
     baselines_fold(&all, &run, &p);
     /* As the daemon judges its state directory (--once has none to judge). */
     struct persistence kept = { .judged = true, .dir = "/var/lib/fabtune" };
+    struct jobs js;
+    fake_jobs(&inv, &js);
     checks_run(&(struct check_input){ .inventory = &inv, .policy = &p, .counters = &st,
                                       .links = &links, .persistence = &kept, .tuning = &t, .probes = &run,
-                                      .baselines = &all }, &fs);
-    judge_jobs(&inv, &p, &fs);
+                                      .baselines = &all, .jobs = &js }, &fs);
+    jobs_done(&js);
     tally(&fs, fixture);
     findings_done(&fs);
     baselines_done(&all);

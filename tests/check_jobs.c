@@ -284,6 +284,82 @@ START_TEST(test_join_fabric_findings)
 }
 END_TEST
 
+/* The daemon's way: checks_run with the jobs last in its table, on a copy of the loop's
+ * jobs (the pass's own, jobs_copy), the link memory and the GID moves of the run. */
+START_TEST(test_checks_run_joins)
+{
+    struct node n;
+    struct jobs copy;
+    node_up(&n);
+    burst(&n, "mlx5_3/1", 30 * USEC_PER_SEC);
+    ck_assert_int_eq(jobs_copy(&n.jobs, &copy), 0);
+    jobs_done(&n.jobs);                 /* the copy stands alone */
+    struct gid_move moves[] = {
+        { .rail = "mlx5_3/1", .from = 3, .to = 5, .at = T0 + 5 * USEC_PER_SEC },
+        { .rail = "mlx5_3/1", .from = 5, .to = 3, .at = T0 - 2 * JOB_JOIN_MARGIN },  /* old */
+    };
+    checks_run(&(struct check_input){ .inventory = &n.inv, .policy = &n.policy, .links = &n.links,
+                                      .jobs = &copy, .gid_moves = moves, .n_gid_moves = 2 }, &n.fs);
+    const struct finding *f = one_finding(&n.fs, "job.ras", NULL);
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_ptr_nonnull(strstr(f->message, "rank 3 (pid 3003, GPU 3 at 0000:5d:00.0, rail mlx5_3/1"));
+    ck_assert_ptr_nonnull(strstr(f->message, "had an error burst (rx_pcs_symbol_err_phy at 1200/s)"));
+    ck_assert_ptr_nonnull(strstr(f->message, "its GID moved from index 3 to 5"));
+    ck_assert_ptr_null(strstr(f->message, "from index 5 to 3"));
+    /* And the other two families, for both jobs of the node. */
+    size_t env = 0;
+    for (size_t i = 0; i < n.fs.n; i++)
+        env += streq(n.fs.items[i].check, "job.nccl_env");
+    ck_assert_uint_eq(env, 2);
+    jobs_done(&copy);
+    node_down(&n);
+}
+END_TEST
+
+/* The start GIDs a pass recorded in its copy go back to the loop's jobs, once. */
+START_TEST(test_keep_gids)
+{
+    struct node n;
+    struct jobs pass;
+    node_up(&n);
+    ck_assert_int_eq(jobs_copy(&n.jobs, &pass), 0);
+    struct job *mine = jobs_find(&pass, JOB_SLURM, "4242");
+    ck_assert_int_eq(job_record_gids(mine, &n.inv), 0);
+    ck_assert_uint_eq(mine->n_start_gids, 8);
+    ck_assert(!jobs_find(&n.jobs, JOB_SLURM, "4242")->gids_recorded);
+    ck_assert(!jobs_differ(&n.jobs, &pass));    /* GIDs are no news to the checks */
+    jobs_keep_gids(&n.jobs, &pass);
+    struct job *kept = jobs_find(&n.jobs, JOB_SLURM, "4242");
+    ck_assert(kept->gids_recorded);
+    ck_assert_uint_eq(kept->n_start_gids, 8);
+    ck_assert_int_eq(kept->start_gids[3].index, 3);
+    ck_assert_ptr_null(mine->start_gids);
+    /* A job the pass did not record keeps what it has. */
+    ck_assert(!jobs_find(&n.jobs, JOB_SESSION, "4090")->gids_recorded);
+    jobs_done(&pass);
+    node_down(&n);
+}
+END_TEST
+
+/* Whether a round tells the checks something new: a verdict that changed does. */
+START_TEST(test_jobs_differ)
+{
+    struct node n;
+    struct jobs before;
+    struct job *j = node_up(&n);
+    ck_assert_int_eq(jobs_copy(&n.jobs, &before), 0);
+    ck_assert(!jobs_differ(&before, &n.jobs));
+    fold_reply(j, "derived/gpu3-lag2.reply", T0 + 20 * USEC_PER_SEC);     /* counts move: still */
+    ck_assert(!jobs_differ(&before, &n.jobs));
+    fold_reply(j, "derived/gpu3-lag2.reply", T0 + 30 * USEC_PER_SEC);     /* frozen */
+    fold_reply(j, "derived/gpu3-lag2.reply", T0 + 40 * USEC_PER_SEC);
+    ck_assert_int_eq(ras_tracker_find(&j->ras, j->ras.ranks[0].comm, 3)->verdict, RAS_VERDICT_HUNG);
+    ck_assert(jobs_differ(&before, &n.jobs));
+    jobs_done(&before);
+    node_down(&n);
+}
+END_TEST
+
 /* A rank in step again RAS_TRACK_CLEAR times: no rank lags here; those elsewhere counted. */
 START_TEST(test_join_in_step)
 {
@@ -491,6 +567,9 @@ static Suite *jobs_suite(void)
     tcase_add_test(tc, test_join_clean_rail);
     tcase_add_test(tc, test_join_fabric_findings);
     tcase_add_test(tc, test_join_in_step);
+    tcase_add_test(tc, test_checks_run_joins);
+    tcase_add_test(tc, test_keep_gids);
+    tcase_add_test(tc, test_jobs_differ);
     tcase_add_test(tc, test_no_ras_no_finding);
     tcase_add_test(tc, test_rank_gpu);
     suite_add_tcase(s, tc);

@@ -130,6 +130,9 @@ START_TEST(test_defaults)
     ck_assert(p.probes.defer.jobs);
     ck_assert_uint_eq(p.probes.defer.light_bytes, 1048576);
     ck_assert_int_eq(p.probes.light_dscp, 0);
+    ck_assert(p.jobs.ras.enabled);
+    ck_assert_uint_eq(p.jobs.ras.interval, 10 * USEC_PER_SEC);
+    ck_assert_uint_eq(p.jobs.ras.timeout, 8 * USEC_PER_SEC);
     ck_assert_double_eq(p.probes.regression.rdma_min_excess_us, 5);
     ck_assert_double_eq(p.probes.regression.tcp_min_excess_us, 100);
     ck_assert_str_eq(p.outputs.nccl_env, "/run/fabtune/nccl.env");

@@ -424,7 +424,7 @@ expect_rc 64 "$fabtuned" --once --check-config
 # in its area (tests/completion.sh holds the list to the code): --help's own example,
 # tuning, says what it reads of each key.
 expect_rc 64 "$fabtuned" -d bogus --once
-expect_grep "fabtuned: --debug 'bogus': the categories are all,control,events,manager,policy,probe,tuning,verbs" "$LAST_ERR"
+expect_grep "fabtuned: --debug 'bogus': the categories are all,control,events,jobs,manager,policy,probe,tuning,verbs" "$LAST_ERR"
 expect_grep "Try 'fabtuned --help'." "$LAST_ERR"
 expect_rc 64 "$fabtuned" -d policy,,tuning --once
 expect_rc_in "0 1 2 3" "$fabtuned" --once --no-probes -d tuning --log-target stderr --state-dir "$tmp/dbg" \

@@ -185,7 +185,7 @@ stop_daemon
 # they use is one the daemon exports (a rename would silence them). ---
 rules="$top_srcdir/conf/prometheus"
 expect_rc 0 promtool check rules "$rules/fabtune-rules.yml"
-expect_match "SUCCESS: 18 rules found" "$LAST_OUT"
+expect_match "SUCCESS: 19 rules found" "$LAST_OUT"
 (cd "$rules" && promtool test rules fabtune-rules.test.yml) > "$tmp/rules.out" 2>&1 \
     && pass "promtool test rules: $(grep -c 'eval_time' "$rules/fabtune-rules.test.yml") evaluations pass" \
     || { fail "promtool test rules"; sed 's/^/    /' "$tmp/rules.out"; }
@@ -359,6 +359,11 @@ fault claimed FabtuneSwitchPortClaimedTwice roce-1 "" "$(on_roce fabtune_rail_ne
 fault neighbor_changed FabtuneRailNeighborChanged roce-2 "" \
     "$(one "fabtune_rail_neighbor_info{$(rail 2 mlx5_2),switch=\"leaf-2\",switch_port=\"Ethernet1\"}" '1x20 _x20')" \
     "$(one "fabtune_rail_neighbor_info{$(rail 2 mlx5_2),switch=\"leaf-2\",switch_port=\"Ethernet9\"}" '_x20 1x20')"
+# roce-2's ranks lag in two jobs (the suspect), roce-1's in one (not named).
+fault jobs FabtuneNodeLagsInJobs roce-2 "" \
+    "$(one 'fabtune_job_ranks_failing{cluster="roce",instance="roce-2",job="node",job_id="10"}' 1x40)" \
+    "$(one 'fabtune_job_ranks_failing{cluster="roce",instance="roce-2",job="node",job_id="11"}' 1x40)" \
+    "$(one 'fabtune_job_ranks_failing{cluster="roce",instance="roce-1",job="node",job_id="10"}' 1x40)"
 fault not_reporting FabtuneNotReporting cpu-2 '/series: .fabtune_[a-z_]*{cluster="tcp",instance="cpu-2"/{N;d}'
 fault stale FabtuneStale roce-1 \
     "$(set_value 'fabtune_last_check_timestamp_seconds{cluster="roce",instance="roce-1"' 0x40)"

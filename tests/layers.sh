@@ -94,7 +94,7 @@ family_header() {
     check_*.c) echo checks.h ;;
     policy_*.c) echo policy.h ;;
     source_dcb.c|source_ethtool.c|source_qos_sysfs.c) echo source_qos.h ;;
-    fabtunectl.c|fabtuned_locate.c|health.c|neighbors.c|render.c|request_send.c|snapshot.c|diff.c|checks.c|explain.c|links.c)
+    fabtunectl.c|fabtuned_locate.c|health.c|neighbors.c|render.c|request_send.c|snapshot.c|diff.c|checks.c|explain.c|jobs.c|links.c)
         echo client.h ;;
     main.c) echo fabtuned.h ;;
     esac

@@ -72,6 +72,11 @@ int ctl_explain(const struct ctl *c, const char *check);
  * its link's fields. */
 void render_links(json_object *data);
 json_object *links_json(json_object *data);
+/* fabtunectl jobs, from the status reply's data: each NCCL job, its RAS and the ranks of
+ * this node behind, missing or dead (GPU, rail, state, whether its rail is why); for
+ * --json, the reply's "jobs" (a new reference; NULL where no jobs watch ran). */
+void render_jobs(json_object *data);
+json_object *jobs_json(json_object *data);
 void render_probes(json_object *data);
 void render_tuning(json_object *data);
 /* An apply's or a revert's reply (its keys, with the verdict of the check that followed

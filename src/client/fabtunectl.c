@@ -330,6 +330,24 @@ static int run_links(const struct ctl *c, const struct command *k, char **args)
     return 0;
 }
 
+/* The status reply's jobs: no request of its own. */
+static int run_jobs(const struct ctl *c, const struct command *k, char **args)
+{
+    json_object *reply, *data;
+    int r = call(c, "status", NULL, TIMEOUT_MS, &reply, &data);
+    if (r)
+        return r;
+    if (c->json) {
+        json_object *out = jobs_json(data);
+        (void)clean_json_write(out, JSON_C_TO_STRING_PLAIN, stdout);
+        json_object_put(out);
+    } else {
+        render_jobs(data);
+    }
+    json_object_put(reply);
+    return 0;
+}
+
 static int run_nccl_env(const struct ctl *c, const struct command *k, char **args)
 {
     return text_field(c, k->name, c->conf ? "conf" : "env");
@@ -407,6 +425,9 @@ static const struct command commands[] = {
       "each rail's link: FEC and BER, symbol errors per hour, link downs in 24 h, the "
       "module, its temperature and weakest Rx lane; the latest flaps, downs and bursts",
       run_links, NULL },
+    { "jobs", DAEMON_OPTIONS, "", 0, 0,
+      "the NCCL jobs on the node: each job's RAS, and each rank of this node behind, "
+      "missing or dead, with its GPU, its rail, and whether its rail is why", run_jobs, NULL },
     { "probes", DAEMON_OPTIONS, "", 0, 0, "the last probe run and the baselines", ask,
       render_probes },
     { "tuning", DAEMON_OPTIONS, "", 0, 0, "the sysctl profile: wanted, live, original, state",

@@ -19,7 +19,7 @@
 /* Each area that logs at debug level; -d takes these (or "all"), and every one has
  * log_debug() calls in its area (tests/completion.sh holds the list to the code). */
 const char *const log_debug_category_names[] = {
-    "control", "events", "manager", "policy", "probe", "tuning", "verbs", NULL,
+    "control", "events", "jobs", "manager", "policy", "probe", "tuning", "verbs", NULL,
 };
 
 static enum log_target log_target = LOG_TARGET_AUTO;

@@ -47,6 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     render_gids(d);
     render_links(d);
     json_object_put(links_json(d));
+    render_jobs(d);
+    json_object_put(jobs_json(d));
     render_neighbors(d);
     /* The renderers take any object too: the reply itself. */
     render_status(reply);
@@ -54,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     render_tune(reply, "apply");
     render_gids(reply);
     render_links(reply);
+    render_jobs(reply);
     render_neighbors(reply);
     findings_sort(reply);
     render_findings(reply, reply, true, findings_rail_width(reply));

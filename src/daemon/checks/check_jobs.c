@@ -163,9 +163,9 @@ static void rank_finding(const struct inventory *inv, const struct job *j,
         add(&msg, ", since %s", utc_text(m->now_wall - ago, false, at, sizeof(at)));
     }
     if (n)
-        add(&msg, "; in that window its rail %s showed: %s", rail, seen.buf);
+        add(&msg, "; " JOB_RAS_RAIL_SHOWED " %s showed: %s", rail, seen.buf);
     else if (rail[0] && jn)
-        add(&msg, "; its rail %s was clean in that window: the cause is elsewhere (its "
+        add(&msg, "; its rail %s " JOB_RAS_RAIL_CLEAN ": the cause is elsewhere (its "
             "compute, or a peer on another node)", rail);
     if (elsewhere)
         add(&msg, "; %zu more rank%s of the job lag%s or failed on other nodes", elsewhere,

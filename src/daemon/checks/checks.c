@@ -108,11 +108,22 @@ static void run_regressions(const struct check_input *in, struct findings *out)
         check_regressions(in->baselines, in->probes, in->policy, out);
 }
 
+/* The jobs last: a lagging rank's join names the rail findings of this same pass. */
+static void run_jobs(const struct check_input *in, struct findings *out)
+{
+    if (!in->jobs)
+        return;
+    struct job_join join = { .links = in->links, .fabric = out, .gid_moves = in->gid_moves,
+                             .n_gid_moves = in->n_gid_moves, .margin = JOB_JOIN_MARGIN };
+    check_jobs(in->inventory, in->jobs, &join, in->policy, out);
+}
+
 /* A new group is one row here, at the place its findings take in the report. */
 static void (*const groups[])(const struct check_input *in, struct findings *out) = {
     run_rails, run_ports, run_netdevs, run_uniform, run_module, run_fec, run_routes, run_neighbors,
     run_gids, run_qos, run_cc, run_host,
     run_counters, run_link_memory, run_persistence, run_tuning, run_probes, run_isolation, run_regressions,
+    run_jobs,
 };
 
 void checks_run(const struct check_input *in, struct findings *out)

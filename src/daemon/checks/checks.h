@@ -25,6 +25,9 @@ struct check_input {
     const struct tuning *tuning;            /* the sysctl profile's state */
     const struct probe_run *probes;         /* this pass's probe results */
     const struct baselines *baselines;      /* the probes' baselines, with the probes */
+    const struct jobs *jobs;                /* the NCCL jobs on the node, their RAS trackers */
+    const struct gid_move *gid_moves;       /* GID moves on the rails while the daemon ran */
+    size_t n_gid_moves;
 };
 
 /* Every group of checks, in checks.c's table's order: the report's order. */
@@ -71,7 +74,7 @@ void check_isolation(const struct probe_run *run, struct findings *out);
 void check_regressions(const struct baselines *all, const struct probe_run *run,
                        const struct policy *p, struct findings *out);
 /* job.ras, job.nccl_env and job.gid_drift: each NCCL job on the node (model/jobs.h), its
- * ranks here joined with what their rails showed (JOIN, may be NULL). Not yet in
- * checks_run's table: the daemon runs it once its jobs source is wired (issue 44). */
+ * ranks here joined with what their rails showed (JOIN, may be NULL). Last in checks_run's
+ * table: the join reads the rail findings of the same pass. */
 void check_jobs(const struct inventory *inv, const struct jobs *jobs, const struct job_join *join,
                 const struct policy *p, struct findings *out);

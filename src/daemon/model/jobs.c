@@ -131,6 +131,94 @@ void jobs_done(struct jobs *js)
     memset(js, 0, sizeof(*js));
 }
 
+static void *dup_array(const void *from, size_t n, size_t size, int *err)
+{
+    if (!from || !n)
+        return NULL;
+    void *to = malloc(n * size);
+    if (!to)
+        *err = -ENOMEM;
+    else
+        memcpy(to, from, n * size);
+    return to;
+}
+
+int jobs_copy(const struct jobs *from, struct jobs *to)
+{
+    int err = 0;
+    *to = *from;
+    to->jobs = dup_array(from->jobs, from->n, sizeof(*from->jobs), &err);
+    to->cap = to->jobs ? from->n : 0;
+    to->n = to->jobs ? from->n : 0;
+    for (size_t i = 0; i < to->n; i++) {
+        struct job *j = &to->jobs[i];
+        const struct job *f = &from->jobs[i];
+        j->procs = dup_array(f->procs, f->n_procs, sizeof(*f->procs), &err);
+        j->n_procs = j->cap_procs = j->procs ? f->n_procs : 0;
+        for (size_t k = 0; k < j->n_procs; k++) {
+            j->procs[k].env = dup_array(f->procs[k].env, f->procs[k].env_len, 1, &err);
+            if (!j->procs[k].env)
+                j->procs[k].env_len = j->procs[k].n_env = 0;
+        }
+        j->start_gids = dup_array(f->start_gids, f->n_start_gids, sizeof(*f->start_gids), &err);
+        j->n_start_gids = j->start_gids ? f->n_start_gids : 0;
+        j->ras.comms = dup_array(f->ras.comms, f->ras.n_comms, sizeof(*f->ras.comms), &err);
+        j->ras.n_comms = j->ras.cap_comms = j->ras.comms ? f->ras.n_comms : 0;
+        j->ras.ranks = dup_array(f->ras.ranks, f->ras.n_ranks, sizeof(*f->ras.ranks), &err);
+        j->ras.n_ranks = j->ras.cap_ranks = j->ras.ranks ? f->ras.n_ranks : 0;
+    }
+    if (err < 0 || (from->n && !to->jobs)) {
+        jobs_done(to);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+static bool tracker_differs(const struct ras_tracker *a, const struct ras_tracker *b)
+{
+    if ((a->replies == 0) != (b->replies == 0) || a->n_ranks != b->n_ranks)
+        return true;
+    for (size_t i = 0; i < b->n_ranks; i++) {
+        const struct ras_track_rank *k = &b->ranks[i];
+        const struct ras_track_rank *was = ras_tracker_find(a, k->comm, k->rank);
+        if (!was || was->verdict != k->verdict)
+            return true;
+    }
+    return false;
+}
+
+bool jobs_differ(const struct jobs *before, const struct jobs *now)
+{
+    if (before->n != now->n)
+        return true;
+    for (size_t i = 0; i < now->n; i++) {
+        const struct job *j = &now->jobs[i];
+        const struct job *was = NULL;
+        for (size_t k = 0; k < before->n && !was; k++)
+            if (before->jobs[k].kind == j->kind && streq(before->jobs[k].id, j->id))
+                was = &before->jobs[k];
+        if (!was || was->n_procs != j->n_procs || tracker_differs(&was->ras, &j->ras))
+            return true;
+    }
+    return false;
+}
+
+void jobs_keep_gids(struct jobs *now, struct jobs *before)
+{
+    for (size_t i = 0; i < now->n; i++) {
+        struct job *j = &now->jobs[i];
+        struct job *old = jobs_find(before, j->kind, j->id);
+        if (j->gids_recorded || !old || !old->gids_recorded)
+            continue;
+        free(j->start_gids);
+        j->start_gids = old->start_gids;
+        j->n_start_gids = old->n_start_gids;
+        j->gids_recorded = true;
+        old->start_gids = NULL;
+        old->n_start_gids = 0;
+    }
+}
+
 const char *job_name(const struct job *j, char *buf, size_t len)
 {
     if (j->kind == JOB_SLURM)

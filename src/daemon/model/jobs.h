@@ -103,6 +103,16 @@ struct job *jobs_find(struct jobs *js, enum job_kind kind, const char *id);
  * into NOW; NOW's new jobs get FIRST_SEEN = NOW_TIME. */
 void jobs_carry(struct jobs *now, struct jobs *before, usec_t now_time);
 void jobs_done(struct jobs *js);
+/* A deep copy of FROM into TO, for another thread to read (a check pass, the RAS worker):
+ * 0, or -ENOMEM with TO empty. */
+int jobs_copy(const struct jobs *from, struct jobs *to);
+/* Whether NOW says something other than BEFORE to the checks: a job came or went, its
+ * processes changed, its RAS answered for the first time, or a rank's verdict changed. */
+bool jobs_differ(const struct jobs *before, const struct jobs *now);
+/* The start GIDs BEFORE recorded for a job that NOW has none recorded yet, moved into NOW
+ * (a pass records them in its own copy; the loop keeps them in its jobs, which the jobs
+ * watch may have replaced meanwhile). */
+void jobs_keep_gids(struct jobs *now, struct jobs *before);
 
 /* "Slurm job 1234", "session 4711 (torchrun)". */
 const char *job_name(const struct job *j, char *buf, size_t len);
@@ -162,5 +172,10 @@ struct job_join {
     size_t n_gid_moves;
     usec_t margin;
 };
+/* The words of a job.ras message that say whether the rank's rail showed trouble in its
+ * window (the join) or was clean: the outputs read the cause from them (fabtunectl jobs,
+ * the metrics), so the check and they share them. */
+#define JOB_RAS_RAIL_SHOWED "in that window its rail"
+#define JOB_RAS_RAIL_CLEAN "was clean in that window"
 /* The default margin: a link event this long before the rank's trouble may be its cause. */
 #define JOB_JOIN_MARGIN (5 * USEC_PER_MINUTE)

@@ -60,6 +60,8 @@ void policy_init_defaults(struct policy *p)
                        .light_bytes = 1048576 },
             .light_dscp = 0,
         },
+        .jobs = { .ras = { .enabled = true, .interval = 10 * USEC_PER_SEC,
+                           .timeout = 8 * USEC_PER_SEC } },
     };
     /* On allocation failure these stay NULL, which every user treats as "not set". */
     p->outputs.nccl_env = strdup("/run/fabtune/nccl.env");

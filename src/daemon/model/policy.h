@@ -171,6 +171,11 @@ struct policy {
         enum requirement irq_affinity;  /* the HCA's interrupts on its NUMA node */
         char *cpufreq;                  /* the governor wanted of the HCA's CPUs; "any" */
     } host;
+    /* The NCCL jobs on the node: their RAS service asked for STATUS every ras.interval,
+     * in the daemon's jobs worker, each query bounded by ras.timeout. */
+    struct {
+        struct { bool enabled; usec_t interval, timeout; } ras;
+    } jobs;
     struct { char *nccl_env, *nccl_conf, *prometheus_textfile; } outputs;
     struct { char *socket, *group; } control;
 };

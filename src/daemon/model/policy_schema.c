@@ -251,6 +251,18 @@ static const struct policy_field probes_fields[] = {
     END,
 };
 
+static const struct policy_field ras_fields[] = {
+    BOOL("enabled", jobs.ras.enabled),
+    DUR("interval", jobs.ras.interval, 1 * S, 1 * HOUR),
+    DUR("timeout", jobs.ras.timeout, 1 * S, 1 * MIN),
+    END,
+};
+
+static const struct policy_field jobs_fields[] = {
+    MAP("ras", ras_fields),
+    END,
+};
+
 static const struct policy_field outputs_fields[] = {
     { "nccl_env", FIELD_PATH, AT(outputs.nccl_env), .nullable = 1 },
     { "nccl_conf", FIELD_PATH, AT(outputs.nccl_conf), .nullable = 1 },
@@ -278,6 +290,7 @@ const struct policy_field policy_schema[] = {
     MAP("tuning", tuning_fields),
     MAP("probes", probes_fields),
     MAP("host", host_fields),
+    MAP("jobs", jobs_fields),
     MAP("outputs", outputs_fields),
     MAP("control", control_fields),
     END,

@@ -17,6 +17,7 @@
 #include "lldp.h"
 #include "macro.h"
 #include "metrics.h"
+#include "jobs_json.h"
 #include "rail_subnet.h"
 #include "strutil.h"
 
@@ -578,6 +579,52 @@ static void probe_metrics(FILE *f, const struct report *r)
     }
 }
 
+/* The jobs' ranks of this node that RAS has behind, missing or dead: one sample each, 1,
+ * labelled by job id, rank, rail, state and cause (no pids: bounded by the node's ranks),
+ * and per job how many there are (0: in step), so that a rule can count, per node, the
+ * jobs with a rank that lags here. */
+static void job_metrics(FILE *f, const struct report *r)
+{
+    if (!r->jobs_watched)
+        return;
+    family(f, "fabtune_jobs", "gauge", "NCCL jobs on the node (processes mapping libnccl)");
+    sample(f, "fabtune_jobs", (double)r->jobs.n, NULL);
+    family(f, "fabtune_job_ras_up", "gauge",
+           "1 when the job's RAS answered its last query, 0 when it failed or was never asked");
+    for (size_t i = 0; i < r->jobs.n; i++) {
+        const struct job *j = &r->jobs.jobs[i];
+        sample(f, "fabtune_job_ras_up", j->ras.replies && !j->ras.failure_streak ? 1 : 0,
+               "job_id", j->id, NULL);
+    }
+    family(f, "fabtune_job_ranks_failing", "gauge",
+           "ranks of the job on this node that RAS has behind, missing or dead");
+    for (size_t i = 0; i < r->jobs.n; i++) {
+        const struct job *j = &r->jobs.jobs[i];
+        size_t n = 0;
+        for (size_t k = 0; k < j->ras.n_ranks; k++)
+            n += ras_verdict_bad(j->ras.ranks[k].verdict) &&
+                 job_rank_here(&r->jobs, j, j->ras.ranks[k].pid, j->ras.ranks[k].host);
+        sample(f, "fabtune_job_ranks_failing", (double)n, "job_id", j->id, NULL);
+    }
+    family(f, "fabtune_job_rank_state", "gauge",
+           "1 for each rank of this node behind, missing or dead: its state, its rail, and "
+           "whether the rail showed trouble in its window (cause rail) or not (elsewhere)");
+    for (size_t i = 0; i < r->jobs.n; i++) {
+        const struct job *j = &r->jobs.jobs[i];
+        for (size_t k = 0; k < j->ras.n_ranks; k++) {
+            const struct ras_track_rank *rk = &j->ras.ranks[k];
+            struct rank_place pl;
+            char rank[16];
+            if (!ras_verdict_bad(rk->verdict) || !job_rank_here(&r->jobs, j, rk->pid, rk->host))
+                continue;
+            job_rank_place(r, j, rk, &pl);
+            snprintf(rank, sizeof(rank), "%d", rk->rank);
+            sample(f, "fabtune_job_rank_state", 1, "job_id", j->id, "rank", rank, "rail", pl.rail,
+                   "state", ras_verdict_name(rk->verdict), "cause", rank_cause_name(pl.cause), NULL);
+        }
+    }
+}
+
 char *metrics_render(const struct report *r)
 {
     char *buf = NULL;
@@ -593,6 +640,7 @@ char *metrics_render(const struct report *r)
     check_metrics(f, r);
     contract_metrics(f, r);
     probe_metrics(f, r);
+    job_metrics(f, r);
     if (fclose(f) != 0) {
         free(buf);
         return NULL;

@@ -56,6 +56,7 @@ void report_done(struct report *r)
     free(r->rail_links);
     free(r->rail_verdicts);
     free(r->regressions);
+    jobs_done(&r->jobs);
 }
 
 static bool links_alloc(struct report *r)

@@ -6,6 +6,7 @@
 #include "counters.h"
 #include "findings.h"
 #include "inventory.h"
+#include "jobs.h"
 #include "link_memory.h"
 #include "nccl.h"
 #include "persistence.h"
@@ -80,6 +81,10 @@ struct report {
     enum verdict *rail_verdicts;
     struct report_regression *regressions;
     size_t n_regressions;
+    /* The NCCL jobs the pass judged (the daemon's jobs watch, copied): jobs_watched false
+     * where no watch ran (--once, a snapshot). */
+    bool jobs_watched;
+    struct jobs jobs;
     enum verdict verdict;
     char verdict_cause[256];    /* why, in words (verdict_cause.h); set with the verdict */
 };

@@ -12,6 +12,7 @@
 #include "cc_json.h"
 #include "dcb_parse.h"
 #include "macro.h"
+#include "jobs_json.h"
 #include "report_json.h"
 #include "routes.h"
 
@@ -685,6 +686,7 @@ json_object *report_to_json(const struct report *r)
     json_object_object_add(o, "gpus", gpus);
     json_object_object_add(o, "tuning", tuning_to_json(&r->tuning));
     json_object_object_add(o, "probes", probes_to_json(r));
+    json_object_object_add(o, "jobs", jobs_to_json(r));
     for (size_t i = 0; i < r->findings.n; i++)
         json_object_array_add(findings, finding_to_json(&r->findings.items[i]));
     json_object_object_add(o, "findings", findings);

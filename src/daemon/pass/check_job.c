@@ -23,6 +23,8 @@ struct check_job {
     char policy_source[512];
     struct probe_run probes;
     struct baselines baselines;
+    struct jobs jobs;
+    struct gid_move *gid_moves;
     struct report *report;
     struct reply_cache *replies;
     int err;
@@ -92,6 +94,8 @@ static void job_free(struct check_job *job)
 {
     probes_done(&job->probes);
     baselines_done(&job->baselines);
+    jobs_done(&job->jobs);
+    free(job->gid_moves);
     free(job);
 }
 
@@ -108,6 +112,8 @@ int check_job_start(const struct pipeline_input *in, const struct check_writes *
     job->in.policy_source = job->policy_source;
     if ((in->probes && probes_copy(in->probes, &job->probes) < 0) ||
         copy_baselines(in->baselines, &job->baselines) < 0 ||
+        (in->jobs && jobs_copy(in->jobs, &job->jobs) < 0) ||
+        (in->n_gid_moves && !(job->gid_moves = malloc(in->n_gid_moves * sizeof(*job->gid_moves)))) ||
         !(job->report = calloc(1, sizeof(*job->report)))) {
         job_free(job);
         return -ENOMEM;
@@ -115,6 +121,10 @@ int check_job_start(const struct pipeline_input *in, const struct check_writes *
     job->replies = reply_cache_new();     /* NULL: the loop renders each reply */
     job->in.probes = in->probes ? &job->probes : NULL;
     job->in.baselines = in->baselines ? &job->baselines : NULL;
+    job->in.jobs = in->jobs ? &job->jobs : NULL;
+    if (in->n_gid_moves)
+        memcpy(job->gid_moves, in->gid_moves, in->n_gid_moves * sizeof(*job->gid_moves));
+    job->in.gid_moves = job->gid_moves;
     int r = pthread_create(&job->thread, NULL, job_main, job);
     if (r != 0) {
         free(job->report);

@@ -289,6 +289,26 @@ static void probes_pass(const struct pipeline_input *in, struct report *r, struc
     }
 }
 
+/* The jobs the daemon's watch found, the report's own copy, judged with the GID moves. */
+static void jobs_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
+{
+    if (!in->jobs)
+        return;
+    if (jobs_copy(in->jobs, &r->jobs) < 0) {
+        log_warning("Cannot judge the NCCL jobs in this pass: out of memory");
+        return;
+    }
+    r->jobs_watched = true;
+    /* A job seen for the first time: the GIDs its NCCL takes now are its start GIDs
+     * (job.gid_drift judges against them from this pass on; the loop keeps them). */
+    for (size_t i = 0; i < r->jobs.n; i++)
+        if (job_record_gids(&r->jobs.jobs[i], &r->inventory) < 0)
+            log_warning("Cannot record the GIDs of an NCCL job: out of memory");
+    s->checks.jobs = &r->jobs;
+    s->checks.gid_moves = in->gid_moves;
+    s->checks.n_gid_moves = in->n_gid_moves;
+}
+
 /* Every check, once everything they judge is in. The daemon's loop folds its own samples
  * into the counter state too, so the checks and the report's rates read it under the lock. */
 static void judge(const struct pipeline_input *in, struct report *r, const struct pass_state *s)
@@ -337,6 +357,7 @@ int pipeline_run(const struct pipeline_input *in, struct report *r)
     links_pass(in, r, &s);
     tuning_pass(in, r, &s);
     probes_pass(in, r, &s);
+    jobs_pass(in, r, &s);
     judge(in, r, &s);
     links_keep(in, r, &s);
     counters_done(&s.own_counters);

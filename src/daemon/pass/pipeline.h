@@ -54,6 +54,11 @@ struct pipeline_input {
     /* --once without --apply: the counter state, the link memory and the probe baselines
      * are read from state_dir and kept in memory for this pass, never saved. */
     bool state_read_only;
+    /* The daemon's jobs watch (jobs_watch.h): the NCCL jobs on the node, copied into the
+     * report and judged (job.*), and the GID moves on the rails while it ran. NULL: none. */
+    const struct jobs *jobs;
+    const struct gid_move *gid_moves;
+    size_t n_gid_moves;
 };
 
 /* Fills ret (initialised here; report_done() frees it). Returns 0, or -errno when no

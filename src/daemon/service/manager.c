@@ -32,6 +32,7 @@
 #include "host_check.h"
 #include "instance.h"
 #include "inventory_take.h"
+#include "jobs_watch.h"
 #include "peers.h"
 #include "rail_sysctl.h"
 #include "responder.h"
@@ -40,6 +41,9 @@
 #include "sysfs.h"
 #include "strutil.h"
 #include "tuning_transaction.h"
+
+/* GID moves kept for job.ras's join (the oldest go first). */
+#define GID_MOVES_MAX 32
 
 struct manager {
     sd_event *event;
@@ -83,6 +87,16 @@ struct manager {
     struct instance_hold state_hold;    /* the state directory's lock, retried each pass */
     struct persistence persistence;     /* that lock and the last writes: host.state_dir */
     int persistence_logged;             /* its error last said in the journal */
+    /* The NCCL jobs, as the jobs watch's last round left them (its RAS trackers, the GIDs
+     * each job started with); the round in the worker, if one is going. */
+    struct jobs jobs;
+    struct jobs_watch *jobs_watch;
+    int jobs_pipe[2];
+    sd_event_source *jobs_io, *jobs_timer;
+    int jobs_scan_logged;               /* the scan's error last said */
+    /* The GID index moves seen on the rails from pass to pass, the newest last. */
+    struct gid_move gid_moves[GID_MOVES_MAX];
+    size_t n_gid_moves;
 };
 
 /* The responder runs while the policy has peers and probes; a reload restarts it (the
@@ -259,6 +273,7 @@ static void pipeline_input_of(struct manager *m, struct pipeline_input *in)
         .counters = &m->counters, .links = &m->links, .boot_id = m->boot_id, .shared = &m->shared,
         .probes = m->have_probes ? &m->probes : NULL, .baselines = &m->baselines,
         .persistence = &m->persistence,
+        .jobs = &m->jobs, .gid_moves = m->gid_moves, .n_gid_moves = m->n_gid_moves,
     };
     /* The counters judge the peak rates of the last check interval: a burst between two
      * passes is not averaged away, nor lost to an event-driven pass right after. */
@@ -297,10 +312,34 @@ static void report_free(struct report *r, struct reply_cache *replies)
     reply_cache_free(replies);
 }
 
+/* A rail's GID index that moved since the last pass: said, and kept for the join. */
+static void note_gid_moves(struct manager *m, const struct inventory *before,
+                           const struct inventory *now)
+{
+    for (size_t i = 0; before && i < now->n_rails; i++) {
+        const struct rail *r = &now->rails[i], *was = NULL;
+        for (size_t k = 0; k < before->n_rails && !was; k++)
+            if (streq(before->rails[k].name, r->name))
+                was = &before->rails[k];
+        if (!was || !rail_is_roce(r) || was->gid_index == r->gid_index)
+            continue;
+        if (m->n_gid_moves == GID_MOVES_MAX)
+            memmove(m->gid_moves, m->gid_moves + 1, --m->n_gid_moves * sizeof(*m->gid_moves));
+        struct gid_move *g = &m->gid_moves[m->n_gid_moves++];
+        strscpy(g->rail, r->name, sizeof(g->rail));
+        g->from = was->gid_index;
+        g->to = r->gid_index;
+        g->at = now_usec(CLOCK_BOOTTIME);
+        log_warning("The RoCE GID index of %s moved from %d to %d", r->name, g->from, g->to);
+    }
+}
+
 /* Back on the loop: what a finished pass changes outside the report, then the swap. */
 static void check_finished(struct manager *m, struct report *r, struct reply_cache *replies,
                            const struct check_writes *w)
 {
+    note_gid_moves(m, m->report ? &m->report->inventory : NULL, &r->inventory);
+    jobs_keep_gids(&m->jobs, &r->jobs);     /* the GIDs the pass recorded for new jobs */
     log_reapplied(&r->tuning);
     log_persistence(m, &r->persistence);
     alerts_update(&m->alerts, &r->findings, now_usec(CLOCK_MONOTONIC), m->checks_done == 0);
@@ -403,6 +442,88 @@ static int on_check_done(sd_event_source *s, int fd, uint32_t revents, void *use
         log_error_errno(err, "Cannot take the inventory of %s: %m", m->opts->sysfs_root);
     if (m->check_again)
         (void)manager_check(m);
+    return 0;
+}
+
+static void log_job_changes(struct manager *m, const struct jobs *now,
+                            const struct jobs_watch_stats *st)
+{
+    char name[96];
+    int scan = st->scan_err;
+    if (scan == -ENOENT && scan != m->jobs_scan_logged)
+        log_info("No processes listed in %s: no NCCL jobs looked for", m->opts->procfs_root);
+    else if (scan < 0 && scan != m->jobs_scan_logged)
+        log_warning_errno(scan, "Cannot look for NCCL jobs in %s: %m", m->opts->procfs_root);
+    m->jobs_scan_logged = scan;
+    for (size_t i = 0; i < now->n; i++) {
+        const struct job *j = &now->jobs[i];
+        const struct job *was = jobs_find(&m->jobs, j->kind, j->id);
+        job_name(j, name, sizeof(name));
+        if (!was)
+            log_info("NCCL job found: %s, %zu process%s%s", name, j->n_procs,
+                     j->n_procs == 1 ? "" : "es",
+                     !job_ras_enabled(j) ? ", its RAS disabled (NCCL_RAS_ENABLE=0)"
+                     : !m->policy->jobs.ras.enabled ? ", RAS not asked (jobs.ras.enabled is false)" : "");
+        if (j->ras.failure_streak == 1)
+            log_info("The RAS of %s does not answer: %s", name, j->ras.last_why);
+        else if (j->ras.replies == 1 && j->ras.failure_streak == 0 && (!was || was->ras.replies == 0))
+            log_info("The RAS of %s answers: NCCL %s", name,
+                     j->ras.nccl_version[0] ? j->ras.nccl_version : "(version not said)");
+        for (size_t k = 0; k < j->ras.n_ranks; k++) {
+            const struct ras_track_rank *rk = &j->ras.ranks[k];
+            const struct ras_track_rank *before = was ? ras_tracker_find(&was->ras, rk->comm, rk->rank) : NULL;
+            enum ras_verdict v0 = before ? before->verdict : RAS_VERDICT_HEALTHY;
+            if (rk->verdict != v0 && ras_verdict_bad(rk->verdict) &&
+                job_rank_here(now, j, rk->pid, rk->host))
+                log_warning("%s: rank %d (pid %d on %s) is %s", name, rk->rank, rk->pid, rk->host,
+                            ras_verdict_name(rk->verdict));
+        }
+    }
+    for (size_t i = 0; i < m->jobs.n; i++)
+        if (!jobs_find((struct jobs *)now, m->jobs.jobs[i].kind, m->jobs.jobs[i].id))
+            log_info("NCCL job ended: %s", job_name(&m->jobs.jobs[i], name, sizeof(name)));
+}
+
+/* A round of the jobs watch is done: its jobs replace the loop's, and a check follows
+ * when they tell the checks something new. */
+static int on_jobs_done(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+    struct manager *m = userdata;
+    char buf[16];
+    struct jobs now;
+    struct jobs_watch_stats st;
+    while (read(fd, buf, sizeof(buf)) > 0)
+        ;
+    if (!m->jobs_watch)
+        return 0;
+    jobs_watch_join(m->jobs_watch, &now, &st);
+    m->jobs_watch = NULL;
+    jobs_keep_gids(&now, &m->jobs);
+    log_job_changes(m, &now, &st);
+    bool changed = jobs_differ(&m->jobs, &now);
+    log_debug("jobs", "jobs round: %zu job%s, %u RAS quer%s, %u repl%s, %zu bytes%s", now.n,
+              PLURAL_S(now.n), st.queries, st.queries == 1 ? "y" : "ies", st.replies,
+              st.replies == 1 ? "y" : "ies", st.bytes, changed ? "; re-checking" : "");
+    jobs_done(&m->jobs);
+    m->jobs = now;
+    if (changed)
+        (void)manager_check(m);
+    return 0;
+}
+
+static int on_jobs_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+    struct manager *m = userdata;
+    struct jobs_watch_input in = {
+        .sysfs_root = m->opts->sysfs_root, .procfs_root = m->opts->procfs_root,
+        .ras = m->policy->jobs.ras.enabled, .ras_timeout = m->policy->jobs.ras.timeout,
+    };
+    int r = m->jobs_watch ? -EBUSY : jobs_watch_start(&in, &m->jobs, m->jobs_pipe[1], &m->jobs_watch);
+    if (r == -EBUSY)
+        log_debug("jobs", "the previous jobs round is still going; skipping this one");
+    else if (r < 0)
+        log_warning_errno(r, "Cannot start a round of the jobs watch: %m");
+    sd_event_source_set_time(s, usec + m->policy->jobs.ras.interval);
     return 0;
 }
 
@@ -684,6 +805,10 @@ static int add_sources(struct manager *m)
         return r;
     if (pipe2(m->check_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
         return -errno;
+    if (pipe2(m->jobs_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+        return -errno;
+    if ((r = sd_event_add_io(m->event, &m->jobs_io, m->jobs_pipe[0], EPOLLIN, on_jobs_done, m)) < 0)
+        return r;
     if ((r = sd_event_add_io(m->event, &m->check_io, m->check_pipe[0], EPOLLIN, on_check_done, m)) < 0)
         return r;
     usec_t now;
@@ -695,6 +820,11 @@ static int add_sources(struct manager *m)
     if ((r = sd_event_add_time(m->event, &m->counters_timer, CLOCK_MONOTONIC,
                                now + m->policy->checks.counters.interval, 0, on_counters_timer, m)) < 0 ||
         (r = sd_event_source_set_enabled(m->counters_timer, SD_EVENT_ON)) < 0)
+        return r;
+    /* The first jobs round right away: the first checks see the node's jobs. */
+    if ((r = sd_event_add_time(m->event, &m->jobs_timer, CLOCK_MONOTONIC, now + 1, 0,
+                               on_jobs_timer, m)) < 0 ||
+        (r = sd_event_source_set_enabled(m->jobs_timer, SD_EVENT_ON)) < 0)
         return r;
     /* The first probe run starts right after the first check. */
     if ((r = sd_event_add_time(m->event, &m->probe_timer, CLOCK_MONOTONIC, now + 1, 0,
@@ -719,6 +849,7 @@ int manager_new(const struct options *o, const struct instance_hold *state_hold,
     strscpy(m->persistence.dir, o->state_dir, sizeof(m->persistence.dir));
     m->probe_pipe[0] = m->probe_pipe[1] = -1;
     m->check_pipe[0] = m->check_pipe[1] = -1;
+    m->jobs_pipe[0] = m->jobs_pipe[1] = -1;
     pthread_mutex_init(&m->shared.lock, NULL);
     if (!(m->policy = calloc(1, sizeof(*m->policy)))) {
         free(m);
@@ -793,6 +924,13 @@ void manager_free(struct manager *m)
         free(m->running);
     }
     drop_check(m);
+    if (m->jobs_watch) {
+        struct jobs left;
+        struct jobs_watch_stats st;
+        jobs_watch_join(m->jobs_watch, &left, &st);    /* each query has its deadline */
+        jobs_done(&left);
+    }
+    jobs_done(&m->jobs);
     responder_stop(m->responder);
     control_free(m->control);
     events_free(m->events);
@@ -801,6 +939,8 @@ void manager_free(struct manager *m)
     sd_event_source_unref(m->check_timer);
     sd_event_source_unref(m->probe_timer);
     sd_event_source_unref(m->counters_timer);
+    sd_event_source_unref(m->jobs_io);
+    sd_event_source_unref(m->jobs_timer);
     sd_event_source_unref(m->event_window);
     sd_event_unref(m->event);
     if (m->probe_pipe[0] >= 0)
@@ -810,6 +950,9 @@ void manager_free(struct manager *m)
     for (size_t i = 0; i < ARRAY_SIZE(m->check_pipe); i++)
         if (m->check_pipe[i] >= 0)
             close(m->check_pipe[i]);
+    for (size_t i = 0; i < ARRAY_SIZE(m->jobs_pipe); i++)
+        if (m->jobs_pipe[i] >= 0)
+            close(m->jobs_pipe[i]);
     report_free(m->report, m->replies);
     probes_done(&m->probes);
     baselines_done(&m->baselines);

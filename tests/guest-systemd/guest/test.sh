@@ -216,6 +216,25 @@ ev promtool promtool check metrics < /var/lib/prometheus/node-exporter/fabtune.p
 check metrics.promtool "promtool check metrics on the unit's textfile ($(grep -vc '^#' /var/lib/prometheus/node-exporter/fabtune.prom) samples, RDMA p50 $(sed -n 's/^fabtune_probe_latency_p50_seconds{device="rxe0".*probe="rdma"} //p' /var/lib/prometheus/node-exporter/fabtune.prom) s): $(head -c 200 $R/evidence/promtool)" \
     sh -c "promtool check metrics < /var/lib/prometheus/node-exporter/fabtune.prom && [ ! -s $R/evidence/promtool ] && grep -q '^fabtune_probe_latency_p50_seconds{device=\"rxe0\".*probe=\"rdma\"}' /var/lib/prometheus/node-exporter/fabtune.prom"
 
+# ---- 7b. another user's NCCL job, seen through the sandbox: under ProtectProc=invisible root
+# sees, and reads the maps and environ of, only the processes CAP_SYS_PTRACE lets it (the
+# ptrace calls themselves stay filtered, @debug) --------------------------------------------------
+mkdir -p /run/fabtune-vm-job
+head -c 65536 /dev/zero > /run/fabtune-vm-job/libnccl.so.2
+chmod 755 /run/fabtune-vm-job; chmod 644 /run/fabtune-vm-job/libnccl.so.2
+setpriv --reuid=nobody --regid=nogroup --clear-groups env NCCL_IB_HCA=mlx5_99 NCCL_RAS_ENABLE=0 \
+    setsid python3 -c 'import mmap, sys, time
+f = open(sys.argv[1], "rb")
+m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
+time.sleep(600)' /run/fabtune-vm-job/libnccl.so.2 &
+jpid=$!
+waitfor 40 sh -c "fabtunectl --json checks | jq -e '.[] | select(.check == \"job.nccl_env\" and .subject == \"job $jpid\")'"
+ev jobs fabtunectl jobs
+j=$(fabtunectl --json checks | jq -r ".[] | select(.check == \"job.nccl_env\" and .subject == \"job $jpid\") | \"\(.severity) \(.message)\"")
+check sandbox.jobs "nobody's NCCL process, under the unit: $j" has "^error session $jpid (python3): NCCL_IB_HCA names mlx5_99, which is no rail of this node" "$j"
+kill $jpid; wait $jpid 2>/dev/null
+waitfor 40 sh -c "! fabtunectl --json checks | jq -e '.[] | select(.check | startswith(\"job.\"))'"
+
 # ---- 8. a rail goes down: journald alerts with the catalog's MESSAGE_IDs ---------------------------
 c=$(cursor)
 mark rail-down
