@@ -99,7 +99,7 @@ static void check_rail_nic(const struct rail *r, const struct link_memory *m,
     findings_add(out, check, sev, r->name, want, got, hint_of(check),
                  "%s%s%s: \"%s\" at %s (%s%s)", esc, c.fatal ? "fatal: " : "",
                  c.last_pattern->means, c.last->line, at, c.last_pattern->source,
-                 c.last_pattern->fatal ? "; an error until the device is reset" : "");
+                 c.last_pattern->fatal ? "; an error for the rest of this boot" : "");
 }
 
 void check_nic(const struct inventory *inv, const struct link_memory *m, const struct policy *p,
