@@ -338,12 +338,25 @@ START_TEST(test_nic_flood_keeps_fatal)
     world_init(&w);
     note(&w, "mlx5_core 0000:08:00.0: poll_health:870:(pid 0): Fatal error 1 detected", HOUR);
     for (int i = 0; i < 3 * NIC_EVENTS_KEPT; i++)
-        note(&w, "mlx5_core 0000:08:00.0 eth2: Link down", (usec_t)(40 - i) * USEC_PER_SEC);
+        note(&w, "mlx5_core 0000:08:00.0 eth2: Link down", (usec_t)(60 - i) * USEC_PER_SEC);
     const struct rail_memory *rm = link_memory_find_const(&w.m, "mlx5_0/1");
     ck_assert_uint_eq(rm->n_nic, NIC_EVENTS_KEPT);
     judge(&w);
     ck_assert_int_eq(one_finding(&w.fs, "nic.firmware", "mlx5_0/1")->severity, SEVERITY_ERROR);
-    ck_assert_int_eq(one_finding(&w.fs, "nic.link", "mlx5_0/1")->severity, SEVERITY_ERROR);
+    /* Link downs are notices: counted and quoted, never a warning (counters.sticky judges
+     * the link); a module unplugged among them is a warning, and its line is the one shown. */
+    const struct finding *f = one_finding(&w.fs, "nic.link", "mlx5_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_msg(strncmp(f->actual, "15 messages, the last at", 24) == 0, "%s", f->actual);
+    ck_assert_ptr_nonnull(strstr(f->message, "a notice only"));
+    ck_assert_ptr_nonnull(strstr(f->message, "en_main.c"));
+    note(&w, "mlx5_core 0000:08:00.0: port_module:1064:(pid 0): Port module event: module 0, "
+         "Cable unplugged", 30 * USEC_PER_SEC);
+    judge(&w);
+    f = one_finding(&w.fs, "nic.link", "mlx5_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_msg(strncmp(f->actual, "1 message, the last at", 22) == 0, "%s", f->actual);
+    ck_assert_ptr_nonnull(strstr(f->message, "Cable unplugged"));
     /* A line matching no pattern, or naming no rail, is not kept. */
     ck_assert_int_eq(note(&w, "mlx5_core 0000:08:00.0 eth2: Link up", 0), 0);
     ck_assert_int_eq(note(&w, "mlx5_core 0000:0a:00.0 eth9: Link down", 0), 0);

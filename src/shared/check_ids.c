@@ -516,7 +516,7 @@ const struct check_id check_ids[] = {
       .reads = "the kernel's messages (journald's kernel transport, else /dev/kmsg; facility 0 "
                "only) since the last read, kept in the link memory (STATE_DIR/links.json)",
       .expects = "no such message: a command timeout, a lost heartbeat, a fatal error is an error "
-                 "for the boot; a failed ACCESS_REG warns as nic.link does",
+                 "for the boot; a failed ACCESS_REG is a warning (checks.nic.repeats: an error)",
       .fix = "drain the node, reset the device (mlxfwreset, or reboot), keep mstdump output for the "
              "vendor: a hung firmware can leave every sysfs file reading ACTIVE" },
     { "nic.tx_timeout", CHECK_FAMILY_NIC, { NULL },
@@ -544,12 +544,12 @@ const struct check_id check_ids[] = {
                  "an error",
       .fix = "check the airflow and fans, and the module's temperature (ethtool -m)" },
     { "nic.link", CHECK_FAMILY_NIC, { NULL },
-      .meaning = "the driver did not report the rail's link going down, its cable unplugged (module "
-                 "absent) or its module in error",
+      .meaning = "the driver did not report the rail's cable unplugged (module absent) or its "
+                 "module in error",
       .reads = "the kernel's messages (journald's kernel transport, else /dev/kmsg; facility 0 "
                "only) since the last read, kept in the link memory (STATE_DIR/links.json)",
-      .expects = "no such message; one within checks.nic.window is a warning, checks.nic.repeats of them "
-                 "an error",
+      .expects = "no such message within checks.nic.window (a warning; checks.nic.repeats an "
+                 "error); a link down is a notice, shown only: counters.sticky judges it",
       .fix = "check the cable and the module's seating, then the switch port's log" },
     { "nic.pcie", CHECK_FAMILY_NIC, { NULL },
       .meaning = "no uncorrectable PCIe error (AER) on the rail's PCI function",

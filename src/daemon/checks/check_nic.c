@@ -4,7 +4,8 @@
  * the rest of the boot it was printed in: the device needs a reset, which a reboot or a
  * driver reload gives. A non-fatal one warns for checks.nic.window after it was printed,
  * and checks.nic.repeats of one check within that window are an error (NVSentinel: three
- * in an hour). Judged only where the kernel log was read. */
+ * in an hour). A notice (a link that went down, which the link memory already judges) is
+ * shown, never a warning. Judged only where the kernel log was read. */
 #include "config.h"
 
 #include <stdio.h>
@@ -42,9 +43,9 @@ static const char *hint_of(const char *check)
 }
 
 /* RM's messages of CHECK that count now: fatal ones of this boot, others within WINDOW;
- * how many of each, and the latest. */
+ * how many of each severity, and the latest of the gravest severity seen. */
 struct nic_count {
-    unsigned fatal, other;
+    unsigned n[3];              /* by enum kernel_severity */
     const struct nic_event *last;
     const struct kernel_pattern *last_pattern;
 };
@@ -59,13 +60,12 @@ static void count_nic(const struct link_memory *m, const struct rail_memory *rm,
         usec_t age;
         if (!k || !streq(k->check, check))
             continue;
-        if (k->fatal && streq(ev->boot_id, m->boot_id))
-            ret->fatal++;
-        else if (!k->fatal && nic_event_age(m, ev, &age) && age < window)
-            ret->other++;
-        else
+        if (k->severity == KERNEL_FATAL ? !streq(ev->boot_id, m->boot_id)
+                                        : !nic_event_age(m, ev, &age) || age >= window)
             continue;
-        if (!ret->last || ev->wall >= ret->last->wall) {
+        ret->n[k->severity]++;
+        if (!ret->last || k->severity < ret->last_pattern->severity ||
+            (k->severity == ret->last_pattern->severity && ev->wall >= ret->last->wall)) {
             ret->last = ev;
             ret->last_pattern = k;
         }
@@ -89,17 +89,22 @@ static void check_rail_nic(const struct rail *r, const struct link_memory *m,
                      "the kernel said nothing of this kind about the rail");
         return;
     }
-    bool escalated = repeats > 0 && c.other >= repeats;
-    enum severity sev = c.fatal || escalated ? SEVERITY_ERROR : SEVERITY_WARNING;
+    unsigned fatal = c.n[KERNEL_FATAL], warned = c.n[KERNEL_WARNING];
+    unsigned shown = c.n[c.last_pattern->severity];
+    bool escalated = !fatal && repeats > 0 && warned >= repeats;
+    enum severity sev = fatal || escalated ? SEVERITY_ERROR
+                      : warned ? SEVERITY_WARNING : SEVERITY_OK;
+    const char *kind = c.last_pattern->severity == KERNEL_FATAL ? "fatal: "
+                     : c.last_pattern->severity == KERNEL_NOTICE ? "a notice only, the link "
+                       "memory judges the link: " : "";
     utc_text(c.last->wall, true, at, sizeof(at));
-    snprintf(got, sizeof(got), "%u message%s, the last at %s", c.fatal + c.other,
-             c.fatal + c.other == 1 ? "" : "s", at);
-    if (escalated && !c.fatal)
-        snprintf(esc, sizeof(esc), "escalated: %u in %s (limit %u); ", c.other, span, repeats);
-    findings_add(out, check, sev, r->name, want, got, hint_of(check),
-                 "%s%s%s: \"%s\" at %s (%s%s)", esc, c.fatal ? "fatal: " : "",
-                 c.last_pattern->means, c.last->line, at, c.last_pattern->source,
-                 c.last_pattern->fatal ? "; an error for the rest of this boot" : "");
+    snprintf(got, sizeof(got), "%u message%s, the last at %s", shown, shown == 1 ? "" : "s", at);
+    if (escalated)
+        snprintf(esc, sizeof(esc), "escalated: %u in %s (limit %u); ", warned, span, repeats);
+    findings_add(out, check, sev, r->name, want, got, sev == SEVERITY_OK ? NULL : hint_of(check),
+                 "%s%s%s: \"%s\" at %s (%s%s)", esc, kind, c.last_pattern->means, c.last->line,
+                 at, c.last_pattern->source,
+                 fatal ? "; an error for the rest of this boot" : "");
 }
 
 void check_nic(const struct inventory *inv, const struct link_memory *m, const struct policy *p,

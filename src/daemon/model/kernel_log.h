@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* What the kernel says about the rails' NICs (issue 45, item 1): one table of patterns, each
- * with the check it feeds (nic.firmware, nic.tx_timeout, ...), whether it is fatal, what it
+ * with the check it feeds (nic.firmware, nic.tx_timeout, ...), its severity, what it
  * means and where the kernel prints it; the match of a kernel message against it, and the
  * rail a message names (its PCI address, RDMA device or netdev). Pure: the reading is
  * sources/source_kernel_log.c, the memory of what matched link_memory.h, the judging
@@ -13,12 +13,20 @@
 #include "inventory.h"
 #include "timeutil.h"
 
+/* What one message of a row makes of its check. */
+enum kernel_severity {
+    KERNEL_FATAL,       /* an error at once, for the rest of the boot it was printed in */
+    KERNEL_WARNING,     /* a warning for checks.nic.window; repeats of its check an error */
+    KERNEL_NOTICE,      /* counted and shown, never a warning: the link memory already
+                         * judges a link that went down (counters.sticky, netdev.flaps) */
+};
+
 struct kernel_pattern {
     const char *id;             /* "mlx5.cmd_timeout": the row's name, kept with its events */
     const char *driver;         /* a word the line must hold ("mlx5_core"); NULL: any */
     const char *glob;           /* fragments separated by '*' that appear in this order */
     const char *check;          /* "nic.firmware" */
-    bool fatal;                 /* an error at once, for the rest of the boot */
+    enum kernel_severity severity;
     const char *means;
     const char *source;         /* the kernel file (and function) that prints it */
 };

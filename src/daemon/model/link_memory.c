@@ -131,7 +131,7 @@ int link_memory_add_event(struct link_memory *m, const char *rail, const struct 
 static bool nic_fatal(const struct nic_event *ev)
 {
     const struct kernel_pattern *k = kernel_pattern_by_id(ev->pattern);
-    return k && k->fatal;
+    return k && k->severity == KERNEL_FATAL;
 }
 
 /* EV after RM's kernel messages; when full, the oldest non-fatal one (else the oldest)
