@@ -58,7 +58,7 @@ fuzz_targets="tests/fuzz/fuzz_policy tests/fuzz/fuzz_sysfs tests/fuzz/fuzz_dcb t
     tests/fuzz/fuzz_state tests/fuzz/fuzz_reply tests/fuzz/fuzz_sysctl_conf tests/fuzz/fuzz_netlink
     tests/fuzz/fuzz_pci_config tests/fuzz/fuzz_snapshot_extract tests/fuzz/fuzz_peers tests/fuzz/fuzz_routes
     tests/fuzz/fuzz_module_eeprom tests/fuzz/fuzz_lldp tests/fuzz/fuzz_fec tests/fuzz/fuzz_fw_config
-    tests/fuzz/fuzz_ras tests/fuzz/fuzz_proc_nccl"
+    tests/fuzz/fuzz_ras tests/fuzz/fuzz_proc_nccl tests/fuzz/fuzz_kmsg"
 
 "$top/scripts/deps-debian.sh"
 cd "$top"
@@ -184,6 +184,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     run_fuzzer fuzz_fw_config fw-config-corpus & p16=$!
     run_fuzzer fuzz_ras ras-corpus & p17=$!
     run_fuzzer fuzz_proc_nccl proc-nccl-corpus & p18=$!
+    run_fuzzer fuzz_kmsg kmsg-corpus & p19=$!
     crashed=0
     wait $p1 || crashed=1
     wait $p2 || crashed=1
@@ -203,6 +204,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     wait $p16 || crashed=1
     wait $p17 || crashed=1
     wait $p18 || crashed=1
+    wait $p19 || crashed=1
     [ $crashed = 0 ] || exit 1
 fi
 

@@ -16,7 +16,7 @@ static const struct bad_policy bad_policies[] = {
     { "unknown nested key", "rails:\n  qos:\n    pfc_prio: 3\n",
       "3:5: unknown key 'pfc_prio' in rails.qos (did you mean 'pfc_priority'?)" },
     { "unknown key, no close match", "checks:\n  zzzz: 1\n",
-      "2:3: unknown key 'zzzz' in checks (expected one of: interval, flaps, counters, fec, module)" },
+      "2:3: unknown key 'zzzz' in checks (expected one of: interval, flaps, counters, fec, module, nic)" },
     { "unknown key in a rail entry", "rails:\n  select:\n    - {device: mlx5_0, prot: 1}\n",
       "3:24: unknown key 'prot' in rails.select[0] (did you mean 'port'?)" },
     { "non-scalar key", "? [a]\n: 1\n", "1:3: keys must be strings (in top level)" },

@@ -25,6 +25,7 @@ static const struct {
     [CHECK_FAMILY_PROBE] = { "probe", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a09" },
     [CHECK_FAMILY_FABRIC] = { "fabric", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a0a" },
     [CHECK_FAMILY_JOB] = { "job", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a0b" },
+    [CHECK_FAMILY_NIC] = { "nic", "4b1e0f6a2d5c4e8f9a3b7c1d2e5f6a0c" },
     [CHECK_FAMILY_DIFF] = { "diff", NULL },
 };
 
@@ -510,6 +511,62 @@ const struct check_id check_ids[] = {
                  "readable peers file (else a warning)",
       .fix = "fix the peers file, or fabtuned on the unreachable neighbours; "
              "probes.peers.unreachable_degraded sets the bound" },
+    { "nic.firmware", CHECK_FAMILY_NIC, { NULL },
+      .meaning = "the NIC's firmware answers: no command timed out, its heartbeat runs, no fatal syndrome",
+      .reads = "the kernel's messages (journald's kernel transport, else /dev/kmsg; facility 0 "
+               "only) since the last read, kept in the link memory (STATE_DIR/links.json)",
+      .expects = "no such message: a command timeout, a lost heartbeat, a fatal error is an error "
+                 "for the boot; a failed ACCESS_REG is a warning (checks.nic.repeats: an error)",
+      .fix = "drain the node, reset the device (mlxfwreset, or reboot), keep mstdump output for the "
+             "vendor: a hung firmware can leave every sysfs file reading ACTIVE" },
+    { "nic.tx_timeout", CHECK_FAMILY_NIC, { NULL },
+      .meaning = "no send or receive queue of the rail's netdev stalled (NETDEV WATCHDOG, the driver's TX or "
+                 "RX timeout)",
+      .reads = "the kernel's messages (journald's kernel transport, else /dev/kmsg; facility 0 "
+               "only) since the last read, kept in the link memory (STATE_DIR/links.json)",
+      .expects = "no such message; one within checks.nic.window is a warning, checks.nic.repeats of them "
+                 "an error",
+      .fix = "look for a PFC storm or a stuck peer, then the card's firmware; repeated, reset the device" },
+    { "nic.power", CHECK_FAMILY_NIC, { NULL },
+      .meaning = "the card's slot gives it the power it needs (mlx5: Detected insufficient power on the "
+                 "PCIe slot)",
+      .reads = "the kernel's messages (journald's kernel transport, else /dev/kmsg; facility 0 "
+               "only) since the last read, kept in the link memory (STATE_DIR/links.json)",
+      .expects = "no such message; one within checks.nic.window is a warning, checks.nic.repeats of them "
+                 "an error",
+      .fix = "check the slot's power limit (lspci -vv: SlotPowerLimit) and the riser; the card "
+             "throttles while it lacks power" },
+    { "nic.thermal", CHECK_FAMILY_NIC, { NULL },
+      .meaning = "neither the card's sensors nor its module report a high temperature",
+      .reads = "the kernel's messages (journald's kernel transport, else /dev/kmsg; facility 0 "
+               "only) since the last read, kept in the link memory (STATE_DIR/links.json)",
+      .expects = "no such message; one within checks.nic.window is a warning, checks.nic.repeats of them "
+                 "an error",
+      .fix = "check the airflow and fans, and the module's temperature (ethtool -m)" },
+    { "nic.link", CHECK_FAMILY_NIC, { NULL },
+      .meaning = "the driver did not report the rail's cable unplugged (module absent) or its "
+                 "module in error",
+      .reads = "the kernel's messages (journald's kernel transport, else /dev/kmsg; facility 0 "
+               "only) since the last read, kept in the link memory (STATE_DIR/links.json)",
+      .expects = "no such message within checks.nic.window (a warning; checks.nic.repeats an "
+                 "error); a link down is a notice, shown only: counters.sticky judges it",
+      .fix = "check the cable and the module's seating, then the switch port's log" },
+    { "nic.pcie", CHECK_FAMILY_NIC, { NULL },
+      .meaning = "no uncorrectable PCIe error (AER) on the rail's PCI function",
+      .reads = "the kernel's messages (journald's kernel transport, else /dev/kmsg; facility 0 "
+               "only) since the last read, kept in the link memory (STATE_DIR/links.json)",
+      .expects = "no such message; one within checks.nic.window is a warning, checks.nic.repeats of them "
+                 "an error",
+      .fix = "reseat the card and check the riser and slot; repeated, replace the card" },
+    { "nic.devnode", CHECK_FAMILY_NIC, { NULL },
+      .meaning = "the device nodes a job opens exist: uverbs for every RDMA device, umad for every "
+                 "InfiniBand port, rdma_cm",
+      .reads = "the uverbs, umad and rdma_cm entries of sysfs's infiniband_verbs, infiniband_mad "
+               "and misc classes, and lstat() of each node under /dev/infiniband (live only)",
+      .expects = "character devices with the numbers sysfs gives; a missing uverbs or umad is an error, a "
+                 "missing rdma_cm a warning; uverbs and rdma_cm not read-write for all users a warning",
+      .fix = "load ib_uverbs (ib_umad, rdma_ucm); check rdma-core's udev rules (MODE=\"0666\"); in a "
+             "container, pass /dev/infiniband through" },
     { "job.ras", CHECK_FAMILY_JOB, { NULL },
       .meaning = "no rank of this node's NCCL jobs lags, hangs, is missing or died, as NCCL's RAS "
                  "service tells; for one that does, what its rail showed meanwhile",

@@ -22,6 +22,7 @@ enum check_family {
     CHECK_FAMILY_PROBE,
     CHECK_FAMILY_FABRIC,        /* fabric.*: what the rails are plugged into (LLDP) */
     CHECK_FAMILY_JOB,           /* job.*: the NCCL jobs on the node (RAS, their settings) */
+    CHECK_FAMILY_NIC,           /* nic.*: what the kernel says of the NICs, their device nodes */
     CHECK_FAMILY_DIFF,          /* a difference's id only: no check emits it, no alert */
     CHECK_FAMILY_COUNT
 };

@@ -57,6 +57,8 @@ run_test fabtuned_once env top_srcdir="$srcdir" FABTUNE_GUEST_OUT="$out" sh "$sr
     "$builddir" v0 v1 "$expect_addr"
 
 run_test daemon env top_srcdir="$srcdir" sh "$srcdir/tests/guest-rxe/daemon-guest.sh" "$builddir" v1
+run_test kernel_log env top_srcdir="$srcdir" sh "$srcdir/tests/guest-rxe/kernel-log-guest.sh" "$builddir" v1
+run_test devnode env top_srcdir="$srcdir" sh "$srcdir/tests/guest-rxe/devnode-guest.sh" "$builddir"
 run_test probe_rdma "$builddir/tests/guest-rxe/probe_rdma_guest" rxe0 1 v1
 run_test probe_regression env top_srcdir="$srcdir" sh "$srcdir/tests/guest-rxe/probe-regression.sh" "$builddir"
 

@@ -12,7 +12,7 @@
 . "${top_srcdir:-.}/tests/guest/lib.sh"
 
 # The in-guest tests (guest-suite.sh): each must report PASS, and the suite must exit 0.
-EXPECTED="rxe_port_events fabtuned_once daemon probe_rdma probe_regression"
+EXPECTED="rxe_port_events fabtuned_once daemon kernel_log devnode probe_rdma probe_regression"
 
 # FABTUNE_VM_ONLY=ID runs that one test (repeated trials, such as the loaded-host runs of
 # probe_regression); CI runs them all.

@@ -19,7 +19,7 @@ EXPECTED="boot.pid1 rail.rxe0 install.deb install.started install.group install.
   unit.active unit.notify unit.socket ctl.root ctl.member ctl.supplementary ctl.outsider
   ctl.member_reload sandbox.sysctl sandbox.nccl_env sandbox.nccl_conf sandbox.textfile
   sandbox.state sandbox.rdma_probe sandbox.jobs memlock.systemd memlock.limits_d unit.ready metrics.promtool alert.raised
-  alert.catalog alert.status_text ready.waits ready.starts ready.sticky ready.security reload.good
+  alert.catalog alert.status_text ready.waits ready.starts ready.sticky sandbox.kernel_log ready.security reload.good
   reload.bad reload.sandbox watchdog.restart watchdog.jobs_kept socket.alone socket.activation stop.revert
   stop.clean start_limit.hit purge.files purge.units"
 

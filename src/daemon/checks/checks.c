@@ -78,6 +78,17 @@ static void run_link_memory(const struct check_input *in, struct findings *out)
         check_link_memory(in->inventory, in->links, in->policy, out);
 }
 
+static void run_nic(const struct check_input *in, struct findings *out)
+{
+    if (in->links)
+        check_nic(in->inventory, in->links, in->policy, out);
+}
+
+static void run_devnodes(const struct check_input *in, struct findings *out)
+{
+    check_devnodes(in->inventory, in->policy, out);
+}
+
 static void run_persistence(const struct check_input *in, struct findings *out)
 {
     if (in->persistence)
@@ -121,8 +132,8 @@ static void run_jobs(const struct check_input *in, struct findings *out)
 /* A new group is one row here, at the place its findings take in the report. */
 static void (*const groups[])(const struct check_input *in, struct findings *out) = {
     run_rails, run_ports, run_netdevs, run_uniform, run_module, run_fec, run_routes, run_neighbors,
-    run_gids, run_qos, run_cc, run_host,
-    run_counters, run_link_memory, run_persistence, run_tuning, run_probes, run_isolation, run_regressions,
+    run_gids, run_qos, run_cc, run_host, run_devnodes,
+    run_counters, run_link_memory, run_nic, run_persistence, run_tuning, run_probes, run_isolation, run_regressions,
     run_jobs,
 };
 

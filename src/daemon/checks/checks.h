@@ -57,6 +57,12 @@ void check_counters(const struct inventory *inv, const struct counter_state *st,
  * (netdev.flaps, counters.*), from the memory M. */
 void check_link_memory(const struct inventory *inv, const struct link_memory *m,
                        const struct policy *p, struct findings *out);
+/* nic.*: the kernel's messages about each rail's NIC, kept in the memory M
+ * (model/kernel_log.h); nothing where the kernel log was never read. */
+void check_nic(const struct inventory *inv, const struct link_memory *m, const struct policy *p,
+               struct findings *out);
+/* nic.devnode: each rail's device nodes (uverbs, umad on InfiniBand, rdma_cm). */
+void check_devnodes(const struct inventory *inv, const struct policy *p, struct findings *out);
 /* route.*: where each rail's packets go (model/routes.h). */
 void check_routes(const struct inventory *inv, const struct policy *p, struct findings *out);
 /* fabric.*: each rail's LLDP neighbours (model/lldp.h); ST, where given, dates link-ups. */

@@ -116,6 +116,24 @@ struct host_path {
     char irq_why[96];           /* why !irq_known */
 };
 
+/* A character device node a job opens (issue 45, item 2): what sysfs lists for it and what
+ * /dev holds. */
+struct devnode {
+    char name[24];              /* "uverbs0", "umad1", "rdma_cm"; "" when sysfs lists none */
+    unsigned major, minor;      /* sysfs's dev */
+    bool looked;                /* /dev was looked at (live; not in a captured tree) */
+    int err;                    /* lstat's -errno; 0: it exists */
+    bool is_char;
+    unsigned dev_major, dev_minor;  /* the node's own numbers */
+    unsigned mode;              /* its permission bits */
+};
+
+struct rail_devnodes {
+    bool known;                 /* the device-node source ran for the rail */
+    struct devnode uverbs;      /* every RDMA device's: class/infiniband_verbs */
+    struct devnode umad;        /* an InfiniBand port's: class/infiniband_mad */
+};
+
 struct rail {
     char device[INV_NAME_MAX];
     uint32_t port;
@@ -156,6 +174,7 @@ struct rail {
     struct module_state module; /* live Ethernet rails: the pluggable module (about 700 B) */
     struct fec_state fec;       /* Ethernet rails: FEC mode and statistics (448 B) */
     struct rail_lldp lldp;      /* what its netdev is plugged into (source_lldp.h) */
+    struct rail_devnodes devnodes;  /* its uverbs and umad nodes (source_devnodes.h) */
 };
 
 /* The bounds of the inventory's tables. A node has 8 to 16 rails (16 HCAs, or 8 of two
@@ -191,6 +210,7 @@ struct inventory {
     bool memlock_known;
     uint64_t memlock_soft;      /* bytes; UINT64_MAX for unlimited: what jobs get */
     char memlock_source[160];   /* where memlock_soft was read (source_limits.h) */
+    struct devnode rdma_cm;     /* /dev/infiniband/rdma_cm (class/misc/rdma_cm) */
 };
 
 /* RDMA_NODE_RNIC (include/rdma/ib_verbs.h): an iWARP device, whose ports read "Ethernet". */

@@ -128,6 +128,55 @@ int link_memory_add_event(struct link_memory *m, const char *rail, const struct 
     return 0;
 }
 
+static bool nic_fatal(const struct nic_event *ev)
+{
+    const struct kernel_pattern *k = kernel_pattern_by_id(ev->pattern);
+    return k && k->severity == KERNEL_FATAL;
+}
+
+/* EV after RM's kernel messages; when full, the oldest non-fatal one (else the oldest)
+ * makes room, so that a flood of link downs cannot push a firmware fault out. */
+static void push_nic(struct rail_memory *rm, const struct nic_event *ev)
+{
+    if (rm->n_nic == NIC_EVENTS_KEPT) {
+        size_t drop = 0;
+        for (size_t i = 0; i < rm->n_nic; i++)
+            if (!nic_fatal(&rm->nic[i])) {
+                drop = i;
+                break;
+            }
+        memmove(&rm->nic[drop], &rm->nic[drop + 1], (rm->n_nic - drop - 1) * sizeof(rm->nic[0]));
+        rm->n_nic--;
+    }
+    rm->nic[rm->n_nic++] = *ev;
+}
+
+int link_memory_note_kernel(struct link_memory *m, const struct inventory *inv, const char *text,
+                            const char *device, usec_t boottime, usec_t wall)
+{
+    const struct kernel_pattern *k = kernel_log_match(text);
+    struct nic_event ev = { 0 };
+    int kept = 0;
+    if (!k)
+        return 0;
+    strscpy(ev.pattern, k->id, sizeof(ev.pattern));
+    strscpy(ev.boot_id, m->boot_id, sizeof(ev.boot_id));
+    ev.boottime = boottime;
+    ev.wall = wall;
+    strscpy(ev.line, text, sizeof(ev.line));
+    for (size_t i = 0; i < inv->n_rails; i++) {
+        struct rail_memory *rm;
+        if (!kernel_log_names_rail(&inv->rails[i], text, device))
+            continue;
+        int r = link_memory_rail(m, inv->rails[i].name, &rm);
+        if (r < 0)
+            return r;
+        push_nic(rm, &ev);
+        kept++;
+    }
+    return kept;
+}
+
 /* An event seen at boot time AT, no later than the fold's now: dated on both clocks. */
 static void event_at(const struct link_memory *m, struct link_event *ev,
                      enum link_event_kind kind, uint64_t count, const char *what, usec_t at)
@@ -374,6 +423,13 @@ bool link_event_age(const struct link_memory *m, const struct link_event *ev, us
         return false;
     *age = m->now_wall - ev->wall;
     return true;
+}
+
+bool nic_event_age(const struct link_memory *m, const struct nic_event *ev, usec_t *age)
+{
+    struct link_event at = { .boottime = ev->boottime, .wall = ev->wall };
+    strscpy(at.boot_id, ev->boot_id, sizeof(at.boot_id));
+    return link_event_age(m, &at, age);
 }
 
 static bool within(const struct link_memory *m, const struct link_event *ev, usec_t window)

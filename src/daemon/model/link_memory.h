@@ -22,6 +22,7 @@
 #include "counters.h"
 #include "findings.h"
 #include "inventory.h"
+#include "kernel_log.h"
 #include "rx_trend.h"
 #include "timeutil.h"
 
@@ -70,6 +71,10 @@ struct rail_memory {
     /* CLOCK_REALTIME of the first pass whose inventory lacked the rail (an HCA reset, a
      * driver reload, a device off the bus); 0 while it is there. */
     usec_t absent_since;
+    /* The kernel's messages about the rail that matched a pattern (model/kernel_log.h),
+     * oldest first; when full, the oldest non-fatal one makes room. */
+    struct nic_event nic[NIC_EVENTS_KEPT];
+    size_t n_nic;
 };
 
 /* How long the memory of a rail gone from the inventory is kept: the longest window a policy
@@ -80,6 +85,8 @@ struct rail_memory {
 struct link_memory {
     char boot_id[LINK_BOOT_ID_MAX];
     usec_t now_boottime, now_wall;      /* the last fold's: the checks' "now" */
+    char kernel_cursor[KERNEL_CURSOR_MAX];  /* where the kernel log's last read stopped */
+    bool kernel_read;                   /* this pass read the kernel log (nic.* judged) */
     struct rail_memory *rails;
     size_t n, cap;
 };
@@ -113,6 +120,14 @@ int link_memory_observe_modules(struct link_memory *m, usec_t now_wall,
 /* Records the raises among FS's findings of tracked checks (warning or error now, not at
  * the last pass) as LINK_EVENT_WARNING events, and which fail now. -ENOMEM. */
 int link_memory_note_findings(struct link_memory *m, const struct findings *fs);
+
+/* One kernel message TEXT (its record's DEVICE field, may be NULL), printed at
+ * BOOTTIME/WALL of the memory's boot: kept for every rail of INV it names when it matches a
+ * pattern (kernel_log.h). Returns how many rails kept it, or -ENOMEM/-EFBIG. */
+int link_memory_note_kernel(struct link_memory *m, const struct inventory *inv, const char *text,
+                            const char *device, usec_t boottime, usec_t wall);
+/* EV's age at the memory's now, as link_event_age. */
+bool nic_event_age(const struct link_memory *m, const struct nic_event *ev, usec_t *age);
 
 /* What EV was, in words: "flapped (3 carrier changes on eth0)", "had an error burst
  * (rx_pcs_symbol_err_phy at 1200/s)", ... */

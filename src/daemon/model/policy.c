@@ -43,6 +43,8 @@ void policy_init_defaults(struct policy *p)
             .fec = { .kp4_limit = 2.4e-4, .kr4_limit = 5e-5, .pre_fec_margin = 0.1,
                      .post_fec_ber = 1e-12 },
             .module = { .rx_power_fall = 1.0, .rx_power_window = 24 * USEC_PER_HOUR },
+            /* NVSentinel's NIC health monitor: three of a non-fatal pattern in an hour */
+            .nic = { .window = USEC_PER_HOUR, .repeats = 3 },
         },
         .tuning = { .mode = TUNING_VERIFY },
         .probes = {

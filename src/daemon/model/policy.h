@@ -124,6 +124,10 @@ struct policy {
         /* link.module's trend (model/rx_trend.h): a lane whose Rx power's fit falls this
          * many dB per window is a warning (0: off). */
         struct { double rx_power_fall; usec_t rx_power_window; } module;
+        /* nic.* (checks/check_nic.c): a non-fatal kernel message about a rail warns for
+         * WINDOW after it was printed, and REPEATS of one check within WINDOW are an error
+         * (0: never); a fatal one is an error for the rest of its boot. */
+        struct { usec_t window; uint32_t repeats; } nic;
     } checks;
     struct {
         enum tuning_mode mode;

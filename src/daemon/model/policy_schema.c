@@ -161,12 +161,19 @@ static const struct policy_field module_fields[] = {
     END,
 };
 
+static const struct policy_field nic_fields[] = {
+    DUR("window", checks.nic.window, 1 * S, 7 * 24 * HOUR),
+    UINT("repeats", checks.nic.repeats, 0, 16),     /* NIC_EVENTS_KEPT */
+    END,
+};
+
 static const struct policy_field checks_fields[] = {
     DUR("interval", checks.interval, 1 * S, 1 * HOUR),
     MAP("flaps", flaps_fields),
     MAP("counters", counters_fields),
     MAP("fec", fec_fields),
     MAP("module", module_fields),
+    MAP("nic", nic_fields),
     END,
 };
 

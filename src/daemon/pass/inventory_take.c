@@ -9,6 +9,7 @@
 #include "inventory_take.h"
 #include "source_cc.h"
 #include "source_counters.h"
+#include "source_devnodes.h"
 #include "source_host_path.h"
 #include "source_limits.h"
 #include "source_lldp.h"
@@ -55,6 +56,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
         resolve_gid_indexes(inv, p);
         source_routes_fill(sysroot, procroot, false, p, inv);
         source_lldp_fill(sysroot, false, p, inv);
+        source_devnodes_scan(sysroot, NULL, inv);   /* a tree has no /dev */
         return 0;
     }
     if (inv->n_rails == 0)
@@ -70,5 +72,6 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
     resolve_gid_indexes(inv, p);
     source_routes_fill(sysroot, procroot, true, p, inv);
     source_lldp_fill(sysroot, true, p, inv);
+    source_devnodes_scan(sysroot, "/dev", inv);
     return 0;
 }

@@ -24,6 +24,7 @@
 #include "state_file.h"
 #include "inventory_take.h"
 #include "source_counters.h"
+#include "source_kernel_log.h"
 #include "strutil.h"
 #include "sysfs.h"
 #include "tuning_snapshot.h"
@@ -140,6 +141,26 @@ static void links_of_snapshot(const struct pipeline_input *in, struct pass_state
     s->links_kept = true;
 }
 
+/* What the kernel printed since the last pass, about this node's rails: read where the
+ * daemon or --once judges this node (the daemon on a --sysfs-root tree too: its kernel is
+ * this one), never for another node's tree. Outside the shared lock, like links_keep: only
+ * the pass touches the memory. */
+static void kernel_log_pass(const struct pipeline_input *in, struct report *r,
+                            struct link_memory *m)
+{
+    static bool told;       /* passes run one at a time: said once per process */
+    struct kernel_log_paths paths;
+    if (in->offline)
+        return;
+    source_kernel_log_paths(&paths);
+    int err = source_kernel_log_read(&paths, &r->inventory, m);
+    if (err < 0 && !told) {
+        told = true;
+        log_warning_errno(err, "Cannot read the kernel log (%s, %s): %m; nic.* is not judged",
+                          paths.journal ? "the journal" : "no journald", paths.kmsg);
+    }
+}
+
 /* The link's memory sees this pass's carrier and link-down counts and the counters' peak
  * rates, under the counters' boot id (a snapshot: the memory it kept, as it was). */
 static void links_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
@@ -172,6 +193,7 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
         pthread_mutex_unlock(&in->shared->lock);
     if (err < 0)
         log_warning_errno(err, "Cannot keep the link memory: %m");
+    kernel_log_pass(in, r, m);
     s->links = m;
     s->checks.links = m;
 }

@@ -9,7 +9,10 @@
  *     "rx_power":{"serial":"...","samples":[{"wall_usec":..,"rx":[5012,null,...]}]}}]}
  * where rx_power is its module's Rx power trend (model/rx_trend.h): per sample, each lane's
  * reading in 0.1 uW (1-65535, as the module's 16-bit monitor), null where it had none;
- * samples oldest first; "absent_since_usec" (wall clock) on a rail gone from the inventory,
+ * samples oldest first; "nic" the kernel's messages kept for the rail
+ * ({"pattern":"mlx5.cmd_timeout","boot_id":..,"boottime_usec":..,"wall_usec":..,"line":".."},
+ * one of a pattern this version lacks is skipped), and the root's "kernel_cursor" where the
+ * kernel log's last read stopped; "absent_since_usec" (wall clock) on a rail gone from the inventory,
  * whose memory is kept for its return (model/link_memory.h).
  * A file is outside data: every string is checked for its type and length, rails and
  * events past their bounds are refused, and any fault refuses the whole file. */
@@ -131,6 +134,46 @@ static json_object *rx_trend_json(const struct rx_trend *t)
     return o;
 }
 
+/* The optional "nic" member: the kernel's messages, within bounds. */
+static int load_nic(json_object *o, struct rail_memory *rm)
+{
+    json_object *nic;
+    if (!json_object_object_get_ex(o, "nic", &nic))
+        return 0;
+    if (!json_object_is_type(nic, json_type_array) || json_object_array_length(nic) > NIC_EVENTS_KEPT)
+        return -EBADMSG;
+    for (size_t i = 0; i < json_object_array_length(nic); i++) {
+        json_object *e = json_object_array_get_idx(nic, i);
+        struct nic_event ev = { 0 };
+        if (!json_object_is_type(e, json_type_object) ||
+            get_string(e, "pattern", ev.pattern, sizeof(ev.pattern)) < 0 ||
+            get_string(e, "boot_id", ev.boot_id, sizeof(ev.boot_id)) < 0 ||
+            get_string(e, "line", ev.line, sizeof(ev.line)) < 0 ||
+            get_u64(e, "boottime_usec", &ev.boottime, NULL) < 0 ||
+            get_u64(e, "wall_usec", &ev.wall, NULL) < 0)
+            return -EBADMSG;
+        if (kernel_pattern_by_id(ev.pattern))
+            rm->nic[rm->n_nic++] = ev;
+    }
+    return 0;
+}
+
+static json_object *nic_json(const struct rail_memory *rm)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < rm->n_nic; i++) {
+        const struct nic_event *ev = &rm->nic[i];
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "pattern", json_object_new_string(ev->pattern));
+        json_object_object_add(o, "boot_id", json_object_new_string(ev->boot_id));
+        json_object_object_add(o, "boottime_usec", json_object_new_uint64(ev->boottime));
+        json_object_object_add(o, "wall_usec", json_object_new_uint64(ev->wall));
+        json_object_object_add(o, "line", json_object_new_string(ev->line));
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
 static int load_rail(struct link_memory *m, json_object *o)
 {
     char rail[sizeof(((struct rail_memory *)0)->rail)];
@@ -173,6 +216,8 @@ static int load_rail(struct link_memory *m, json_object *o)
             rm->failing |= 1u << t;
         }
     }
+    if (load_nic(o, rm) < 0)
+        return -EBADMSG;
     return load_rx_trend(o, &rm->rx);
 }
 
@@ -185,6 +230,10 @@ static int load_root(json_object *root, struct link_memory *m)
         !json_object_object_get_ex(root, "rails", &rails) ||
         !json_object_is_type(rails, json_type_array) ||
         json_object_array_length(rails) > INVENTORY_MAX_RAILS)
+        r = -EBADMSG;
+    json_object *cursor;
+    if (r >= 0 && json_object_object_get_ex(root, "kernel_cursor", &cursor) &&
+        get_string(root, "kernel_cursor", m->kernel_cursor, sizeof(m->kernel_cursor)) < 0)
         r = -EBADMSG;
     for (size_t i = 0; r >= 0 && i < json_object_array_length(rails); i++)
         r = load_rail(m, json_object_array_get_idx(rails, i));
@@ -231,6 +280,8 @@ int link_store_save(const char *state_dir, const struct link_memory *m)
 {
     json_object *root = json_object_new_object(), *rails = json_object_new_array();
     json_object_object_add(root, "boot_id", json_object_new_string(m->boot_id));
+    if (m->kernel_cursor[0])
+        json_object_object_add(root, "kernel_cursor", json_object_new_string(m->kernel_cursor));
     for (size_t i = 0; i < m->n; i++) {
         const struct rail_memory *rm = &m->rails[i];
         json_object *o = json_object_new_object(), *events = json_object_new_array();
@@ -252,6 +303,8 @@ int link_store_save(const char *state_dir, const struct link_memory *m)
         json_object_object_add(o, "events", events);
         if (rm->rx.n > 0)
             json_object_object_add(o, "rx_power", rx_trend_json(&rm->rx));
+        if (rm->n_nic > 0)
+            json_object_object_add(o, "nic", nic_json(rm));
         json_object_array_add(rails, o);
     }
     json_object_object_add(root, "rails", rails);

@@ -273,6 +273,14 @@ check ready.sticky "rail up: the jobs started ${up_to_jobs} s later (sticky wind
 waitfor 30 sh -c "[ -s /run/fabtune-vm-consumer ] && [ -s /run/fabtune-vm-scheduler ]"
 check ready.starts "rail up: both jobs started; they saw: $(cat /run/fabtune-vm-consumer 2>&1) / $(cat /run/fabtune-vm-scheduler 2>&1)" \
     sh -c "grep -q '^fabtune: READY' /run/fabtune-vm-consumer && grep -q '^fabtune: READY' /run/fabtune-vm-scheduler"
+# The kernel log under the unit's ProtectKernelLogs=yes: read through the journal (a
+# "journal:" cursor), which holds rdma_rxe's "set down" of the rail going down above: a
+# notice on nic.link, counted, never a warning.
+fabtunectl reload > /dev/null 2>&1
+nic=$(fabtunectl --json checks | jq -r '.[] | select(.check == "nic.link" and .rail == "rxe0/1") | "\(.severity) \(.actual)"')
+kcursor=$(jq -r '.kernel_cursor // ""' /var/lib/fabtune/links.json)
+check sandbox.kernel_log "the kernel log through the journal: cursor ${kcursor%%;*}; nic.link rxe0/1: $nic" \
+    sh -c "case '${kcursor%%;*}' in journal:*) ;; *) exit 1 ;; esac && echo '$nic' | grep -q '^ok [1-9][0-9]* messages*, the last at'"
 check ready.security "fabtune-wait-ready: $(systemd-analyze security fabtune-wait-ready.service 2>/dev/null | sed -n 's/.*Overall exposure level for [^:]*: //p')" \
     sh -c "systemd-analyze security fabtune-wait-ready.service | grep -q 'exposure level.*: [01]\.'"
 
