@@ -19,6 +19,7 @@
 #include "check_job.h"
 #include "checks.h"
 #include "control.h"
+#include "counters_job.h"
 #include "counters_store.h"
 #include "link_store.h"
 #include "events.h"
@@ -74,7 +75,9 @@ struct manager {
     struct probe_run *running;  /* the run the worker thread owns */
     struct probe_job *job;
     int probe_pipe[2];
-    sd_event_source *check_io, *probe_io, *check_timer, *probe_timer, *event_window,
+    struct counters_job *counters_job;  /* the counters timer's round, if one is going */
+    int counters_pipe[2];
+    sd_event_source *check_io, *probe_io, *counters_io, *check_timer, *probe_timer, *event_window,
                    *counters_timer;
     bool events_held;           /* events came within the window: one check at its end */
     struct events *events;
@@ -234,31 +237,56 @@ static void log_reapplied(const struct tuning *t)
 }
 
 /* Between check cycles, the counters are sampled on their own period, so a burst shows
- * as a peak rate instead of being averaged over the whole check interval. */
+ * as a peak rate instead of being averaged over the whole check interval. The reads (sysfs,
+ * the ethtool statistics, FEC_GET) run in a round of their own, off the loop; a round
+ * still going (a driver that does not answer) is not doubled. */
 static int on_counters_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
     struct manager *m = userdata;
-    const char *sysroot = m->opts->sysfs_root;
-    bool live = m->report && m->report->inventory.source == INVENTORY_LIVE;
-    for (size_t i = 0; m->report && i < m->report->inventory.n_rails; i++) {
-        const struct rail *r = &m->report->inventory.rails[i];
-        struct counter_sample sample;
-        uint64_t changes = 0;
-        bool has_changes = r->netdev.name[0] &&
-            sysfs_read_u64(sysroot, &changes, "class/net/%s/carrier_changes", r->netdev.name) == 0;
-        source_counters_sample(sysroot, live, r, &sample);
+    sd_event_source_set_time(s, usec + m->policy->checks.counters.interval);
+    if (m->counters_job) {
+        log_debug("manager", "the previous counters round is still going; skipping this one");
+        return 0;
+    }
+    if (!m->report || m->report->inventory.n_rails == 0)
+        return 0;
+    int r = counters_job_start(m->opts->sysfs_root,
+                               m->report->inventory.source == INVENTORY_LIVE,
+                               &m->report->inventory, m->counters_pipe[1], &m->counters_job);
+    if (r < 0)
+        log_warning_errno(r, "Cannot sample the counters: %m");
+    return 0;
+}
+
+/* Back on the loop: the round's samples folded into the counter state. */
+static void counters_join(struct manager *m)
+{
+    struct counters_round round;
+    if (!m->counters_job)
+        return;
+    counters_job_join(m->counters_job, &round);
+    m->counters_job = NULL;
+    for (size_t i = 0; i < round.n; i++) {
+        const struct rail_sample *rs = &round.v[i];
         pthread_mutex_lock(&m->shared.lock);   /* a pass in the worker folds them too */
         m->counters.peak_hold = m->policy->checks.interval;
         m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
         m->counters.link_limit = m->policy->checks.counters.link;
-        int e = counters_fold(&m->counters, m->boot_id, r->name, &sample, has_changes, changes,
-                              m->policy->checks.flaps.window);
+        int e = counters_fold(&m->counters, m->boot_id, rs->rail, &rs->sample, rs->has_carrier,
+                              rs->carrier_changes, m->policy->checks.flaps.window);
         pthread_mutex_unlock(&m->shared.lock);
         if (e < 0)
             log_warning("Cannot fold the counters: out of memory");
-        counter_sample_done(&sample);
     }
-    sd_event_source_set_time(s, usec + m->policy->checks.counters.interval);
+    counters_round_done(&round);
+}
+
+static int on_counters_done(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+    char buf[16];
+    while (read(fd, buf, sizeof(buf)) > 0)
+        ;
+    counters_join(userdata);
     return 0;
 }
 
@@ -803,6 +831,11 @@ static int add_sources(struct manager *m)
         return -errno;
     if ((r = sd_event_add_io(m->event, &m->probe_io, m->probe_pipe[0], EPOLLIN, on_probe_done, m)) < 0)
         return r;
+    if (pipe2(m->counters_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+        return -errno;
+    if ((r = sd_event_add_io(m->event, &m->counters_io, m->counters_pipe[0], EPOLLIN,
+                             on_counters_done, m)) < 0)
+        return r;
     if (pipe2(m->check_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
         return -errno;
     if (pipe2(m->jobs_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
@@ -850,6 +883,7 @@ int manager_new(const struct options *o, const struct instance_hold *state_hold,
     m->probe_pipe[0] = m->probe_pipe[1] = -1;
     m->check_pipe[0] = m->check_pipe[1] = -1;
     m->jobs_pipe[0] = m->jobs_pipe[1] = -1;
+    m->counters_pipe[0] = m->counters_pipe[1] = -1;
     pthread_mutex_init(&m->shared.lock, NULL);
     if (!(m->policy = calloc(1, sizeof(*m->policy)))) {
         free(m);
@@ -931,11 +965,13 @@ void manager_free(struct manager *m)
         jobs_done(&left);
     }
     jobs_done(&m->jobs);
+    counters_join(m);
     responder_stop(m->responder);
     control_free(m->control);
     events_free(m->events);
     sd_event_source_unref(m->probe_io);
     sd_event_source_unref(m->check_io);
+    sd_event_source_unref(m->counters_io);
     sd_event_source_unref(m->check_timer);
     sd_event_source_unref(m->probe_timer);
     sd_event_source_unref(m->counters_timer);
@@ -947,9 +983,12 @@ void manager_free(struct manager *m)
         close(m->probe_pipe[0]);
     if (m->probe_pipe[1] >= 0)
         close(m->probe_pipe[1]);
-    for (size_t i = 0; i < ARRAY_SIZE(m->check_pipe); i++)
+    for (size_t i = 0; i < ARRAY_SIZE(m->check_pipe); i++) {
         if (m->check_pipe[i] >= 0)
             close(m->check_pipe[i]);
+        if (m->counters_pipe[i] >= 0)
+            close(m->counters_pipe[i]);
+    }
     for (size_t i = 0; i < ARRAY_SIZE(m->jobs_pipe); i++)
         if (m->jobs_pipe[i] >= 0)
             close(m->jobs_pipe[i]);
