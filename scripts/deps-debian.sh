@@ -13,7 +13,7 @@ PACKAGES="
   libsystemd-dev systemd
   libyaml-dev libjson-c-dev libarchive-dev check
   liblldpctl-dev lldpd
-  iproute2 util-linux procps kmod jq xxd groff-base
+  iproute2 util-linux procps kmod jq xxd groff-base strace
   qemu-system-x86 busybox-static cpio xz-utils
   perftest sockperf time
   mstflint

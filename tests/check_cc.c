@@ -196,6 +196,10 @@ END_TEST
 
 /* ---- the live firmware path with stand-in tools on PATH ---------------------------- */
 
+/* The answers a daemon keeps between passes: one test's scans share them (each test is a
+ * process of its own). */
+static struct fw_answers answers;
+
 /* The cc source as the daemon's pass runs it (live), on the cc tree, with PATH = DIR. */
 static void live_scan(struct scan *s, const char *dir, const char *yaml)
 {
@@ -204,7 +208,7 @@ static void live_scan(struct scan *s, const char *dir, const char *yaml)
     scan(s, "mlx5_8rail_cc", yaml);
     char root[600];
     snprintf(root, sizeof(root), "%s/mlx5_8rail_cc/sys", fixtures);
-    source_cc_fill(root, true, &s->policy, &s->inv);
+    source_cc_fill(root, true, &s->policy, &answers, &s->inv);
     setenv("PATH", path_before, 1);
     findings_done(&s->fs);
     check_cc(&s->inv, &s->policy, &s->fs);

@@ -393,6 +393,38 @@ START_TEST(test_sample_copies_are_deep)
 }
 END_TEST
 
+/* The copy a pass gets of the loop's counter state (issue 42): its own rails and samples.
+ * A sample folded into the copy leaves the state as it was, and the state freed, the copy
+ * still reads and folds (ASan in build-asan sees any shared or freed buffer). */
+START_TEST(test_state_copy_is_deep)
+{
+    struct counter_state st = { .peak_hold = 7, .link_limit = 3 }, copy;
+    struct counter_sample s = { .taken = 1 * USEC_PER_SEC };
+    ck_assert_int_eq(counter_sample_add(&s, "out_of_sequence", 5), 0);
+    ck_assert_int_eq(counters_fold(&st, "boot-1", "mlx5_0/1", &s, true, 1, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold(&st, "boot-1", "mlx5_1/1", &s, true, 1, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_copy(&st, &copy), 0);
+    ck_assert_uint_eq(copy.n, 2);
+    ck_assert_uint_eq(copy.peak_hold, 7);
+    ck_assert_str_eq(copy.boot_id, "boot-1");
+    ck_assert_ptr_ne(copy.rails, st.rails);
+    ck_assert_ptr_ne(copy.rails[0].last.values, st.rails[0].last.values);
+    s.taken = 2 * USEC_PER_SEC;
+    s.values[0].value = 9;
+    ck_assert_int_eq(counters_fold(&copy, "boot-1", "mlx5_0/1", &s, true, 2, 600 * USEC_PER_SEC), 0);
+    ck_assert_uint_eq(counters_find(&copy, "mlx5_0/1")->last.values[0].value, 9);
+    ck_assert_uint_eq(counters_find(&st, "mlx5_0/1")->last.values[0].value, 5);
+    ck_assert_uint_eq(counters_find(&st, "mlx5_0/1")->n_carrier, 1);
+    ck_assert_uint_eq(counters_find(&copy, "mlx5_0/1")->n_carrier, 2);
+    counters_done(&st);
+    s.taken = 3 * USEC_PER_SEC;
+    ck_assert_int_eq(counters_fold(&copy, "boot-1", "mlx5_1/1", &s, false, 0, 0), 0);
+    ck_assert_uint_eq(counters_find(&copy, "mlx5_1/1")->last.values[0].value, 9);
+    counters_done(&copy);
+    counter_sample_done(&s);
+}
+END_TEST
+
 /* One rail of the state per inventory rail: one past COUNTER_MAX_RAILS is refused, and a
  * sample keeps its first COUNTER_MAX_VALUES values. */
 START_TEST(test_state_bounds)
@@ -808,6 +840,7 @@ int main(void)
     tcase_add_test(tc, test_traffic_quiet);
     tcase_add_test(tc, test_pingpong_byte_budget);
     tcase_add_test(tc, test_sample_copies_are_deep);
+    tcase_add_test(tc, test_state_copy_is_deep);
     tcase_add_test(tc, test_state_bounds);
     tcase_add_test(tc, test_pma_widths);
     tcase_add_test(tc, test_port_errors_raised);

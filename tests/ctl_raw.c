@@ -11,7 +11,12 @@
  *                             one's first reply line (exit 0 if a reply came, 1 if not)
  *   ctl_raw SOCKET --trickle N  sends a request one byte a second for N seconds; exit 0 if
  *                             the daemon closed the connection first, printing after how
- *                             many seconds, 1 if it let the trickle run to its end */
+ *                             many seconds, 1 if it let the trickle run to its end
+ *   ctl_raw SOCKET --latency N [GAP_MS]  N status requests, one connection each, GAP_MS
+ *                             apart: prints the median, the 99th percentile and the slowest
+ *                             time from connect to the reply's whole first line, in
+ *                             microseconds (exit 0 if every call was answered, 1 if not, or if
+ *                             the calls took over 20 s: those made are judged) */
 #include "config.h"
 
 #include <errno.h>
@@ -22,6 +27,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 static int trickle(int fd, int seconds)
@@ -66,6 +72,59 @@ static size_t first_line(int fd, char *buf, size_t size, int wait_ms)
     return len;
 }
 
+static long long now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* N status calls, timed one by one. */
+static int latency(const struct sockaddr_un *sa, int n, int gap_ms)
+{
+    static const char req[] = "{\"v\":1,\"cmd\":\"status\"}\n";
+    static char buf[1 << 20];
+    long long *t = calloc((size_t)(n > 0 ? n : 1), sizeof(*t));
+    int answered = 0, asked = n;
+    long long start = now_us();
+    if (!t || n <= 0)
+        return 2;
+    for (int i = 0; i < n; i++) {
+        if (now_us() - start > 20 * 1000000LL) {
+            n = i;      /* judged on the calls made */
+            break;
+        }
+        if (i && gap_ms > 0)
+            (void)poll(NULL, 0, gap_ms);
+        long long t0 = now_us();
+        int fd = connect_to(sa);
+        if (fd < 0) {
+            free(t);
+            return 1;
+        }
+        if (send(fd, req, sizeof(req) - 1, MSG_NOSIGNAL) == (ssize_t)(sizeof(req) - 1) &&
+            first_line(fd, buf, sizeof(buf), 10000) > 0 && strchr(buf, '\n'))
+            answered++;
+        t[i] = now_us() - t0;
+        close(fd);
+    }
+    if (n == 0) {
+        free(t);
+        return 1;
+    }
+    qsort(t, (size_t)n, sizeof(*t), cmp_ll);
+    size_t p99 = ((size_t)n * 99 + 99) / 100 - 1;
+    printf("%lld %lld %lld\n", t[n / 2], t[p99], t[n - 1]);
+    free(t);
+    return answered == asked ? 0 : 1;
+}
+
 /* N idle connections, then one more: its reply. The N stay open until the process exits. */
 static int past_slots(const struct sockaddr_un *sa, int n)
 {
@@ -92,6 +151,8 @@ int main(int argc, char **argv)
     strcpy(sa.sun_path, argv[1]);
     if (argc > 3 && strcmp(argv[2], "--slots") == 0)
         return past_slots(&sa, atoi(argv[3]));
+    if (argc > 3 && strcmp(argv[2], "--latency") == 0)
+        return latency(&sa, atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 0);
     int fd = connect_to(&sa);
     if (fd < 0)
         return 1;

@@ -97,6 +97,25 @@ expect_rc 0 "$ctl" -s "$sock" --json revert
 jq -r '.[] | "\(.key) \(.wanted) \(.live) \(.state)"' "$LAST_OUT" > "$state/r"
 expect_match "^net.ipv4.tcp_fin_timeout 37 $orig reverted\$" "$state/r"
 kill $dpid; wait $dpid 2>/dev/null
+# Enforced, with a pass going when revert comes (issue 42: the pass reads no shared flag
+# under a lock now, it holds its own copy): the pass that began before the revert never
+# puts the value back.
+sed 's/mode: verify/mode: enforce/' "$state/one.yaml" > "$state/enforce.yaml"
+FABTUNE_TEST_SLOW_CHECK_MS=1500 "$fabtuned" -c "$state/enforce.yaml" --state-dir "$state/d-state" \
+    --runtime-dir "$state/d-run" --log-target stderr 2>> "$state/daemon.log" & dpid=$!
+for _ in $(seq 200); do "$ctl" -s "$state/d-run/fabtuned.sock" status > /dev/null 2>&1 && break; sleep 0.05; done
+[ "$(cat "$(path net.ipv4.tcp_fin_timeout)")" = 37 ] && pass "enforce applied 37" || fail "enforce did not apply"
+kill -HUP $dpid
+for _ in $(seq 100); do
+    [ "$("$ctl" -s "$state/d-run/fabtuned.sock" --json status | jq -r .checking)" = true ] && break; sleep 0.02
+done
+expect_rc 0 "$ctl" -s "$state/d-run/fabtuned.sock" revert
+for _ in $(seq 200); do
+    [ "$("$ctl" -s "$state/d-run/fabtuned.sock" --json status | jq -r .checking)" = false ] && break; sleep 0.05
+done
+[ "$(cat "$(path net.ipv4.tcp_fin_timeout)")" = "$orig" ] && pass "a pass going at the revert left $orig" ||
+    fail "tcp_fin_timeout is $(cat "$(path net.ipv4.tcp_fin_timeout)") after a revert during a pass"
+kill $dpid; wait $dpid 2>/dev/null
 
 # Issue 41, item 4: this namespace is not the host's (a pod without hostNetwork). The
 # kernel keeps net.core.netdev_max_backlog in the host's alone: here it is "not visible

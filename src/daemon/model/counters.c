@@ -362,6 +362,27 @@ int64_t counters_carrier_changes(const struct rail_counters *rc, usec_t window, 
     return (int64_t)(latest->changes - rc->carrier[oldest].changes);
 }
 
+int counters_copy(const struct counter_state *from, struct counter_state *to)
+{
+    *to = *from;
+    to->rails = NULL;
+    to->n = to->cap = 0;
+    if (!from->n)
+        return 0;
+    if (!(to->rails = calloc(from->n, sizeof(*to->rails))))
+        return -ENOMEM;
+    to->cap = from->n;
+    for (size_t i = 0; i < from->n; i++, to->n++) {
+        to->rails[i] = from->rails[i];
+        memset(&to->rails[i].last, 0, sizeof(to->rails[i].last));
+        if (counter_sample_copy(&to->rails[i].last, &from->rails[i].last) < 0) {
+            counters_done(to);
+            return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
 void counters_done(struct counter_state *st)
 {
     for (size_t i = 0; i < st->n; i++)

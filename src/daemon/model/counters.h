@@ -165,6 +165,9 @@ const struct rail_counters *counters_find_const(const struct counter_state *st, 
  * gets the time actually covered. */
 int64_t counters_carrier_changes(const struct rail_counters *rc, usec_t window, usec_t *span);
 void counters_done(struct counter_state *st);
+/* A deep copy of FROM into TO (overwritten): either can then change or go alone. -ENOMEM
+ * leaves TO empty. */
+int counters_copy(const struct counter_state *from, struct counter_state *to);
 /* Folds every rail of INV (its counters and carrier_changes) under BOOT_ID. */
 int counters_fold_inventory(struct counter_state *st, const char *boot_id,
                             const struct inventory *inv, usec_t carrier_window);

@@ -2,8 +2,8 @@
 /* The check pipeline in a worker thread, so that the daemon's loop answers every query
  * from the last finished report while a pass (a DCB netlink timeout, a large sysfs tree)
  * is still going. The job owns copies of what the loop changes meanwhile (the policy
- * source, the probe results, the baselines); what both sides change (the counter state,
- * tuning transactions) is under in->shared's lock. */
+ * source, the probe results, the baselines) and holds the memory the loop lent it
+ * (in->memory, pipeline.h) until the join: nothing is shared, nothing locked. */
 #pragma once
 
 #include "outputs.h"

@@ -35,6 +35,12 @@ static void resolve_gid_indexes(struct inventory *inv, const struct policy *p)
 int inventory_take(const char *sysroot, const char *procroot, const struct policy *p,
                    struct inventory *inv)
 {
+    return inventory_take_kept(sysroot, procroot, p, NULL, inv);
+}
+
+int inventory_take_kept(const char *sysroot, const char *procroot, const struct policy *p,
+                        struct fw_answers *answers, struct inventory *inv)
+{
     memset(inv, 0, sizeof(*inv));
     inv->source = streq(sysroot, "/sys") ? INVENTORY_LIVE : INVENTORY_OFFLINE;
 
@@ -49,7 +55,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
         for (size_t i = 0; i < inv->n_rails; i++)
             source_sysfs_netdev(sysroot, &inv->rails[i].netdev);
         source_qos_fill(sysroot, false, inv);
-        source_cc_fill(sysroot, false, p, inv);
+        source_cc_fill(sysroot, false, p, NULL, inv);
         source_module_fill(sysroot, false, inv);
         source_fec_fill(sysroot, false, inv);
         source_counters_read(sysroot, false, inv);
@@ -65,7 +71,7 @@ int inventory_take(const char *sysroot, const char *procroot, const struct polic
     source_verbs_scan(inv);
     source_rtnl_fill(inv);
     source_qos_fill(sysroot, true, inv);
-    source_cc_fill(sysroot, true, p, inv);
+    source_cc_fill(sysroot, true, p, answers, inv);
     source_module_fill(sysroot, true, inv);
     source_fec_fill(sysroot, true, inv);
     source_counters_read(sysroot, true, inv);

@@ -74,7 +74,8 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
                           struct pass_state *s)
 {
     const struct policy *p = in->policy;
-    struct counter_state *st = in->counters, *own = &s->own_counters;
+    struct counter_state *st = in->memory ? &in->memory->counters : NULL;
+    struct counter_state *own = &s->own_counters;
     char boot_id[40];
     int err;
     if (r->inventory.n_rails == 0)
@@ -95,15 +96,11 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
         source_boot_id(in->procfs_root, boot_id, sizeof(boot_id));
         st->link_limit = p->checks.counters.link;   /* the daemon sets its own state's */
     }
-    if (in->shared)
-        pthread_mutex_lock(&in->shared->lock);
     if ((err = counters_fold_inventory(st, st == own ? boot_id : in->boot_id, &r->inventory,
                                        p->checks.flaps.window)) < 0)
         log_warning_errno(err, "Cannot fold the counters: %m");
     if (!in->state_read_only)
         saved(in, r, counters_save(in->state_dir, st), COUNTERS_SAVE);
-    if (in->shared)
-        pthread_mutex_unlock(&in->shared->lock);
     s->checks.counters = st;
 }
 
@@ -143,8 +140,8 @@ static void links_of_snapshot(const struct pipeline_input *in, struct pass_state
 
 /* What the kernel printed since the last pass, about this node's rails: read where the
  * daemon or --once judges this node (the daemon on a --sysfs-root tree too: its kernel is
- * this one), never for another node's tree. Outside the shared lock, like links_keep: only
- * the pass touches the memory. */
+ * this one), never for another node's tree. Only the pass touches the memory (lent to it:
+ * pipeline.h's pass_memory). */
 static void kernel_log_pass(const struct pipeline_input *in, struct report *r,
                             struct link_memory *m)
 {
@@ -166,7 +163,7 @@ static void kernel_log_pass(const struct pipeline_input *in, struct report *r,
 static void links_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
 {
     const struct counter_state *st = s->checks.counters;
-    struct link_memory *m = in->links;
+    struct link_memory *m = in->memory ? &in->memory->links : NULL;
     int err;
     if (!st || r->inventory.n_rails == 0)
         return;
@@ -182,15 +179,11 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
             note_unreadable(in, r, err, LINK_STORE_FILE, "the links' history starts anew");
         }
     }
-    if (in->shared)
-        pthread_mutex_lock(&in->shared->lock);
     err = link_memory_observe(m, st->boot_id, now_usec(CLOCK_BOOTTIME), now_usec(CLOCK_REALTIME),
                               &r->inventory, st);
     if (err >= 0)
         err = link_memory_observe_modules(m, m->now_wall, &r->inventory,
                                           in->policy->checks.module.rx_power_window);
-    if (in->shared)
-        pthread_mutex_unlock(&in->shared->lock);
     if (err < 0)
         log_warning_errno(err, "Cannot keep the link memory: %m");
     kernel_log_pass(in, r, m);
@@ -198,9 +191,7 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
     s->checks.links = m;
 }
 
-/* After the checks: their warnings' raises join the memory, which is saved. Outside the
- * shared lock: only the pass touches the memory, and the event loop need not wait on a
- * file write. */
+/* After the checks: their warnings' raises join the memory, which is saved. */
 static void links_keep(const struct pipeline_input *in, struct report *r, struct pass_state *s)
 {
     int err;
@@ -221,10 +212,7 @@ static void tuning_pass(const struct pipeline_input *in, struct report *r, struc
 {
     if (in->offline && !in->procfs_given)
         return;     /* no sysctls in a sysfs tree: this host's are not the node's */
-    if (in->shared)
-        pthread_mutex_lock(&in->shared->lock);
-    enum tuning_action a = in->offline || (in->shared && in->shared->tuning_suspended)
-                           ? TUNING_READ : in->tuning;
+    enum tuning_action a = in->offline || in->tuning_suspended ? TUNING_READ : in->tuning;
     struct rail_netdevs rails;
     rail_netdevs_from_inventory(&r->inventory, &rails);
     int err = tuning_run(&r->tuning, in->procfs_root, in->state_dir, in->policy, &rails, a);
@@ -234,10 +222,8 @@ static void tuning_pass(const struct pipeline_input *in, struct report *r, struc
         err = tuning_run(&r->tuning, in->procfs_root, in->state_dir, in->policy, &rails,
                          TUNING_READ);
     }
-    if (in->shared)
-        pthread_mutex_unlock(&in->shared->lock);
-    r->tuning.under_daemon = in->shared || in->daemon_runs;
-    r->tuning.daemon_pass = in->shared != NULL;
+    r->tuning.under_daemon = in->daemon_pass || in->daemon_runs;
+    r->tuning.daemon_pass = in->daemon_pass;
     if (err < 0 && r->tuning.n == 0)
         log_warning_errno(err, "Cannot take the sysctl profile's state: %m");
     if (!in->offline)
@@ -299,7 +285,7 @@ static void probes_pass(const struct pipeline_input *in, struct report *r, struc
     }
     if (!in->probes || probes_copy(in->probes, &r->probes) < 0) {
         strscpy(r->why_not_probed, !in->policy->probes.enabled ? "probes.enabled is false in the policy"
-                                   : in->shared ? "no probe run has finished yet" : "--no-probes",
+                                   : in->daemon_pass ? "no probe run has finished yet" : "--no-probes",
                 sizeof(r->why_not_probed));
         return;
     }
@@ -331,17 +317,12 @@ static void jobs_pass(const struct pipeline_input *in, struct report *r, struct 
     s->checks.n_gid_moves = in->n_gid_moves;
 }
 
-/* Every check, once everything they judge is in. The daemon's loop folds its own samples
- * into the counter state too, so the checks and the report's rates read it under the lock. */
+/* Every check, once everything they judge is in. */
 static void judge(const struct pipeline_input *in, struct report *r, const struct pass_state *s)
 {
-    if (in->shared)
-        pthread_mutex_lock(&in->shared->lock);
     checks_run(&s->checks, &r->findings);
     if (s->checks.counters)
         report_keep_rates(r, s->checks.counters);
-    if (in->shared)
-        pthread_mutex_unlock(&in->shared->lock);
 }
 
 /* The analysed node's name and kernel: this host's live, the tree's own offline. */
@@ -368,8 +349,10 @@ int pipeline_run(const struct pipeline_input *in, struct report *r)
     struct pass_state s = { .checks = { .inventory = &r->inventory, .policy = in->policy } };
     report_init(r, in->policy, in->policy_source);
     identify(in, r);
-    int err = inventory_take(in->sysfs_root, in->offline && !in->procfs_given ? NULL : in->procfs_root,
-                         in->policy, &r->inventory);
+    int err = inventory_take_kept(in->sysfs_root,
+                                  in->offline && !in->procfs_given ? NULL : in->procfs_root,
+                                  in->policy, in->memory ? &in->memory->fw_answers : NULL,
+                                  &r->inventory);
     if (err < 0)
         return err;
     if (in->persistence)

@@ -4,7 +4,6 @@
  * -> verdict, into a report that everything after it only reads. */
 #pragma once
 
-#include <pthread.h>
 #include <stdbool.h>
 
 #include "baseline.h"
@@ -13,14 +12,17 @@
 #include "policy.h"
 #include "probes_runner.h"
 #include "report.h"
+#include "source_cc.h"
 #include "tuning_transaction.h"
 
-/* What the daemon's loop shares with a pass running in the worker (check_job.h): the lock is
- * held around the counter state and around each tuning transaction, and tuning_suspended
- * is read under it, so a revert on the loop is never undone by a pass already going. */
-struct pipeline_shared {
-    pthread_mutex_t lock;
-    bool tuning_suspended;      /* after "revert": enforcement waits for "apply" or a reload */
+/* The daemon's memory between passes that a pass changes, lent to the pass for its run:
+ * the loop owns it, and touches none of it while a pass holds it. */
+struct pass_memory {
+    /* A copy of the loop's counter state: the pass folds its own samples into it and
+     * judges it; the loop folds the same samples into its own when the pass is back. */
+    struct counter_state counters;
+    struct link_memory links;           /* the loop's, handed over and back */
+    struct fw_answers fw_answers;       /* the loop's, handed over and back */
 };
 
 struct pipeline_input {
@@ -28,14 +30,13 @@ struct pipeline_input {
     const struct policy *policy;
     const char *policy_source;
     enum tuning_action tuning;          /* TUNING_READ or TUNING_APPLY */
-    /* The counter state kept between passes (the daemon's), folded and saved here; NULL:
-     * loaded from and saved to state_dir (--once). A snapshot touches neither. */
-    struct counter_state *counters;
-    /* The link memory (the daemon's), observed, judged and saved here like the counters;
-     * NULL: loaded from and saved to state_dir (--once). A snapshot has none. */
-    struct link_memory *links;
-    const char *boot_id;                /* with counters */
-    struct pipeline_shared *shared;     /* the daemon's; NULL for --once */
+    /* The daemon's memory, lent (pass_memory): its counter state and link memory are
+     * folded, observed, judged and saved here. NULL: loaded from and saved to state_dir
+     * (--once); a snapshot touches neither. */
+    struct pass_memory *memory;
+    const char *boot_id;                /* with memory */
+    bool daemon_pass;                   /* the daemon's pass (with memory) */
+    bool tuning_suspended;              /* after "revert": enforcement waits for "apply" */
     /* Probe results: the daemon's last run with its baselines, or run now (--once, with
      * the baselines in state_dir). */
     const struct probe_run *probes;

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "check_job.h"
 #include "checks.h"
 #include "control.h"
+#include "counters_job.h"
 #include "counters_store.h"
 #include "link_store.h"
 #include "events.h"
@@ -60,7 +60,7 @@ struct manager {
     usec_t started, last_reload;    /* CLOCK_REALTIME; last_reload 0: none yet */
     unsigned checks_done;
     bool ready_sent;
-    struct pipeline_shared shared;  /* the counter state and tuning, with the worker */
+    bool tuning_suspended;      /* after "revert": enforcement waits for "apply" or a reload */
     struct check_job *check_job;    /* the pass in the worker thread, if one is going */
     bool check_again;           /* asked for while one was going: starts when it ends */
     int check_pipe[2];
@@ -68,13 +68,17 @@ struct manager {
     struct baselines baselines;
     struct counter_state counters;  /* previous samples, rates, carrier history */
     struct link_memory links;       /* flaps, link downs, bursts, warnings: kept */
+    struct fw_answers fw_answers;   /* the firmware tool's answers, per PCI function */
+    struct pass_memory *lent;       /* the memory a pass holds meanwhile (pipeline.h) */
     char boot_id[40];
     struct probe_run probes;    /* the last completed probe run */
     bool have_probes;
     struct probe_run *running;  /* the run the worker thread owns */
     struct probe_job *job;
     int probe_pipe[2];
-    sd_event_source *check_io, *probe_io, *check_timer, *probe_timer, *event_window,
+    struct counters_job *counters_job;  /* the counters timer's round, if one is going */
+    int counters_pipe[2];
+    sd_event_source *check_io, *probe_io, *counters_io, *check_timer, *probe_timer, *event_window,
                    *counters_timer;
     bool events_held;           /* events came within the window: one check at its end */
     struct events *events;
@@ -234,54 +238,118 @@ static void log_reapplied(const struct tuning *t)
 }
 
 /* Between check cycles, the counters are sampled on their own period, so a burst shows
- * as a peak rate instead of being averaged over the whole check interval. */
+ * as a peak rate instead of being averaged over the whole check interval. The reads (sysfs,
+ * the ethtool statistics, FEC_GET) run in a round of their own, off the loop; a round
+ * still going (a driver that does not answer) is not doubled. */
 static int on_counters_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
     struct manager *m = userdata;
-    const char *sysroot = m->opts->sysfs_root;
-    bool live = m->report && m->report->inventory.source == INVENTORY_LIVE;
-    for (size_t i = 0; m->report && i < m->report->inventory.n_rails; i++) {
-        const struct rail *r = &m->report->inventory.rails[i];
-        struct counter_sample sample;
-        uint64_t changes = 0;
-        bool has_changes = r->netdev.name[0] &&
-            sysfs_read_u64(sysroot, &changes, "class/net/%s/carrier_changes", r->netdev.name) == 0;
-        source_counters_sample(sysroot, live, r, &sample);
-        pthread_mutex_lock(&m->shared.lock);   /* a pass in the worker folds them too */
-        m->counters.peak_hold = m->policy->checks.interval;
-        m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
-        m->counters.link_limit = m->policy->checks.counters.link;
-        int e = counters_fold(&m->counters, m->boot_id, r->name, &sample, has_changes, changes,
-                              m->policy->checks.flaps.window);
-        pthread_mutex_unlock(&m->shared.lock);
-        if (e < 0)
-            log_warning("Cannot fold the counters: out of memory");
-        counter_sample_done(&sample);
-    }
     sd_event_source_set_time(s, usec + m->policy->checks.counters.interval);
+    if (m->counters_job) {
+        log_debug("manager", "the previous counters round is still going; skipping this one");
+        return 0;
+    }
+    if (!m->report || m->report->inventory.n_rails == 0)
+        return 0;
+    int r = counters_job_start(m->opts->sysfs_root,
+                               m->report->inventory.source == INVENTORY_LIVE,
+                               &m->report->inventory, m->counters_pipe[1], &m->counters_job);
+    if (r < 0)
+        log_warning_errno(r, "Cannot sample the counters: %m");
     return 0;
 }
 
-static void pipeline_input_of(struct manager *m, struct pipeline_input *in)
+/* Back on the loop: the round's samples folded into the counter state. */
+static void counters_join(struct manager *m)
+{
+    struct counters_round round;
+    if (!m->counters_job)
+        return;
+    counters_job_join(m->counters_job, &round);
+    m->counters_job = NULL;
+    for (size_t i = 0; i < round.n; i++) {
+        const struct rail_sample *rs = &round.v[i];
+        m->counters.peak_hold = m->policy->checks.interval;
+        m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
+        m->counters.link_limit = m->policy->checks.counters.link;
+        int e = counters_fold(&m->counters, m->boot_id, rs->rail, &rs->sample, rs->has_carrier,
+                              rs->carrier_changes, m->policy->checks.flaps.window);
+        if (e < 0)
+            log_warning("Cannot fold the counters: out of memory");
+    }
+    counters_round_done(&round);
+}
+
+static int on_counters_done(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+    char buf[16];
+    while (read(fd, buf, sizeof(buf)) > 0)
+        ;
+    counters_join(userdata);
+    return 0;
+}
+
+/* The memory a pass changes, lent to it: a copy of the counter state (the loop folds its
+ * rounds into its own meanwhile), the link memory and the firmware answers themselves
+ * (only passes use them). */
+static struct pass_memory *memory_lend(struct manager *m)
+{
+    struct pass_memory *mem = calloc(1, sizeof(*mem));
+    if (!mem || counters_copy(&m->counters, &mem->counters) < 0) {
+        free(mem);
+        return NULL;
+    }
+    mem->links = m->links;
+    mem->fw_answers = m->fw_answers;
+    m->links = (struct link_memory){ 0 };
+    m->fw_answers = (struct fw_answers){ 0 };
+    m->lent = mem;
+    return mem;
+}
+
+/* The pass is back: its link memory and firmware answers return, and its counter samples
+ * (R's inventory, as the pass folded them into its copy) join the loop's counter state. A
+ * round folded after the pass sampled keeps the newer samples. R is NULL when the pass
+ * took no inventory (it changed nothing). */
+static void memory_take_back(struct manager *m, const struct report *r)
+{
+    struct pass_memory *mem = m->lent;
+    if (!mem)
+        return;
+    m->links = mem->links;
+    m->fw_answers = mem->fw_answers;
+    counters_done(&mem->counters);
+    free(mem);
+    m->lent = NULL;
+    if (r && r->inventory.n_rails > 0 &&
+        counters_fold_inventory(&m->counters, m->boot_id, &r->inventory,
+                                m->policy->checks.flaps.window) < 0)
+        log_warning("Cannot fold the counters: out of memory");
+}
+
+static int pipeline_input_of(struct manager *m, struct pipeline_input *in)
 {
     retry_state_dir(m);
+    /* The counters judge the peak rates of the last check interval: a burst between two
+     * passes is not averaged away, nor lost to an event-driven pass right after. */
+    m->counters.peak_hold = m->policy->checks.interval;
+    m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
+    m->counters.link_limit = m->policy->checks.counters.link;
+    struct pass_memory *mem = memory_lend(m);
+    if (!mem)
+        return -ENOMEM;
     *in = (struct pipeline_input) {
         .sysfs_root = m->opts->sysfs_root, .procfs_root = m->opts->procfs_root,
         .state_dir = m->opts->state_dir, .policy = m->policy,
         .policy_source = m->policy_source,
         .tuning = m->policy->tuning.mode == TUNING_ENFORCE ? TUNING_APPLY : TUNING_READ,
-        .counters = &m->counters, .links = &m->links, .boot_id = m->boot_id, .shared = &m->shared,
+        .memory = mem, .boot_id = m->boot_id, .daemon_pass = true,
+        .tuning_suspended = m->tuning_suspended,
         .probes = m->have_probes ? &m->probes : NULL, .baselines = &m->baselines,
         .persistence = &m->persistence,
         .jobs = &m->jobs, .gid_moves = m->gid_moves, .n_gid_moves = m->n_gid_moves,
     };
-    /* The counters judge the peak rates of the last check interval: a burst between two
-     * passes is not averaged away, nor lost to an event-driven pass right after. */
-    pthread_mutex_lock(&m->shared.lock);
-    m->counters.peak_hold = m->policy->checks.interval;
-    m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
-    m->counters.link_limit = m->policy->checks.counters.link;
-    pthread_mutex_unlock(&m->shared.lock);
+    return 0;
 }
 
 /* The responder listens on the rails' addresses: after a pass, when they changed (the
@@ -361,10 +429,12 @@ static int check_first(struct manager *m)
     struct pipeline_input in;
     struct check_writes w;
     int err;
-    pipeline_input_of(m, &in);
-    check_writes_of(m, &w);
     struct reply_cache *replies;
+    if ((err = pipeline_input_of(m, &in)) < 0)
+        return log_error_errno(err, "Cannot start the first check: %m");
+    check_writes_of(m, &w);
     struct report *r = check_run_here(&in, &w, &err, &replies);
+    memory_take_back(m, r);
     if (!r)
         return log_error_errno(err, "Cannot take the inventory of %s: %m", m->opts->sysfs_root);
     check_finished(m, r, replies, &w);
@@ -383,10 +453,13 @@ static int manager_check(struct manager *m)
         return 0;
     }
     m->check_again = false;
-    pipeline_input_of(m, &in);
+    int r = pipeline_input_of(m, &in);
+    if (r < 0)
+        return log_error_errno(r, "Cannot start a check: %m");
     check_writes_of(m, &w);
-    int r = check_job_start(&in, &w, m->check_pipe[1], &m->check_job);
+    r = check_job_start(&in, &w, m->check_pipe[1], &m->check_job);
     if (r < 0) {
+        memory_take_back(m, NULL);
         m->baselines_dirty |= w.save_baselines;
         return log_error_errno(r, "Cannot start a check: %m");
     }
@@ -408,7 +481,11 @@ static struct report *check_join(struct manager *m, int *err, struct check_write
     if (!m->check_job)
         return NULL;
     struct report *r = check_job_join(m->check_job, err, w, replies);
+    char buf[16];
     m->check_job = NULL;
+    while (read(m->check_pipe[0], buf, sizeof(buf)) > 0)
+        ;   /* its byte, when joined before the loop saw it */
+    memory_take_back(m, r);
     policy_free(m->retired_policy);
     m->retired_policy = NULL;
     return r;
@@ -424,22 +501,28 @@ static void drop_check(struct manager *m)
     report_free(r, replies);
 }
 
-static int on_check_done(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+/* Joins the pass going and takes its results. */
+static void check_done(struct manager *m)
 {
-    struct manager *m = userdata;
-    char buf[16];
     struct check_writes w;
-    int err;
-    while (read(fd, buf, sizeof(buf)) > 0)
-        ;
-    if (!m->check_job)
-        return 0;
     struct reply_cache *replies;
+    int err;
     struct report *r = check_join(m, &err, &w, &replies);
     if (r)
         check_finished(m, r, replies, &w);
     else
         log_error_errno(err, "Cannot take the inventory of %s: %m", m->opts->sysfs_root);
+}
+
+static int on_check_done(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+    struct manager *m = userdata;
+    char buf[16];
+    while (read(fd, buf, sizeof(buf)) > 0)
+        ;
+    if (!m->check_job)
+        return 0;
+    check_done(m);
     if (m->check_again)
         (void)manager_check(m);
     return 0;
@@ -534,13 +617,15 @@ int manager_tune(struct manager *m, enum tuning_action a, struct tuning *ret)
     struct rail_netdevs rails = { 0 };
     if (m->report)
         rail_netdevs_from_inventory(&m->report->inventory, &rails);
-    pthread_mutex_lock(&m->shared.lock);
+    /* A pass going may be applying the profile (it read tuning_suspended when it began):
+     * it ends first, so that a revert here is never undone by it. */
+    if (m->check_job)
+        check_done(m);
     int r = tuning_run(ret, m->opts->procfs_root, m->opts->state_dir, m->policy, &rails, a);
     if (a == TUNING_APPLY && r != -ECANCELED)
-        m->shared.tuning_suspended = false;
+        m->tuning_suspended = false;
     else if (a == TUNING_REVERT)
-        m->shared.tuning_suspended = true;  /* enforcement would put the values straight back */
-    pthread_mutex_unlock(&m->shared.lock);
+        m->tuning_suspended = true;  /* enforcement would put the values straight back */
     (void)manager_check(m);
     return r;
 }
@@ -607,10 +692,8 @@ static int on_probe_done(sd_event_source *s, int fd, uint32_t revents, void *use
     probes_join(m->job);
     m->job = NULL;
     /* The rail's traffic until now was partly this run's own streams. */
-    pthread_mutex_lock(&m->shared.lock);
     if (m->counters.own_traffic_until == UINT64_MAX)
         m->counters.own_traffic_until = now_usec(CLOCK_BOOTTIME);
-    pthread_mutex_unlock(&m->shared.lock);
     probes_carry(m->running, m->have_probes ? &m->probes : NULL);
     fold_baselines(m, m->running);
     probes_done(&m->probes);
@@ -642,17 +725,12 @@ int manager_probe_now(struct manager *m, bool force)
         char job[32] = "";
         if (m->policy->probes.defer.jobs)
             (void)source_jobs_slurm(m->opts->sysfs_root, m->opts->procfs_root, job, sizeof(job));
-        pthread_mutex_lock(&m->shared.lock);
         streams = probes_defer(run, &m->counters, m->policy, job, true, now_usec(CLOCK_BOOTTIME));
-        pthread_mutex_unlock(&m->shared.lock);
     }
     if (r == 0)
         r = probes_start(run, m->probe_pipe[1], &m->job);
-    if (r == 0 && streams > 0) {
-        pthread_mutex_lock(&m->shared.lock);
+    if (r == 0 && streams > 0)
         m->counters.own_traffic_until = UINT64_MAX;
-        pthread_mutex_unlock(&m->shared.lock);
-    }
     if (r < 0) {
         probes_done(run);
         free(run);
@@ -712,9 +790,7 @@ int manager_reload(struct manager *m)
         policy_free(m->policy);
     m->policy = p;
     m->reload_error[0] = '\0';
-    pthread_mutex_lock(&m->shared.lock);
-    m->shared.tuning_suspended = false;
-    pthread_mutex_unlock(&m->shared.lock);
+    m->tuning_suspended = false;
     m->last_reload = now_usec(CLOCK_REALTIME);
     log_running(m, "Policy reloaded");
     sync_responder(m);
@@ -803,6 +879,11 @@ static int add_sources(struct manager *m)
         return -errno;
     if ((r = sd_event_add_io(m->event, &m->probe_io, m->probe_pipe[0], EPOLLIN, on_probe_done, m)) < 0)
         return r;
+    if (pipe2(m->counters_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+        return -errno;
+    if ((r = sd_event_add_io(m->event, &m->counters_io, m->counters_pipe[0], EPOLLIN,
+                             on_counters_done, m)) < 0)
+        return r;
     if (pipe2(m->check_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
         return -errno;
     if (pipe2(m->jobs_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
@@ -850,7 +931,7 @@ int manager_new(const struct options *o, const struct instance_hold *state_hold,
     m->probe_pipe[0] = m->probe_pipe[1] = -1;
     m->check_pipe[0] = m->check_pipe[1] = -1;
     m->jobs_pipe[0] = m->jobs_pipe[1] = -1;
-    pthread_mutex_init(&m->shared.lock, NULL);
+    m->counters_pipe[0] = m->counters_pipe[1] = -1;
     if (!(m->policy = calloc(1, sizeof(*m->policy)))) {
         free(m);
         return -ENOMEM;
@@ -931,11 +1012,13 @@ void manager_free(struct manager *m)
         jobs_done(&left);
     }
     jobs_done(&m->jobs);
+    counters_join(m);
     responder_stop(m->responder);
     control_free(m->control);
     events_free(m->events);
     sd_event_source_unref(m->probe_io);
     sd_event_source_unref(m->check_io);
+    sd_event_source_unref(m->counters_io);
     sd_event_source_unref(m->check_timer);
     sd_event_source_unref(m->probe_timer);
     sd_event_source_unref(m->counters_timer);
@@ -947,9 +1030,12 @@ void manager_free(struct manager *m)
         close(m->probe_pipe[0]);
     if (m->probe_pipe[1] >= 0)
         close(m->probe_pipe[1]);
-    for (size_t i = 0; i < ARRAY_SIZE(m->check_pipe); i++)
+    for (size_t i = 0; i < ARRAY_SIZE(m->check_pipe); i++) {
         if (m->check_pipe[i] >= 0)
             close(m->check_pipe[i]);
+        if (m->counters_pipe[i] >= 0)
+            close(m->counters_pipe[i]);
+    }
     for (size_t i = 0; i < ARRAY_SIZE(m->jobs_pipe); i++)
         if (m->jobs_pipe[i] >= 0)
             close(m->jobs_pipe[i]);
@@ -958,9 +1044,9 @@ void manager_free(struct manager *m)
     baselines_done(&m->baselines);
     counters_done(&m->counters);
     link_memory_done(&m->links);
+    fw_answers_done(&m->fw_answers);
     alerts_done(&m->alerts);
     policy_free(m->policy);
-    pthread_mutex_destroy(&m->shared.lock);
     if (m->state_hold.fd >= 0)
         close(m->state_hold.fd);
     free(m);

@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 
 #include "fw_config.h"
 #include "fw_config_parse.h"
+#include "grow.h"
 #include "macro.h"
 #include "snapshot_read.h"
 #include "source_cc.h"
@@ -109,18 +109,6 @@ static void fw_apply(const char *tool, const char *text, size_t len, const struc
         snprintf(c->fw_why, sizeof(c->fw_why), "%s: %s", tool[0] ? tool : "the firmware tool", why);
 }
 
-/* The live answers, kept per PCI function as parsed (a function is always the same
- * port): a query takes seconds, and the next-boot values change only when someone runs
- * the tool. */
-struct fw_answer {
-    char pci[16];
-    usec_t at;                  /* CLOCK_BOOTTIME */
-    struct cc_state fw;         /* its fw_* fields */
-};
-static struct fw_answer answers[INVENTORY_MAX_RAILS];
-static size_t n_answers;
-static pthread_mutex_t answers_lock = PTHREAD_MUTEX_INITIALIZER;
-
 static void fw_query(const struct rail *r, const struct policy *p, struct cc_state *c)
 {
     char *text = NULL, tool[16] = "";
@@ -132,34 +120,50 @@ static void fw_query(const struct rail *r, const struct policy *p, struct cc_sta
     free(text);
 }
 
-static void fw_live(const struct rail *r, const struct policy *p, struct cc_state *c)
+void fw_answers_done(struct fw_answers *a)
+{
+    free(a->v);
+    *a = (struct fw_answers){ 0 };
+}
+
+/* PCI's answer in ANSWERS, added empty (never asked) if new; NULL past the bound or out
+ * of memory. */
+static struct fw_answer *fw_answer_of(struct fw_answers *answers, const char *pci)
+{
+    for (size_t i = 0; i < answers->n; i++)
+        if (streq(answers->v[i].pci, pci))
+            return &answers->v[i];
+    if (GROW_ARRAY(answers->v, answers->cap, answers->n + 1, INVENTORY_MAX_RAILS) < 0)
+        return NULL;
+    struct fw_answer *a = &answers->v[answers->n++];
+    memset(a, 0, sizeof(*a));
+    snprintf(a->pci, sizeof(a->pci), "%s", pci);
+    return a;
+}
+
+static void fw_live(const struct rail *r, const struct policy *p, struct fw_answers *answers,
+                    struct cc_state *c)
 {
     usec_t now = now_usec(CLOCK_BOOTTIME);
-    struct fw_answer *a = NULL;
-    pthread_mutex_lock(&answers_lock);
-    for (size_t i = 0; i < n_answers && !a; i++)
-        if (streq(answers[i].pci, r->pci_addr))
-            a = &answers[i];
-    if (!a && n_answers < ARRAY_SIZE(answers)) {
-        a = &answers[n_answers++];
-        snprintf(a->pci, sizeof(a->pci), "%s", r->pci_addr);
-        a->at = 0;
+    struct fw_answer *a;
+    if (!answers) {
+        fw_query(r, p, c);
+        return;
     }
-    if (!a) {
+    if (!(a = fw_answer_of(answers, r->pci_addr))) {
         snprintf(c->fw_why, sizeof(c->fw_why), "more PCI functions than fabtune keeps answers for");
-    } else {
-        if (!a->at || now - a->at >= p->rails.cc.firmware_every) {
-            cc_state_init(&a->fw);
-            fw_query(r, p, &a->fw);
-            a->at = now ? now : 1;
-        }
-        c->fw_known = a->fw.fw_known;
-        memcpy(c->fw_why, a->fw.fw_why, sizeof(c->fw_why));
-        memcpy(c->fw_tool, a->fw.fw_tool, sizeof(c->fw_tool));
-        memcpy(c->fw_current, a->fw.fw_current, sizeof(c->fw_current));
-        memcpy(c->fw_next, a->fw.fw_next, sizeof(c->fw_next));
+        return;
     }
-    pthread_mutex_unlock(&answers_lock);
+    if (!a->at || now - a->at >= p->rails.cc.firmware_every) {
+        cc_state_init(&a->fw);
+        fw_query(r, p, &a->fw);
+        a->at = now ? now : 1;
+    }
+    c->fw_known = a->fw.fw_known;
+    memcpy(c->fw_why, a->fw.fw_why, sizeof(c->fw_why));
+    memcpy(c->fw_tool, a->fw.fw_tool, sizeof(c->fw_tool));
+    memcpy(c->fw_current, a->fw.fw_current, sizeof(c->fw_current));
+    memcpy(c->fw_next, a->fw.fw_next, sizeof(c->fw_next));
 }
 
 static void fw_snapshot(const char *sysroot, const struct rail *r, struct cc_state *c)
@@ -183,7 +187,8 @@ static void fw_snapshot(const char *sysroot, const struct rail *r, struct cc_sta
     free(why);
 }
 
-void source_cc_fill(const char *sysroot, bool live, const struct policy *p, struct inventory *inv)
+void source_cc_fill(const char *sysroot, bool live, const struct policy *p,
+                    struct fw_answers *answers, struct inventory *inv)
 {
     for (size_t i = 0; i < inv->n_rails; i++) {
         struct rail *r = &inv->rails[i];
@@ -198,7 +203,7 @@ void source_cc_fill(const char *sysroot, bool live, const struct policy *p, stru
             snprintf(c->fw_why, sizeof(c->fw_why), "not an mlx5 PCI function (%s)",
                      r->driver[0] ? r->driver : "driver unknown");
         else if (live)
-            fw_live(r, p, c);
+            fw_live(r, p, answers, c);
         else
             fw_snapshot(sysroot, r, c);
     }

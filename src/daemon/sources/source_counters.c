@@ -3,10 +3,13 @@
  * counters/, rxe only hw_counters/) and the classified ethtool statistics of its netdev. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "counters.h"
 #include "macro.h"
@@ -101,9 +104,31 @@ static void sample_bytes(const char *sysroot, const struct rail *r, struct count
     s->has_bytes = rx && tx;
 }
 
+/* FABTUNE_TEST_HANG_COUNTERS=PATH: each sample first reads PATH to its end with a blocking
+ * open and read. For tests only: a FIFO there, which the test opens for writing now and
+ * then, stands for a driver whose counter or FEC_GET read hangs (real blocking I/O in the
+ * thread that samples). Without the variable, or without the file, nothing happens. */
+static void test_hang_counters(void)
+{
+    const char *path = getenv("FABTUNE_TEST_HANG_COUNTERS");
+    char buf[64];
+    if (!path || !*path)
+        return;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return;
+    for (;;) {
+        ssize_t k = read(fd, buf, sizeof(buf));
+        if (k == 0 || (k < 0 && errno != EINTR))
+            break;
+    }
+    close(fd);
+}
+
 void source_counters_sample(const char *sysroot, bool live, const struct rail *r,
                             struct counter_sample *s)
 {
+    test_hang_counters();
     memset(s, 0, sizeof(*s));
     s->taken = now_usec(CLOCK_BOOTTIME);
     s->pfc_known = r->qos.dcb.known && r->qos.dcb.has_pfc;
