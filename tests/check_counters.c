@@ -687,7 +687,7 @@ START_TEST(test_offline_totals)
     const struct finding *f = one_finding(&a.findings, "counters.link_down", "mlx5_1/1");
     ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
     ck_assert_ptr_null(f->actual);
-    ck_assert_ptr_nonnull(strstr(f->message, "a snapshot is a single sample"));
+    ck_assert_ptr_nonnull(strstr(f->message, "a captured tree is a single sample"));
     ck_assert_ptr_nonnull(strstr(f->message, "since the last reset: link_downed 255 (saturated, 8-bit)"));
     ck_assert_ptr_nonnull(f->hint);
     ck_assert_ptr_nonnull(strstr(f->hint, "perfquery -R"));

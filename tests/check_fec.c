@@ -475,7 +475,7 @@ START_TEST(test_check_ber_one_sample)
     check_fec(&inv, &st, &p, &fs);
     const struct finding *f = judge(&fs, "link.ber", "r/1");
     ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
-    ck_assert_str_eq(f->message, "eth_r: BER unknown: a snapshot is a single sample; rates need "
+    ck_assert_str_eq(f->message, "eth_r: BER unknown: a captured tree is a single sample; rates need "
                      "two; since the counters' reset: 691234567 corrected bits, 3 uncorrectable "
                      "blocks");
     f = judge(&fs, "link.ber", "veth/1");

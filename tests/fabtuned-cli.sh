@@ -188,7 +188,7 @@ jq -r '.tuning[] | select(.key == "net.core.rmem_max" or .key == "net.core.wmem_
 expect_match '^net.core.rmem_max matches$' "$tmp/offline-states"
 expect_match '^net.core.wmem_max missing$' "$tmp/offline-states"
 jq -r '.findings[] | select(.check == "tuning.drift") | .message' "$LAST_OUT" > "$tmp/offline-drift"
-expect_match '^net.core.wmem_max is not in the snapshot$' "$tmp/offline-drift"
+expect_match '^net.core.wmem_max is not in the captured tree$' "$tmp/offline-drift"
 
 # The snapshot is compressed as its name says, and fabtuned reads it so; a name that says
 # no compression fabtune knows is refused before anything is captured.
@@ -324,7 +324,7 @@ grep -c '^fabric.cabling ok ' "$tmp/fabric8" > "$tmp/n"; expect_match '^8$' "$tm
 grep -c '^fabric.mtu ok ' "$tmp/fabric8" > "$tmp/n"; expect_match '^8$' "$tmp/n"
 expect_rc 0 "$fabtuned" --once --json --no-probes -c "$rails_only" --sysfs-root "$fx/mlx5_8rail/sys"
 jq -r '.findings[] | select(.check == "qos.pfc") | "\(.severity) \(.message)"' "$LAST_OUT" > "$tmp/qos-bare"
-expect_match '^unknown .*a sysfs snapshot holds no DCB netlink state' "$tmp/qos-bare"
+expect_match '^unknown .*a captured tree holds no DCB netlink state' "$tmp/qos-bare"
 # A real capture: fabtunectl snapshot in a namespace (its own sysfs) with a veth pair keeps the kernel's
 # own replies for v0 (its DCB NLMSG_ERROR, ethtool's EOPNOTSUPP for pause, its statistics).
 # Given to rail 5 of the 8-rail tree, offline says what a live veth says.
@@ -412,7 +412,7 @@ mkdir -p "$tmp/offline-state"
 expect_rc_in "0 1 2 3" "$fabtuned" --once --json --sysfs-root "$fx/mlx5_8rail/sys" \
     --state-dir "$tmp/offline-state" -c "$top_srcdir/tests/rails-only.policy"
 jq -r '"\(.probes // "none") \(.hostname)"' "$LAST_OUT" > "$tmp/off"
-expect_grep "none unknown (a sysfs snapshot)" "$tmp/off"
+expect_grep "none unknown (a captured tree)" "$tmp/off"
 jq -r '.findings[] | select(.check == "host.memlock") | .severity' "$LAST_OUT" > "$tmp/off-ml"
 expect_grep "unknown" "$tmp/off-ml"
 [ -z "$(ls -A "$tmp/offline-state")" ] && pass "offline analysis wrote no state" ||

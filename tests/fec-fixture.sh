@@ -49,7 +49,7 @@ out "$(f link.fec mlx5_4/1)" \
     '^unknown | null | enp154s0f0np0: FEC unknown: no answer to FEC_GET when the snapshot was taken (Operation not supported)$'
 out "$(f link.fec mlx5_5/1)" '^0 findings$'
 out "$(f link.ber mlx5_0/1)" \
-    '^unknown | null | enp26s0f0np0: BER unknown: a snapshot is a single sample; rates need two; since the counters. reset: 691234567 corrected bits, 3 uncorrectable blocks$'
+    '^unknown | null | enp26s0f0np0: BER unknown: a captured tree is a single sample; rates need two; since the counters. reset: 691234567 corrected bits, 3 uncorrectable blocks$'
 out "$(f link.ber mlx5_1/1)" \
     '^unknown | null | enp60s0f0np0: no FEC or PHY error counts: the driver gives no corrected bits or symbol errors$'
 out "$(f link.ber mlx5_3/1)" \

@@ -413,9 +413,9 @@ static bool contains_unknown(const char *s, size_t n)
     return strstr(buf, "unknown") || strstr(buf, "not known");
 }
 
-/* Why a check cannot tell, from its words: "PFC state unknown: a sysfs snapshot holds no
- * DCB netlink state" -> "a sysfs snapshot holds no DCB netlink state"; "a snapshot is a
- * single sample; rates need two" -> "a snapshot is a single sample". The first clause
+/* Why a check cannot tell, from its words: "PFC state unknown: a captured tree holds no
+ * DCB netlink state" -> "a captured tree holds no DCB netlink state"; "a snapshot is a
+ * single sample; rates need two" -> "a captured tree is a single sample". The first clause
  * that is not "X unknown", without the rail it was about. */
 static void cause_of(const char *message, char *buf, size_t len)
 {
@@ -433,7 +433,7 @@ static void cause_of(const char *message, char *buf, size_t len)
         snprintf(buf, len, "%.*s", (int)n, s);
         break;
     }
-    /* "net.core.rmem_max is not in the snapshot": the key is the subject, not the cause. */
+    /* "net.core.rmem_max is not in the captured tree": the key is the subject, not the cause. */
     size_t key = strcspn(buf, " ");
     if (memchr(buf, '.', key) && strncmp(buf + key, " is ", 4) == 0)
     {

@@ -126,7 +126,7 @@ static void check_flaps(const struct rail *r, const struct counter_state *st,
     int64_t changes = counters_carrier_changes(rc, p->checks.flaps.window, &span);
     if (changes < 0 && st->snapshot) {
         findings_add(out, "netdev.flaps", SEVERITY_UNKNOWN, r->name, want, NULL, NULL,
-                     "%s: a snapshot holds one carrier count (%llu since boot)", r->netdev.name,
+                     "%s: a captured tree is a single sample (%llu carrier changes since boot)", r->netdev.name,
                      (unsigned long long)r->netdev.carrier_changes);
         return;
     }

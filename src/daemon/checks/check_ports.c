@@ -188,7 +188,7 @@ static void check_mtu(const struct rail *r, const struct policy *p, struct findi
     if (r->active_mtu == 0)
         findings_add(out, "port.mtu", SEVERITY_UNKNOWN, r->name,
                      min ? want : NULL, NULL, NULL, "active MTU not known (%s)",
-                     "it comes from verbs; a sysfs snapshot does not carry it");
+                     "it comes from verbs; a captured tree does not carry it");
     else if (r->active_mtu < min)
         findings_add(out, "port.mtu", SEVERITY_ERROR, r->name, want, got,
                      "RoCE's active MTU follows the netdev MTU: 4096 needs a netdev MTU of at "

@@ -62,7 +62,7 @@ static void missing(const struct tuning *t, const struct tuning_key *k, struct f
         findings_add(out, "tuning.drift", SEVERITY_UNKNOWN, NULL, k->wanted, NULL,
                      "fabtunectl snapshot keeps net.core, net.ipv4 and vm: the "
                      "node's kernel may have the key all the same",
-                     "%s is not in the snapshot", k->key);
+                     "%s is not in the captured tree", k->key);
         return;
     }
     if (k->closest[0])

@@ -337,7 +337,7 @@ int counters_fold(struct counter_state *st, const char *boot_id, const char *rai
         snprintf(rc->note, sizeof(rc->note), "no time passed since the last sample");
     } else if (!rc->note[0]) {
         snprintf(rc->note, sizeof(rc->note), "%s; rates need two",
-                 st->snapshot ? "a snapshot is a single sample" : "first sample");
+                 st->snapshot ? "a captured tree is a single sample" : "first sample");
     }
     r = counter_sample_copy(&rc->last, s);
     if (r < 0)

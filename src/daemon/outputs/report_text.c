@@ -48,7 +48,7 @@ static void print_rails(const struct report *r, FILE *out)
 {
     const struct inventory *inv = &r->inventory;
     fprintf(out, "rails: %zu (%s)\n", inv->n_rails,
-            inv->source == INVENTORY_LIVE ? "live" : "from a sysfs snapshot");
+            inv->source == INVENTORY_LIVE ? "live" : "from a captured tree");
     if (inv->n_rails == 0) {
         fprintf(out, "  %s\n\n", inv->why_no_rails);
         return;

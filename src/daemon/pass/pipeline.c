@@ -336,7 +336,7 @@ static void identify(const struct pipeline_input *in, struct report *r)
             strscpy(r->kernel, u.release, sizeof(r->kernel));
         return;
     }
-    snprintf(r->hostname, sizeof(r->hostname), "unknown (a sysfs snapshot)");
+    snprintf(r->hostname, sizeof(r->hostname), "unknown (a captured tree)");
     snprintf(r->kernel, sizeof(r->kernel), "unknown");
     if (!in->procfs_given)
         return;

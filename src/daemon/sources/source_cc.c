@@ -181,7 +181,7 @@ static void fw_snapshot(const char *sysroot, const struct rail *r, struct cc_sta
         snprintf(c->fw_why, sizeof(c->fw_why), "when the snapshot was taken: %.*s",
                  (int)strcspn(why, "\n"), why);
     else
-        snprintf(c->fw_why, sizeof(c->fw_why), "the snapshot holds no firmware tool's answer");
+        snprintf(c->fw_why, sizeof(c->fw_why), "the captured tree holds no firmware tool's answer");
     free(text);
     free(tool);
     free(why);

@@ -44,7 +44,7 @@ static int read_page(const struct module_from *from, uint8_t page, uint32_t offs
             snprintf(s->why, sizeof(s->why), "no answer to MODULE_EEPROM_GET when the "
                      "snapshot was taken (%s)", errno_text(-err));
         } else if (r < 0)
-            snprintf(s->why, sizeof(s->why), "the snapshot holds no %s answer", name);
+            snprintf(s->why, sizeof(s->why), "the captured tree holds no %s answer", name);
     }
     if (r >= 0)
         r = module_reply_parse((const unsigned char *)buf, len, page, offset, m, s->why,

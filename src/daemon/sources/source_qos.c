@@ -56,9 +56,9 @@ void source_qos_fill(const char *sysroot, bool live, struct inventory *inv)
             (void)source_dcb_query(r->netdev.name, &q->dcb);
             source_ethtool_pause(r->netdev.name, q);
         } else if (!qos_from_snapshot(sysroot, r->netdev.name, q)) {
-            snprintf(q->dcb.why, sizeof(q->dcb.why), "a sysfs snapshot holds no DCB netlink state");
+            snprintf(q->dcb.why, sizeof(q->dcb.why), "a captured tree holds no DCB netlink state");
             snprintf(q->pause_why, sizeof(q->pause_why),
-                     "a sysfs snapshot holds no ethtool pause parameters");
+                     "a captured tree holds no ethtool pause parameters");
         }
         source_qos_sysfs(sysroot, r->netdev.name, q);
     }
