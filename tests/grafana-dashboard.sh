@@ -205,7 +205,7 @@ done
 [ -n "$ready" ] && pass "Prometheus has the three nodes' series and the rules' ALERTS" ||
     { fail "Prometheus: $n nodes, $a of the alerts after 60 s"; query up | jq -c '.data.result[]'; }
 curl -sf "$api/rules" | jq -r '[.data.groups[].name] | sort | join(" ")' > "$tmp/groups"
-expect_match '^fabtune-cabling fabtune-cluster fabtune-node fabtune-reporting$' "$tmp/groups"
+expect_match '^fabtune-cabling fabtune-cluster fabtune-jobs fabtune-node fabtune-reporting$' "$tmp/groups"
 
 # --- Every panel's every target through the HTTP API. ---
 mkdir "$tmp/res"

@@ -23,7 +23,10 @@ expect_rc 0 systemd-analyze verify --man=no "$tmp/fabtuned.service" "$tmp/fabtun
 
 score() { systemd-analyze security --offline=true "$tmp/$1" 2>/dev/null |
           sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p'; }
-for pair in fabtuned.service:3.0 fabtune-wait-ready.service:2.0; do
+# fabtuned's 3.3: CAP_SYS_PTRACE, which the jobs watch needs to see other users' NCCL
+# processes under ProtectProc=invisible and read their maps and environ (fabtuned.service's
+# comment; ptrace itself stays filtered by @debug), costs 0.3 over the 3.0 it had without.
+for pair in fabtuned.service:3.3 fabtune-wait-ready.service:2.0; do
     u=${pair%:*} max=${pair#*:} s=$(score "${pair%:*}")
     [ -n "$s" ] && awk "BEGIN { exit !($s <= $max) }" &&
         pass "systemd-analyze security $u: $s (at most $max)" ||
