@@ -158,6 +158,20 @@ static void kernel_log_pass(const struct pipeline_input *in, struct report *r,
     }
 }
 
+/* Each rail gone from the inventory: is its PCI function still listed (the driver let it
+ * go), or did the bus lose it? Read where the tree is this node's or its copy, as the
+ * inventory is (rails.gone says it). */
+static void gone_pass(const struct pipeline_input *in, struct link_memory *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        struct rail_memory *rm = &m->rails[i];
+        if (!rm->absent_since || !rm->pci_addr[0])
+            continue;
+        rm->pci_known = true;
+        rm->pci_listed = sysfs_exists(in->sysfs_root, "bus/pci/devices/%s", rm->pci_addr) > 0;
+    }
+}
+
 /* The link's memory sees this pass's carrier and link-down counts and the counters' peak
  * rates, under the counters' boot id (a snapshot: the memory it kept, as it was). */
 static void links_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
@@ -186,6 +200,7 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
                                           in->policy->checks.module.rx_power_window);
     if (err < 0)
         log_warning_errno(err, "Cannot keep the link memory: %m");
+    gone_pass(in, m);
     kernel_log_pass(in, r, m);
     s->links = m;
     s->checks.links = m;
