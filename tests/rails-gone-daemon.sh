@@ -14,7 +14,8 @@
 # - mlx5_6 goes with its PCI function (bus/pci/devices/0000:c0:00.0): an error that says
 #   the bus lost it; its return clears it (no rails.gone finding on it);
 # - mlx5_7 goes: an error, until a reload whose policy's rails.expect_count (6) the rails
-#   there are meet: ok, saying so.
+#   there are meet: ok, saying so;
+# - every rail goes (a node whose one rail is deleted): each is an error still.
 # Needs root ("reload" and "forget" are root's).
 . "${top_srcdir:-.}/tests/lib.sh"
 fabtuned="$top_builddir/src/daemon/fabtuned"
@@ -88,5 +89,13 @@ expect_rc 0 "$ctl" -s "$sock" reload
 finding rails.gone mlx5_7/1 > "$tmp/f"
 cat "$tmp/f"
 expect_match "^ok not expected rail mlx5_7/1 left the inventory at $stamp; the policy's count is met (6 of rails.expect_count 6)$" "$tmp/f"
+
+# Every rail gone (a node of one rail whose device is deleted): each is still named.
+mkdir "$tmp/all.gone"
+mv "$ib"/* "$tmp/all.gone/"
+expect_rc 0 "$ctl" -s "$sock" reload
+finding rails.gone mlx5_0/1 > "$tmp/f"
+cat "$tmp/f"
+expect_match "^error gone rail mlx5_0/1 left the inventory at $stamp: its PCI function 0000:18:00.0 is still listed" "$tmp/f"
 fabtuned_stop
 finish
