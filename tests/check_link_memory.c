@@ -89,7 +89,17 @@ static void pass_wall(struct world *w, double t, double wall, uint64_t carrier, 
     memset(&w->fs, 0, sizeof(w->fs));
     check_counters(&w->inv, &w->st, &w->p, &w->fs);
     check_link_memory(&w->inv, &w->m, &w->p, &w->fs);
+    check_gone(&w->inv, &w->m, &w->p, &w->fs);
     ck_assert_int_eq(link_memory_note_findings(&w->m, &w->fs), 0);
+}
+
+/* rails.gone judged again on the memory as it is (after the test changed it, as the
+ * pipeline's look under bus/pci/devices, a forget or a reload would). */
+static void judge_gone(struct world *w)
+{
+    findings_done(&w->fs);
+    memset(&w->fs, 0, sizeof(w->fs));
+    check_gone(&w->inv, &w->m, &w->p, &w->fs);
 }
 
 static void pass(struct world *w, double t, uint64_t carrier, uint64_t downs, uint64_t symbols)
@@ -318,6 +328,101 @@ END_TEST
 /* What fabtunectl links shows: a day's link downs (summed), carrier changes and bursts, the
  * latest events newest first, kept as history once older than the day; and the symbol
  * errors' rate between the last two samples, unknown across a reset. */
+/* rails.gone (issue 45, item 5): a rail that was in the inventory and is not now is an
+ * error naming its PCI function (still listed, or lost by the bus) and its last state,
+ * until the policy's count is met, its rails.select list leaves it out, or an operator
+ * forgets it; the forgetting is kept in the state file and ends when the rail comes back. */
+START_TEST(test_rail_gone_is_an_error)
+{
+    struct world w;
+    struct rail_memory *rm;
+    struct link_memory loaded;
+    char dir[512];
+    world_init(&w);
+    strscpy(w.rail.pci_addr, "0000:18:00.0", sizeof(w.rail.pci_addr));
+    strscpy(w.rail.state_name, "ACTIVE", sizeof(w.rail.state_name));
+    strscpy(w.rail.phys_state_name, "LinkUp", sizeof(w.rail.phys_state_name));
+    pass(&w, 0, 4, 0, 0);
+    ck_assert_int_eq(one_finding(&w.fs, "rails.gone", NULL)->severity, SEVERITY_OK);
+    ck_assert_int_eq(link_memory_forget(&w.m, RAIL), -EEXIST);     /* present: not gone */
+    ck_assert_int_eq(link_memory_forget(&w.m, "mlx5_9/1"), -ENOENT);
+
+    w.inv.n_rails = 0;                      /* gone */
+    pass(&w, 20, 4, 0, 0);
+    const struct finding *f = one_finding(&w.fs, "rails.gone", RAIL);
+    ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+    ck_assert_str_eq(f->message, "rail mlx5_0/1 left the inventory at 2027-01-15T08:00:20Z: its "
+                     "PCI function 0000:18:00.0 not looked for; its last state ACTIVE/LinkUp");
+    rm = link_memory_find(&w.m, RAIL);
+    rm->pci_known = rm->pci_listed = true;  /* the driver let it go */
+    judge_gone(&w);
+    f = one_finding(&w.fs, "rails.gone", RAIL);
+    ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+    ck_assert_str_eq(f->actual, "gone");
+    ck_assert_ptr_nonnull(strstr(f->message, "its PCI function 0000:18:00.0 is still listed "
+                                 "under /sys/bus/pci/devices (the driver let it go)"));
+    rm->pci_listed = false;                 /* the bus lost it */
+    judge_gone(&w);
+    f = one_finding(&w.fs, "rails.gone", RAIL);
+    ck_assert_str_eq(f->actual, "off the bus");
+    ck_assert_ptr_nonnull(strstr(f->message, "is gone from /sys/bus/pci/devices (the bus lost "
+                                 "it); its last state ACTIVE/LinkUp"));
+
+    /* The policy's count, met by the rails there are: not expected. One more: an error. */
+    w.p.rails.expect_count = 0;
+    judge_gone(&w);
+    f = one_finding(&w.fs, "rails.gone", RAIL);
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_ptr_nonnull(strstr(f->message, "the policy's count is met (0 of rails.expect_count 0)"));
+    w.p.rails.expect_count = 1;
+    judge_gone(&w);
+    ck_assert_int_eq(one_finding(&w.fs, "rails.gone", RAIL)->severity, SEVERITY_ERROR);
+    w.p.rails.expect_count = POLICY_COUNT_UNSET;
+    /* A rails.select list without it (a reload's new policy): not expected; with it: an error. */
+    w.p.rails.select = RAIL_SELECT_LIST;
+    w.p.rails.n_list = 1;
+    strscpy(w.p.rails.list[0].device, "mlx5_1", sizeof(w.p.rails.list[0].device));
+    w.p.rails.list[0].port = 1;
+    judge_gone(&w);
+    f = one_finding(&w.fs, "rails.gone", RAIL);
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_ptr_nonnull(strstr(f->message, "rails.select no longer lists it"));
+    strscpy(w.p.rails.list[0].device, "mlx5_0", sizeof(w.p.rails.list[0].device));
+    judge_gone(&w);
+    ck_assert_int_eq(one_finding(&w.fs, "rails.gone", RAIL)->severity, SEVERITY_ERROR);
+    w.p.rails.select = RAIL_SELECT_ALL;
+    w.p.rails.n_list = 0;
+
+    /* The operator forgets it: ok, kept across a restart with what was known. */
+    ck_assert_int_eq(link_memory_forget(&w.m, RAIL), 0);
+    judge_gone(&w);
+    f = one_finding(&w.fs, "rails.gone", RAIL);
+    ck_assert_int_eq(f->severity, SEVERITY_OK);
+    ck_assert_str_eq(f->actual, "forgotten");
+    snprintf(dir, sizeof(dir), "%s/forgotten", scratch);
+    sh("rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    ck_assert_int_eq(link_store_save(dir, &w.m), 0);
+    ck_assert_int_eq(link_store_load(dir, &loaded), 0);
+    const struct rail_memory *lm = link_memory_find_const(&loaded, RAIL);
+    ck_assert(lm->forgotten);
+    ck_assert_str_eq(lm->pci_addr, "0000:18:00.0");
+    ck_assert_str_eq(lm->last_state, "ACTIVE/LinkUp");
+    link_memory_done(&loaded);
+    pass(&w, 30, 4, 0, 0);                  /* still gone, still forgotten */
+    ck_assert_int_eq(one_finding(&w.fs, "rails.gone", RAIL)->severity, SEVERITY_OK);
+
+    /* Back: no finding on it; gone again later, it is an error again. */
+    w.inv.n_rails = 1;
+    pass(&w, 40, 4, 0, 0);
+    ck_assert_int_eq(one_finding(&w.fs, "rails.gone", NULL)->severity, SEVERITY_OK);
+    ck_assert(!link_memory_find_const(&w.m, RAIL)->forgotten);
+    w.inv.n_rails = 0;
+    pass(&w, 50, 4, 0, 0);
+    ck_assert_int_eq(one_finding(&w.fs, "rails.gone", RAIL)->severity, SEVERITY_ERROR);
+    world_done(&w);
+}
+END_TEST
+
 START_TEST(test_summary)
 {
     struct world w;
@@ -683,6 +788,7 @@ int main(void)
     tcase_add_test(tc, test_second_burst_within_the_held_peak);
     tcase_add_test(tc, test_wall_clock_step_keeps_at_and_until_together);
     tcase_add_test(tc, test_rail_gone_and_back);
+    tcase_add_test(tc, test_rail_gone_is_an_error);
     tcase_add_test(tc, test_summary);
     tcase_add_test(tc, test_reset_is_no_event);
     tcase_add_test(tc, test_escalation);

@@ -395,6 +395,32 @@ static int run_tune(const struct ctl *c, const struct command *k, char **args)
     return 0;
 }
 
+/* "forget RAIL": the daemon's link memory forgets a gone rail (rails.gone); the verdict of
+ * the check that follows. */
+static int run_forget(const struct ctl *c, const struct command *k, char **args)
+{
+    json_object *reply, *data, *a = json_object_new_object(), *v;
+    json_object_object_add(a, "rail", json_object_new_string(args[0]));
+    int r = call(c, "forget", a, TIMEOUT_MS, &reply, &data);
+    json_object_put(a);
+    if (r)
+        return r;
+    if (!json_object_is_type(data, json_type_object)) {
+        fprintf(stderr, "fabtunectl: forget: the reply has no data object\n");
+        json_object_put(reply);
+        return EXIT_DAEMON_ERROR;
+    }
+    wait_for_check(c, data);
+    if (c->json)
+        (void)clean_json_write(data, JSON_C_TO_STRING_PLAIN, stdout);
+    else if (json_object_object_get_ex(data, "verdict", &v))
+        printf("forgot %s; verdict %s\n", args[0], json_object_get_string(v));
+    else
+        printf("forgot %s; its check still runs\n", args[0]);
+    json_object_put(reply);
+    return 0;
+}
+
 static int run_snapshot(const struct ctl *c, const struct command *k, char **args)
 {
     return snapshot_take(args[0], c->state_dir);
@@ -456,6 +482,9 @@ static const struct command commands[] = {
     { "revert", DAEMON_OPTIONS | OPTION(OPT_TIMEOUT), "", 0, 0,
       "restore the sysctl originals, and wait for the check that follows (root)", run_tune,
       NULL },
+    { "forget", DAEMON_OPTIONS | OPTION(OPT_TIMEOUT), "RAIL", 1, 1,
+      "forget a rail gone from the inventory (rails.gone), and wait for the check that "
+      "follows (root)", run_forget, NULL },
     { "snapshot", OPTION(OPT_STATE_DIR), "FILE.tar", 1, 1,
       "capture what fabtune reads, for another machine (no daemon needed), compressed as "
       "the name ends: " SNAPSHOT_ARCHIVE_SUFFIXES "; with the daemon's link memory from "

@@ -71,6 +71,15 @@ const struct check_id check_ids[] = {
                  "expect_count 0 is a TCP-only node",
       .fix = "check the HCAs' drivers and names ('rdma link show'); on a TCP-only node set "
              "rails: {expect_count: 0}" },
+    { "rails.gone", CHECK_FAMILY_RAILS, { NULL },
+      .meaning = "no rail that was in the last inventory has left it (an HCA off the bus, a "
+                 "driver that let it go)",
+      .reads = "the link memory's rails (links.json) against the inventory, and whether a gone "
+               "rail's PCI function is still under /sys/bus/pci/devices",
+      .expects = "every remembered rail present; a gone one is an error, unless the policy's "
+                 "count is met, rails.select leaves it out, or it was forgotten",
+      .fix = "reset or reseat the HCA (lspci, the kernel log); a rail meant to be gone: "
+             "'fabtunectl forget RAIL', or a policy that no longer expects it" },
     { "rails.uniform", CHECK_FAMILY_RAILS, { NULL },
       .meaning = "the node's rails are alike: a rail that differs from its siblings is suspect",
       .reads = "each rail's rate and width, netdev MTU, fw_ver, PCI vendor and driver; siblings "

@@ -16,6 +16,7 @@
 #include "baseline.h"
 #include "baseline_store.h"
 #include "counters.h"
+#include "checks.h"
 #include "counters_store.h"
 #include "fuzz_scratch.h"
 #include "link_memory.h"
@@ -95,6 +96,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     (!isfinite(f.db_per_window) || f.lane >= MODULE_LANES_MAX))
                     abort();
             }
+            /* rails.gone on what loaded, as a pass with no rails judges it: every rail gone. */
+            struct inventory inv = { 0 };
+            struct policy p;
+            struct findings fs = { 0 };
+            policy_init_defaults(&p);
+            check_gone(&inv, &m, &p, &fs);
+            findings_done(&fs);
+            policy_done(&p);
             if (link_store_save(dir, &m) < 0 || link_store_load(dir, &again) < 0 || again.n != m.n)
                 abort();    /* what was saved loads again, whole */
             link_memory_done(&again);

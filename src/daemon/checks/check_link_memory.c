@@ -3,7 +3,8 @@
  * for checks.counters.sticky_window after its last flap, link down or error burst, naming
  * the event and when the window ends; and a link check's warning is an error once it is
  * the Nth of that check on that rail within checks.counters.escalate.window. Runs after
- * the counters group, whose findings it escalates. */
+ * the counters group, whose findings it escalates. rails.gone (issue 45, item 5): a rail
+ * the memory saw that the inventory lacks now. */
 #include "config.h"
 
 #include <stdio.h>
@@ -102,4 +103,79 @@ void check_link_memory(const struct inventory *inv, const struct link_memory *m,
         return;
     for (size_t i = 0; i < inv->n_rails; i++)
         check_sticky(&inv->rails[i], m, p, out);
+}
+
+/* Whether the policy still expects RAIL: not when its rails.select list leaves it out, nor
+ * when its rails.expect_count is met by the rails there are; WHY says which. */
+static bool still_expected(const struct inventory *inv, const char *rail, const struct policy *p,
+                           char *why, size_t len)
+{
+    if (p->rails.select == RAIL_SELECT_LIST) {
+        bool listed = false;
+        char name[POLICY_NAME_MAX + 16];
+        for (size_t i = 0; i < p->rails.n_list && !listed; i++) {
+            snprintf(name, sizeof(name), "%s/%u", p->rails.list[i].device, p->rails.list[i].port);
+            listed = streq(name, rail);
+        }
+        if (!listed) {
+            snprintf(why, len, "the policy's rails.select no longer lists it");
+            return false;
+        }
+    }
+    if (p->rails.expect_count != POLICY_COUNT_UNSET && inv->n_rails >= p->rails.expect_count) {
+        snprintf(why, len, "the policy's count is met (%zu of rails.expect_count %u)",
+                 inv->n_rails, p->rails.expect_count);
+        return false;
+    }
+    return true;
+}
+
+/* Where RM's PCI function is, in words: what the pass found under bus/pci/devices. */
+static void pci_words(const struct rail_memory *rm, char *buf, size_t len)
+{
+    if (!rm->pci_addr[0])
+        snprintf(buf, len, "a virtual device (no PCI function)");
+    else if (!rm->pci_known)
+        snprintf(buf, len, "its PCI function %s not looked for", rm->pci_addr);
+    else if (rm->pci_listed)
+        snprintf(buf, len, "its PCI function %s is still listed under /sys/bus/pci/devices "
+                 "(the driver let it go)", rm->pci_addr);
+    else
+        snprintf(buf, len, "its PCI function %s is gone from /sys/bus/pci/devices (the bus "
+                 "lost it)", rm->pci_addr);
+}
+
+void check_gone(const struct inventory *inv, const struct link_memory *m, const struct policy *p,
+                struct findings *out)
+{
+    size_t gone = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rail_memory *rm = &m->rails[i];
+        char at[32], pci[160], why[96], state[64];
+        if (!rm->absent_since)
+            continue;
+        gone++;
+        utc_text(rm->absent_since, true, at, sizeof(at));
+        pci_words(rm, pci, sizeof(pci));
+        snprintf(state, sizeof(state), "%s", rm->last_state[0] ? rm->last_state : "unknown");
+        if (rm->forgotten)
+            findings_add(out, "rails.gone", SEVERITY_OK, rm->rail, "present or forgotten",
+                         "forgotten", NULL, "rail %s left the inventory at %s; an operator "
+                         "forgot it (fabtunectl forget)", rm->rail, at);
+        else if (!still_expected(inv, rm->rail, p, why, sizeof(why)))
+            findings_add(out, "rails.gone", SEVERITY_OK, rm->rail, "present or not expected",
+                         "not expected", NULL, "rail %s left the inventory at %s; %s",
+                         rm->rail, at, why);
+        else
+            findings_add(out, "rails.gone", SEVERITY_ERROR, rm->rail, "present",
+                         rm->pci_known && !rm->pci_listed ? "off the bus" : "gone",
+                         "an HCA that falls off PCIe needs a reset or a reseat ('lspci', the "
+                         "kernel log); once the rail is meant to be gone: 'fabtunectl forget "
+                         "RAIL', or a policy that no longer expects it",
+                         "rail %s left the inventory at %s: %s; its last state %s", rm->rail,
+                         at, pci, state);
+    }
+    if (gone == 0)
+        findings_add(out, "rails.gone", SEVERITY_OK, NULL, "none gone", "none", NULL,
+                     "no rail has left the inventory");
 }

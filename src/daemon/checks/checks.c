@@ -11,6 +11,12 @@ static void run_rails(const struct check_input *in, struct findings *out)
     check_rails(in->inventory, in->policy, out);
 }
 
+static void run_gone(const struct check_input *in, struct findings *out)
+{
+    if (in->links)
+        check_gone(in->inventory, in->links, in->policy, out);
+}
+
 static void run_uniform(const struct check_input *in, struct findings *out)
 {
     check_uniform(in->inventory, in->policy, out);
@@ -131,7 +137,7 @@ static void run_jobs(const struct check_input *in, struct findings *out)
 
 /* A new group is one row here, at the place its findings take in the report. */
 static void (*const groups[])(const struct check_input *in, struct findings *out) = {
-    run_rails, run_ports, run_netdevs, run_uniform, run_module, run_fec, run_routes, run_neighbors,
+    run_rails, run_gone, run_ports, run_netdevs, run_uniform, run_module, run_fec, run_routes, run_neighbors,
     run_gids, run_qos, run_cc, run_host, run_devnodes,
     run_counters, run_link_memory, run_nic, run_persistence, run_tuning, run_probes, run_isolation, run_regressions,
     run_jobs,

@@ -57,6 +57,12 @@ void check_counters(const struct inventory *inv, const struct counter_state *st,
  * (netdev.flaps, counters.*), from the memory M. */
 void check_link_memory(const struct inventory *inv, const struct link_memory *m,
                        const struct policy *p, struct findings *out);
+/* rails.gone: each rail of the memory M gone from the inventory since the last pass it was
+ * there, an error with what is known (its PCI function still listed or not, its last state)
+ * until the policy's count is met, its rails.select list leaves it out, or an operator
+ * forgot it. */
+void check_gone(const struct inventory *inv, const struct link_memory *m, const struct policy *p,
+                struct findings *out);
 /* nic.*: the kernel's messages about each rail's NIC, kept in the memory M
  * (model/kernel_log.h); nothing where the kernel log was never read. */
 void check_nic(const struct inventory *inv, const struct link_memory *m, const struct policy *p,

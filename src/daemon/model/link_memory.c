@@ -216,6 +216,10 @@ static int observe_rail(struct link_memory *m, const struct rail *r, const struc
     int err = link_memory_rail(m, r->name, &rm);
     if (err < 0)
         return err;
+    strscpy(rm->pci_addr, r->pci_addr, sizeof(rm->pci_addr));
+    snprintf(rm->last_state, sizeof(rm->last_state), "%s/%s",
+             r->state_name[0] ? r->state_name : "unknown",
+             r->phys_state_name[0] ? r->phys_state_name : "unknown");
     if (r->netdev.present && r->netdev.has_carrier_changes) {
         uint64_t now = r->netdev.carrier_changes;
         if (rm->has_carrier && now > rm->carrier_changes) {
@@ -320,6 +324,7 @@ int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_b
             event_now(m, &ev, LINK_EVENT_GONE, gone / USEC_PER_SEC, "the inventory");
             push_event(rm, &ev);
             rm->absent_since = 0;
+            rm->forgotten = rm->pci_known = rm->pci_listed = false;
         } else if (!present && !rm->absent_since)
             rm->absent_since = now_wall ? now_wall : 1;
         if (rm->absent_since && now_wall > rm->absent_since &&
@@ -516,4 +521,15 @@ void link_memory_done(struct link_memory *m)
 {
     free(m->rails);
     memset(m, 0, sizeof(*m));
+}
+
+int link_memory_forget(struct link_memory *m, const char *rail)
+{
+    struct rail_memory *rm = link_memory_find(m, rail);
+    if (!rm)
+        return -ENOENT;
+    if (!rm->absent_since)
+        return -EEXIST;
+    rm->forgotten = true;
+    return 0;
 }

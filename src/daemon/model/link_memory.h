@@ -71,6 +71,16 @@ struct rail_memory {
     /* CLOCK_REALTIME of the first pass whose inventory lacked the rail (an HCA reset, a
      * driver reload, a device off the bus); 0 while it is there. */
     usec_t absent_since;
+    /* What was known of the rail at the last pass it was there (rails.gone says it when it
+     * is gone): its PCI function ("" for a virtual device) and its port's state. */
+    char pci_addr[16];
+    char last_state[48];        /* "ACTIVE/LinkUp" */
+    /* While gone: whether its PCI function is still listed under bus/pci/devices (the
+     * driver let it go; else the bus lost it), as the pass found it (pci_known false for a
+     * virtual device or before a look); and whether an operator forgot it (fabtunectl
+     * forget), which its return clears. */
+    bool pci_known, pci_listed;
+    bool forgotten;
     /* The kernel's messages about the rail that matched a pattern (model/kernel_log.h),
      * oldest first; when full, the oldest non-fatal one makes room. */
     struct nic_event nic[NIC_EVENTS_KEPT];
@@ -113,6 +123,10 @@ int link_memory_add_event(struct link_memory *m, const char *rail, const struct 
 int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_boottime,
                         usec_t now_wall, const struct inventory *inv,
                         const struct counter_state *counters);
+/* The operator forgets RAIL, gone from the inventory: rails.gone no longer raises it
+ * (its history stays, for a return). -ENOENT: no such rail in the memory; -EEXIST: it is
+ * in the inventory (not gone). */
+int link_memory_forget(struct link_memory *m, const char *rail);
 /* Adds a sample of each rail's module Rx power (rails whose module was read) at NOW_WALL
  * to its trend over WINDOW (rx_trend.h). Call after link_memory_observe. -ENOMEM. */
 int link_memory_observe_modules(struct link_memory *m, usec_t now_wall,

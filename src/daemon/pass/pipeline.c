@@ -158,16 +158,42 @@ static void kernel_log_pass(const struct pipeline_input *in, struct report *r,
     }
 }
 
+/* Each rail gone from the inventory: is its PCI function still listed (the driver let it
+ * go), or did the bus lose it? Read where the tree is this node's or its copy, as the
+ * inventory is (rails.gone says it). */
+static void gone_pass(const struct pipeline_input *in, struct link_memory *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        struct rail_memory *rm = &m->rails[i];
+        if (!rm->absent_since || !rm->pci_addr[0])
+            continue;
+        rm->pci_known = true;
+        rm->pci_listed = sysfs_exists(in->sysfs_root, "bus/pci/devices/%s", rm->pci_addr) > 0;
+    }
+}
+
 /* The link's memory sees this pass's carrier and link-down counts and the counters' peak
  * rates, under the counters' boot id (a snapshot: the memory it kept, as it was). */
 static void links_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
 {
     const struct counter_state *st = s->checks.counters;
     struct link_memory *m = in->memory ? &in->memory->links : NULL;
+    char boot_id[40];
     int err;
-    if (!st || r->inventory.n_rails == 0)
+    /* No rails, so no counters: the daemon's memory (or --once's on this node, never on
+     * another's tree) still sees every rail it kept gone (rails.gone: the only rail of a
+     * node can leave). */
+    bool none_here = !st && r->inventory.n_rails == 0 &&
+                     (in->memory || (!in->offline && r->inventory.source != INVENTORY_OFFLINE));
+    if (!st && !none_here)
         return;
-    if (st->snapshot) {
+    if (st && r->inventory.n_rails == 0)
+        return;
+    if (none_here && in->memory)
+        strscpy(boot_id, in->boot_id, sizeof(boot_id));
+    else if (none_here)
+        source_boot_id(in->procfs_root, boot_id, sizeof(boot_id));
+    if (st && st->snapshot) {
         links_of_snapshot(in, s);
         return;
     }
@@ -179,13 +205,14 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
             note_unreadable(in, r, err, LINK_STORE_FILE, "the links' history starts anew");
         }
     }
-    err = link_memory_observe(m, st->boot_id, now_usec(CLOCK_BOOTTIME), now_usec(CLOCK_REALTIME),
-                              &r->inventory, st);
+    err = link_memory_observe(m, st ? st->boot_id : boot_id, now_usec(CLOCK_BOOTTIME),
+                              now_usec(CLOCK_REALTIME), &r->inventory, st);
     if (err >= 0)
         err = link_memory_observe_modules(m, m->now_wall, &r->inventory,
                                           in->policy->checks.module.rx_power_window);
     if (err < 0)
         log_warning_errno(err, "Cannot keep the link memory: %m");
+    gone_pass(in, m);
     kernel_log_pass(in, r, m);
     s->links = m;
     s->checks.links = m;

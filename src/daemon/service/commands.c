@@ -310,6 +310,39 @@ static json_object *cmd_probe_now(struct manager *m, const struct manager_view *
     return json_object_new_object();
 }
 
+/* "forget" {"rail":"mlx5_5/1"}: a rail gone from the inventory is no longer an error
+ * (rails.gone). The reply names the pass that judges it (first_check), as reload's. */
+static json_object *cmd_forget(struct manager *m, const struct manager_view *view, json_object *args,
+                               const char **code, char *msg, size_t len)
+{
+    json_object *v;
+    const char *rail = args && json_object_object_get_ex(args, "rail", &v) &&
+                       json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+    if (!rail || !rail[0] || strlen(rail) != (size_t)json_object_get_string_len(v) ||
+        strlen(rail) >= sizeof(((struct rail_memory *)0)->rail)) {
+        *code = "EINVAL";
+        snprintf(msg, len, "forget needs args {\"rail\": \"DEVICE/PORT\"}");
+        return NULL;
+    }
+    unsigned first = manager_next_check(m);
+    int r = manager_forget(m, rail);
+    if (r == -ENOENT || r == -EEXIST) {
+        *code = r == -ENOENT ? "ENOENT" : "EEXIST";
+        snprintf(msg, len, r == -ENOENT ? "no rail %.80s in the link memory" :
+                 "rail %.80s is in the inventory: only a gone rail can be forgotten", rail);
+        return NULL;
+    }
+    if (r < 0) {
+        *code = "EIO";
+        snprintf(msg, len, "cannot forget %.80s: %s", rail, errno_text(-r));
+        return NULL;
+    }
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "rail", json_object_new_string(rail));
+    json_object_object_add(o, "first_check", json_object_new_int64(first));
+    return o;
+}
+
 /* An apply's or a revert's reply: the keys as the transaction left them, and the number of
  * the pass that judges them (FIRST, taken before it: manager_tune() folds the change into
  * one more pass), which the client waits for, as for a reload's first check, so that health
@@ -381,6 +414,7 @@ static const struct {
     { "probe-now", true, cmd_probe_now },
     { "apply", true, cmd_apply },
     { "revert", true, cmd_revert },
+    { "forget", true, cmd_forget },
 };
 
 json_object *commands_run(void *manager, const char *cmd, json_object *args,

@@ -630,6 +630,19 @@ int manager_tune(struct manager *m, enum tuning_action a, struct tuning *ret)
     return r;
 }
 
+int manager_forget(struct manager *m, const char *rail)
+{
+    /* The pass going holds the link memory: it comes back first. */
+    if (m->check_job)
+        check_done(m);
+    int r = link_memory_forget(&m->links, rail);
+    if (r < 0)
+        return r;
+    log_info("Rail %s forgotten: rails.gone no longer raises it", rail);
+    (void)manager_check(m);
+    return 0;
+}
+
 static int on_event_window(sd_event_source *s, uint64_t usec, void *userdata);
 
 static void open_event_window(struct manager *m)

@@ -60,6 +60,10 @@ unsigned manager_next_check(const struct manager *m);
  * resumes enforcement, revert suspends it until the next apply or reload. ret is filled
  * (tuning_done() it); returns tuning_run()'s result. */
 int manager_tune(struct manager *m, enum tuning_action a, struct tuning *ret);
+/* fabtunectl forget: RAIL, gone from the inventory, is forgotten by the link memory
+ * (link_memory_forget: -ENOENT, -EEXIST), after the pass going ends; a pass follows, which
+ * judges and saves it. */
+int manager_forget(struct manager *m, const char *rail);
 /* Reloads the policy file; on error keeps the old one and returns -EINVAL. */
 int manager_reload(struct manager *m);
 /* Starts a probe run unless one is running (-EBUSY). Unless FORCE (probe-now), the

@@ -13,7 +13,9 @@
  * ({"pattern":"mlx5.cmd_timeout","boot_id":..,"boottime_usec":..,"wall_usec":..,"line":".."},
  * one of a pattern this version lacks is skipped), and the root's "kernel_cursor" where the
  * kernel log's last read stopped; "absent_since_usec" (wall clock) on a rail gone from the inventory,
- * whose memory is kept for its return (model/link_memory.h).
+ * whose memory is kept for its return (model/link_memory.h), with "forgotten" true once an
+ * operator forgot it (fabtunectl forget); "pci_addr" and "last_state" what was known of the
+ * rail at the last pass it was there (rails.gone says them).
  * A file is outside data: every string is checked for its type and length, rails and
  * events past their bounds are refused, and any fault refuses the whole file. */
 #include "config.h"
@@ -204,6 +206,16 @@ static int load_rail(struct link_memory *m, json_object *o)
             return -EBADMSG;
         rm->bursting = json_object_get_boolean(b);
     }
+    if (json_object_object_get_ex(o, "forgotten", &b)) {
+        if (!json_object_is_type(b, json_type_boolean))
+            return -EBADMSG;
+        rm->forgotten = json_object_get_boolean(b) && rm->absent_since;
+    }
+    if ((json_object_object_get_ex(o, "pci_addr", &b) &&
+         get_string(o, "pci_addr", rm->pci_addr, sizeof(rm->pci_addr)) < 0) ||
+        (json_object_object_get_ex(o, "last_state", &b) &&
+         get_string(o, "last_state", rm->last_state, sizeof(rm->last_state)) < 0))
+        return -EBADMSG;
     if (json_object_object_get_ex(o, "failing", &failing)) {
         if (!json_object_is_type(failing, json_type_array) ||
             json_object_array_length(failing) > LINK_TRACKED)
@@ -294,6 +306,12 @@ int link_store_save(const char *state_dir, const struct link_memory *m)
         json_object_object_add(o, "bursting", json_object_new_boolean(rm->bursting));
         if (rm->absent_since)
             json_object_object_add(o, "absent_since_usec", json_object_new_uint64(rm->absent_since));
+        if (rm->forgotten)
+            json_object_object_add(o, "forgotten", json_object_new_boolean(true));
+        if (rm->pci_addr[0])
+            json_object_object_add(o, "pci_addr", json_object_new_string(rm->pci_addr));
+        if (rm->last_state[0])
+            json_object_object_add(o, "last_state", json_object_new_string(rm->last_state));
         for (int t = 0; t < LINK_TRACKED; t++)
             if (rm->failing & (1u << t))
                 json_object_array_add(failing, json_object_new_string(link_tracked_name(t)));
