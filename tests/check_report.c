@@ -442,10 +442,24 @@ START_TEST(test_alerts_folded)
     /* Pass 4: all eight clear together: "mlx5_0..7/1". */
     for (size_t i = 0; i < 8; i++)
         add_trust(&fs, &inv, i, SEVERITY_OK);
-    ck_assert_uint_eq(alerts_logged(&a, &fs, &inv, 4000000, out, sizeof(out)), 1);
-    ck_assert_msg(strstr(out, "cleared qos.trust on mlx5_0..7/1: <netdev> trusts dscp [") != NULL, "%s", out);
-    ck_assert_ptr_nonnull(strstr(out, " FABTUNE_RAILS=mlx5_0..7/1 "));
-    ck_assert_uint_eq(count_of(out, " FABTUNE_RAIL="), 8);
+    /* A node-wide finding naming a rail's netdev folds by that rail, as in the report: its
+     * subjects differ, so each is given; it has no FABTUNE_RAIL of its own. */
+    for (size_t i = 0; i < 2; i++) {
+        char key[64];
+        snprintf(key, sizeof(key), "net.ipv4.conf.%s.rp_filter", inv.rails[i].netdev.name);
+        findings_add(&fs, "tuning.drift", SEVERITY_WARNING, NULL, "0", "1", NULL, "%s is 1", key);
+        findings_set_subject(&fs, key);
+    }
+    ck_assert_uint_eq(alerts_logged(&a, &fs, &inv, 4000000, out, sizeof(out)), 2);
+    ck_assert_msg(alert_line(out, "cleared qos.trust on mlx5_0..7/1: <netdev> trusts dscp [", line, sizeof(line)),
+                  "%s", out);
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_RAILS=mlx5_0..7/1 "));
+    ck_assert_uint_eq(count_of(line, " FABTUNE_RAIL="), 8);
+    ck_assert_msg(alert_line(out, "raised tuning.drift on mlx5_0/1, mlx5_1/1: net.ipv4.conf.<netdev>.rp_filter is 1 [",
+                             line, sizeof(line)), "%s", out);
+    ck_assert_uint_eq(count_of(line, " FABTUNE_RAIL="), 0);
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_SUBJECT=net.ipv4.conf.enp26s0f0np0.rp_filter "));
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_SUBJECT=net.ipv4.conf.enp42s0f0np0.rp_filter "));
     findings_done(&fs);
     alerts_done(&a);
     inventory_done(&inv);
