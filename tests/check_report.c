@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests of the report's caches: the rails' verdicts, worked out once per report, and the
  * replies (pass/reply_cache), rendered once per report and then served from their text;
- * and the verdict's cause (model/verdict_cause) in the text, the JSON and the status. */
+ * and the verdict's cause (model/verdict_cause) in the text, the JSON and the status; and
+ * the journal's alerts (outputs/alerts), folded by the report's rule. */
 #include "config.h"
 
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "alerts.h"
 #include "check_run.h"
+#include "log.h"
 #include "json_text.h"
 #include "reply_cache.h"
 #include "report.h"
@@ -312,6 +317,155 @@ START_TEST(test_gid_table_aligned)
 }
 END_TEST
 
+/* What alerts_update logs for FS (log_struct on stderr: "MESSAGE [FIELD=VALUE ...]"): the
+ * records it sent, one a line, in BUF. Returns the count alerts_update said. */
+static size_t alerts_logged(struct alerts *a, const struct findings *fs, const struct inventory *inv,
+                            usec_t t, char *buf, size_t len)
+{
+    FILE *tmp = tmpfile();
+    ck_assert_ptr_nonnull(tmp);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    ck_assert_int_ge(saved, 0);
+    ck_assert_int_ge(dup2(fileno(tmp), STDERR_FILENO), 0);
+    size_t sent = alerts_update(a, fs, inv, t, 0);
+    fflush(stderr);
+    ck_assert_int_ge(dup2(saved, STDERR_FILENO), 0);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(buf, 1, len - 1, tmp);
+    buf[n] = '\0';
+    fclose(tmp);
+    return sent;
+}
+
+static size_t count_of(const char *text, const char *word)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+        n++;
+    return n;
+}
+
+/* The line of TEXT that holds WORDS, copied to LINE; false when none does. */
+static bool alert_line(const char *text, const char *words, char *line, size_t len)
+{
+    const char *p = strstr(text, words);
+    if (!p)
+        return false;
+    while (p > text && p[-1] != '\n')
+        p--;
+    snprintf(line, len, "%.*s", (int)strcspn(p, "\n"), p);
+    return true;
+}
+
+static void add_trust(struct findings *fs, const struct inventory *inv, size_t i, enum severity sev)
+{
+    char msg[128];
+    const struct rail *r = &inv->rails[i];
+    snprintf(msg, sizeof(msg), "%s trusts %s", r->netdev.name, sev == SEVERITY_OK ? "dscp" : "pcp, not dscp");
+    findings_add(fs, "qos.trust", sev, r->name, "dscp", sev == SEVERITY_OK ? "dscp" : "pcp", NULL, "%s", msg);
+}
+
+/* Transitions of one pass that say the same thing on several rails are one journal record
+ * naming them, by the report's rule (the rails' netdevs taken out), each rail queryable as
+ * its own FABTUNE_RAIL; one alone keeps its own record and text. */
+START_TEST(test_alerts_folded)
+{
+    struct inventory inv = { 0 };
+    struct alerts a = { 0 };
+    struct findings fs = { 0 };
+    char out[16384], line[4096];
+    for (int i = 0; i < 8; i++) {
+        char dev[16];
+        snprintf(dev, sizeof(dev), "mlx5_%d", i);
+        struct rail *r = inventory_add_rail(&inv, dev, 1);
+        ck_assert_ptr_nonnull(r);
+        snprintf(r->netdev.name, sizeof(r->netdev.name), "enp%ds0f0np0", 26 + 16 * i);
+    }
+    log_set_target(LOG_TARGET_STDERR);
+
+    /* Pass 1: qos.trust fails on rails 0, 3 and 7; port.state on rail 1 alone. */
+    for (size_t i = 0; i < 8; i++)
+        add_trust(&fs, &inv, i, i == 0 || i == 3 || i == 7 ? SEVERITY_WARNING : SEVERITY_OK);
+    findings_add(&fs, "port.state", SEVERITY_ERROR, "mlx5_1/1", "ACTIVE", "DOWN", NULL, "port is DOWN");
+    ck_assert_uint_eq(alerts_logged(&a, &fs, &inv, 1000000, out, sizeof(out)), 2);
+    ck_assert_uint_eq(count_of(out, "\n"), 2);
+    ck_assert_msg(alert_line(out, "raised qos.trust on mlx5_0/1, mlx5_3/1, mlx5_7/1: <netdev> trusts pcp, not dscp [",
+                            line, sizeof(line)), "no folded record in:\n%s", out);
+    ck_assert_uint_eq(count_of(line, " FABTUNE_RAIL="), 3);
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_RAIL=mlx5_0/1 "));
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_RAIL=mlx5_3/1 "));
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_RAIL=mlx5_7/1 "));
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_RAILS=mlx5_0/1, mlx5_3/1, mlx5_7/1 "));
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_STATE=raised]"));
+    /* The single one: today's record, word for word. */
+    ck_assert(alert_line(out, "raised port.state", line, sizeof(line)));
+    ck_assert_ptr_nonnull(strstr(line, "error: raised port.state mlx5_1/1: port is DOWN [MESSAGE_ID="));
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_RAIL=mlx5_1/1 FABTUNE_SUBJECT= FABTUNE_SEVERITY=error"));
+    ck_assert_ptr_null(strstr(line, "FABTUNE_RAILS="));
+    findings_done(&fs);
+
+    /* Pass 2: rails 0 and 7 clear, 3 still fails (no transition), port.state holds. */
+    for (size_t i = 0; i < 8; i++)
+        add_trust(&fs, &inv, i, i == 3 ? SEVERITY_WARNING : SEVERITY_OK);
+    findings_add(&fs, "port.state", SEVERITY_ERROR, "mlx5_1/1", "ACTIVE", "DOWN", NULL, "port is DOWN");
+    ck_assert_uint_eq(alerts_logged(&a, &fs, &inv, 2000000, out, sizeof(out)), 1);
+    ck_assert_uint_eq(count_of(out, "\n"), 1);
+    ck_assert_msg(alert_line(out, "cleared qos.trust on mlx5_0/1, mlx5_7/1: <netdev> trusts dscp [", line,
+                            sizeof(line)), "no folded clear in:\n%s", out);
+    ck_assert_uint_eq(count_of(line, " FABTUNE_RAIL="), 2);
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_RAIL=mlx5_0/1 "));
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_RAIL=mlx5_7/1 "));
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_STATE=cleared]"));
+    findings_done(&fs);
+
+    /* Pass 3: all eight fail (rail 3 still: no transition). A value that differs on one
+     * rail is different words: its own record. */
+    for (size_t i = 0; i < 8; i++)
+        add_trust(&fs, &inv, i, SEVERITY_WARNING);
+    for (size_t i = 0; i < 8; i++)
+        findings_add(&fs, "counters.rx_discards", SEVERITY_WARNING, inv.rails[i].name, NULL, NULL, NULL,
+                     "%s drops %d packets a second", inv.rails[i].netdev.name, i == 5 ? 900 : 10);
+    ck_assert_uint_eq(alerts_logged(&a, &fs, &inv, 3000000, out, sizeof(out)), 3);
+    ck_assert_msg(alert_line(out, "raised qos.trust on mlx5_0/1, mlx5_1/1, mlx5_2/1, mlx5_4/1, mlx5_5/1, "
+                            "mlx5_6/1, mlx5_7/1: <netdev> trusts pcp, not dscp [", line, sizeof(line)),
+                  "all but rail 3 (no transition) raised:\n%s", out);
+    ck_assert_msg(alert_line(out, "raised counters.rx_discards on mlx5_0/1, mlx5_1/1, mlx5_2/1, mlx5_3/1, mlx5_4/1, "
+                            "mlx5_6/1, mlx5_7/1: <netdev> drops 10 packets a second [", line, sizeof(line)),
+                  "no folded counters record in:\n%s", out);
+    ck_assert_uint_eq(count_of(line, " FABTUNE_RAIL="), 7);
+    ck_assert(alert_line(out, "raised counters.rx_discards mlx5_5/1: enp106s0f0np0 drops 900 packets a second [",
+                        line, sizeof(line)));
+    findings_done(&fs);
+
+    /* Pass 4: all eight clear together: "mlx5_0..7/1". */
+    for (size_t i = 0; i < 8; i++)
+        add_trust(&fs, &inv, i, SEVERITY_OK);
+    /* A node-wide finding naming a rail's netdev folds by that rail, as in the report: its
+     * subjects differ, so each is given; it has no FABTUNE_RAIL of its own. */
+    for (size_t i = 0; i < 2; i++) {
+        char key[64];
+        snprintf(key, sizeof(key), "net.ipv4.conf.%s.rp_filter", inv.rails[i].netdev.name);
+        findings_add(&fs, "tuning.drift", SEVERITY_WARNING, NULL, "0", "1", NULL, "%s is 1", key);
+        findings_set_subject(&fs, key);
+    }
+    ck_assert_uint_eq(alerts_logged(&a, &fs, &inv, 4000000, out, sizeof(out)), 2);
+    ck_assert_msg(alert_line(out, "cleared qos.trust on mlx5_0..7/1: <netdev> trusts dscp [", line, sizeof(line)),
+                  "%s", out);
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_RAILS=mlx5_0..7/1 "));
+    ck_assert_uint_eq(count_of(line, " FABTUNE_RAIL="), 8);
+    ck_assert_msg(alert_line(out, "raised tuning.drift on mlx5_0/1, mlx5_1/1: net.ipv4.conf.<netdev>.rp_filter is 1 [",
+                             line, sizeof(line)), "%s", out);
+    ck_assert_uint_eq(count_of(line, " FABTUNE_RAIL="), 0);
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_SUBJECT=net.ipv4.conf.enp26s0f0np0.rp_filter "));
+    ck_assert_ptr_nonnull(strstr(line, " FABTUNE_SUBJECT=net.ipv4.conf.enp42s0f0np0.rp_filter "));
+    findings_done(&fs);
+    alerts_done(&a);
+    inventory_done(&inv);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -327,6 +481,9 @@ static Suite *report_suite(void)
     tc = tcase_create("tables");
     tcase_add_test(tc, test_rails_table_aligned);
     tcase_add_test(tc, test_gid_table_aligned);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("alerts");
+    tcase_add_test(tc, test_alerts_folded);
     suite_add_tcase(s, tc);
     return s;
 }

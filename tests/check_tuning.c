@@ -645,9 +645,9 @@ START_TEST(test_drift_alerts_per_key)
     findings_add(&fs, "tuning.drift", SEVERITY_OK, NULL, "134217728", "134217728", NULL,
                  "net.core.wmem_max = 134217728");
     findings_set_subject(&fs, "net.core.wmem_max");
-    ck_assert_uint_eq(alerts_update(&a, &fs, 1000000, 0), 1);     /* rmem raised */
+    ck_assert_uint_eq(alerts_update(&a, &fs, NULL, 1000000, 0), 1);     /* rmem raised */
     for (usec_t t = 2; t < 10; t++)
-        ck_assert_uint_eq(alerts_update(&a, &fs, t * 1000000, 0), 0);
+        ck_assert_uint_eq(alerts_update(&a, &fs, NULL, t * 1000000, 0), 0);
     findings_done(&fs);
     alerts_done(&a);
 }

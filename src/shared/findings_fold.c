@@ -201,27 +201,56 @@ static size_t rail_swaps(const char *rail, const struct fold_rail *rails, size_t
     return n;
 }
 
-static void item_fill(struct item *it, const struct fold_finding *f, size_t index,
-                      const struct fold_rail *rails, size_t n_rails)
+void fold_words_fill(struct fold_words *w, const struct fold_finding *f, const struct fold_rail *rails,
+                     size_t n_rails)
 {
     struct swap s[4];
     size_t n = 0;
-    *it = (struct item){ .f = f, .index = index, .rank = severity_rank(f->severity), .rail = f->rail };
+    *w = (struct fold_words){ .rail = f->rail };
     /* A node-wide finding that names one rail's netdev is that rail's. */
-    for (size_t i = 0; !it->rail && f->message && i < n_rails; i++)
+    for (size_t i = 0; !w->rail && f->message && i < n_rails; i++)
         if (rails[i].netdev && find_word(f->message, rails[i].netdev))
-            it->rail = rails[i].name;
-    if (it->rail)
-        n = rail_swaps(it->rail, rails, n_rails, s);
-    it->message = shape(f->message ? f->message : "", s, n);
-    it->expected = shape(f->expected, s, n);
-    it->actual = shape(f->actual, s, n);
-    it->hint = shape(f->hint, s, n);
+            w->rail = rails[i].name;
+    if (w->rail)
+        n = rail_swaps(w->rail, rails, n_rails, s);
+    w->message = shape(f->message ? f->message : "", s, n);
+    w->expected = shape(f->expected, s, n);
+    w->actual = shape(f->actual, s, n);
+    w->hint = shape(f->hint, s, n);
+}
+
+void fold_words_done(struct fold_words *w)
+{
+    free(w->message);
+    free(w->expected);
+    free(w->actual);
+    free(w->hint);
+    *w = (struct fold_words){ 0 };
+}
+
+static void item_fill(struct item *it, const struct fold_finding *f, size_t index,
+                      const struct fold_rail *rails, size_t n_rails)
+{
+    struct fold_words w;
+    fold_words_fill(&w, f, rails, n_rails);
+    *it = (struct item){ .f = f, .index = index, .rank = severity_rank(f->severity), .rail = w.rail,
+                         .message = w.message, .expected = w.expected, .actual = w.actual, .hint = w.hint };
 }
 
 static int cmp_text(const char *a, const char *b)
 {
     return strcmp(a ? a : "", b ? b : "");
+}
+
+int fold_words_cmp(const struct fold_words *a, const struct fold_words *b)
+{
+    int c;
+    if (!a->rail || !b->rail)
+        return !a->rail && !b->rail ? 0 : !a->rail ? -1 : 1;
+    if ((c = cmp_text(a->message, b->message)) != 0 || (c = cmp_text(a->expected, b->expected)) != 0 ||
+        (c = cmp_text(a->actual, b->actual)) != 0 || (c = cmp_text(a->hint, b->hint)) != 0)
+        return c;
+    return 0;
 }
 
 /* The node's findings, then the rails' in device order. */
@@ -302,8 +331,7 @@ static void row(FILE *out, const char *sev, const char *check, int rail_width, c
     fprintf(out, "  %-7s %-*s %-*s %s\n", sev, CHECK_ID_WIDTH, check, rail_width, rail ? rail : "", message);
 }
 
-/* A folded message without a leading "<netdev>: " or "<dev>: ": its rails are named. */
-static const char *without_lead(const char *m)
+const char *fold_message_without_lead(const char *m)
 {
     static const char *const leads[] = { "<netdev>: ", "<dev>: " };
     for (size_t i = 0; i < ARRAY_SIZE(leads); i++)
@@ -343,7 +371,7 @@ static size_t print_group(const struct item *g, size_t n, unsigned flags, int ra
                 snprintf(rails + w, sizeof(rails) - w, "%s%s", w ? ", " : "", pairs[i]);
         if (more)
             strncat(rails, ", ...", sizeof(rails) - strlen(rails) - 1);
-        row(out, f->severity, f->check, rail_width, rails, without_lead(g[0].message));
+        row(out, f->severity, f->check, rail_width, rails, fold_message_without_lead(g[0].message));
     }
     if (!(flags & FOLD_DETAILS))
         return rows;
@@ -419,7 +447,7 @@ static bool contains_unknown(const char *s, size_t n)
  * that is not "X unknown", without the rail it was about. */
 static void cause_of(const char *message, char *buf, size_t len)
 {
-    const char *s = without_lead(message);
+    const char *s = fold_message_without_lead(message);
     for (;;) {
         const char *cuts[] = { strstr(s, ": "), strstr(s, "; "), strstr(s, " (") }, *cut = NULL;
         for (size_t i = 0; i < ARRAY_SIZE(cuts); i++)

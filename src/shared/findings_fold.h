@@ -40,6 +40,23 @@ enum fold_flag {
 size_t findings_fold_print(const struct fold_finding *f, size_t n, const struct fold_rail *rails,
                            size_t n_rails, unsigned flags, int rail_width, FILE *out);
 
+/* The words a finding folds by: its own with its rail's device and netdev names taken out
+ * ("<dev>", "<netdev>"). RAIL is the rail it folds under: its own, or the rail whose netdev
+ * a node-wide finding names; NULL: it never folds (each its own line or record). Two
+ * findings are one problem when they share check, severity and fold_words_cmp() == 0:
+ * the rule of the report, and of fabtuned's journal alerts. */
+struct fold_words {
+    const char *rail;
+    char *message, *expected, *actual, *hint;     /* NULL where F has none */
+};
+void fold_words_fill(struct fold_words *w, const struct fold_finding *f, const struct fold_rail *rails,
+                     size_t n_rails);
+void fold_words_done(struct fold_words *w);
+/* 0 when A and B say the same words (both with a RAIL); an order otherwise. */
+int fold_words_cmp(const struct fold_words *a, const struct fold_words *b);
+/* A folded message without a leading "<netdev>: " or "<dev>: ": its rails are named. */
+const char *fold_message_without_lead(const char *m);
+
 /* Rail names in device order: digit runs compare as numbers ("mlx5_2/1" before
  * "mlx5_10/1"), the rest byte by byte. */
 int rail_name_order(const char *a, const char *b);

@@ -14,7 +14,7 @@
 #include "macro.h"
 
 #define MAX_DEBUG_CATEGORIES 16
-#define MAX_LOG_FIELDS 16
+#define MAX_LOG_FIELDS 160  /* an alert naming 64 rails, each with its subject */
 
 /* Each area that logs at debug level; -d takes these (or "all"), and every one has
  * log_debug() calls in its area (tests/completion.sh holds the list to the code). */

@@ -10,6 +10,9 @@
 
 #define ALERT_BURST 5                   /* transitions per key ... */
 #define ALERT_WINDOW (10 * USEC_PER_MINUTE) /* ... per window */
+#define ALERT_GROUP_MAX 64              /* rails named in one record */
+
+struct inventory;
 
 struct alert_key {
     char check[48];
@@ -34,7 +37,10 @@ struct alerts {
 /* The fixed MESSAGE_ID (32 hex digits) of a check's alert class. */
 const char *alerts_message_id(const char *check);
 /* Compares the new findings with the last ones and logs each raise (ok/unknown ->
- * warning/error, or a change of severity) and each clear (-> ok). The first call only
- * records. Returns the number of entries sent. */
-size_t alerts_update(struct alerts *a, const struct findings *now, usec_t now_usec, int first);
+ * warning/error, or a change of severity) and each clear (-> ok); on the FIRST call, only
+ * what fails. The transitions of one pass that say the same thing on several rails (the
+ * report's rule, findings_fold.h; INV's rails and netdevs, NULL: none) are one record
+ * naming them; one alone keeps its own record. Returns the records sent. */
+size_t alerts_update(struct alerts *a, const struct findings *now, const struct inventory *inv,
+                     usec_t now_usec, int first);
 void alerts_done(struct alerts *a);

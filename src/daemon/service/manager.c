@@ -410,7 +410,7 @@ static void check_finished(struct manager *m, struct report *r, struct reply_cac
     jobs_keep_gids(&m->jobs, &r->jobs);     /* the GIDs the pass recorded for new jobs */
     log_reapplied(&r->tuning);
     log_persistence(m, &r->persistence);
-    alerts_update(&m->alerts, &r->findings, now_usec(CLOCK_MONOTONIC), m->checks_done == 0);
+    alerts_update(&m->alerts, &r->findings, &r->inventory, now_usec(CLOCK_MONOTONIC), m->checks_done == 0);
     report_free(m->report, m->replies);
     m->report = r;
     m->replies = replies;
