@@ -70,8 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(buf, data, size);
     (void)proc_maps_nccl(buf, size);
-    (void)proc_stat_parse(buf, size, comm, &ppid, &sid);
-    if (strnlen(comm, sizeof(comm)) >= sizeof(comm))
+    /* comm is filled only by a parse that succeeds: an uninitialised one read here once
+     * made the harness, not the parser, abort. */
+    if (proc_stat_parse(buf, size, comm, &ppid, &sid) == 0 && strnlen(comm, sizeof(comm)) >= sizeof(comm))
         abort();
     if (proc_cgroup_slurm_job(buf, size, job, sizeof(job)) && strspn(job, "0123456789") != strlen(job))
         abort();
