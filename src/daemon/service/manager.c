@@ -267,13 +267,12 @@ static void counters_join(struct manager *m)
         return;
     counters_job_join(m->counters_job, &round);
     m->counters_job = NULL;
+    const struct counter_limits lim = counter_limits_of(m->policy);
     for (size_t i = 0; i < round.n; i++) {
         const struct rail_sample *rs = &round.v[i];
-        m->counters.peak_hold = m->policy->checks.interval;
-        m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
-        m->counters.link_limit = m->policy->checks.counters.link;
-        int e = counters_fold(&m->counters, m->boot_id, rs->rail, &rs->sample, rs->has_carrier,
-                              rs->carrier_changes, m->policy->checks.flaps.window);
+        int e = counters_fold(&m->counters, &lim, m->boot_id, rs->rail, &rs->sample,
+                              rs->has_carrier, rs->carrier_changes,
+                              m->policy->checks.flaps.window);
         if (e < 0)
             log_warning("Cannot fold the counters: out of memory");
     }
@@ -321,8 +320,9 @@ static void memory_take_back(struct manager *m, const struct report *r)
     counters_done(&mem->counters);
     free(mem);
     m->lent = NULL;
+    const struct counter_limits lim = counter_limits_of(m->policy);
     if (r && r->inventory.n_rails > 0 &&
-        counters_fold_inventory(&m->counters, m->boot_id, &r->inventory,
+        counters_fold_inventory(&m->counters, &lim, m->boot_id, &r->inventory,
                                 m->policy->checks.flaps.window) < 0)
         log_warning("Cannot fold the counters: out of memory");
 }
@@ -330,11 +330,6 @@ static void memory_take_back(struct manager *m, const struct report *r)
 static int pipeline_input_of(struct manager *m, struct pipeline_input *in)
 {
     retry_state_dir(m);
-    /* The counters judge the peak rates of the last check interval: a burst between two
-     * passes is not averaged away, nor lost to an event-driven pass right after. */
-    m->counters.peak_hold = m->policy->checks.interval;
-    m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
-    m->counters.link_limit = m->policy->checks.counters.link;
     struct pass_memory *mem = memory_lend(m);
     if (!mem)
         return -ENOMEM;
