@@ -49,9 +49,6 @@ struct manager {
     sd_event *event;
     const struct options *opts;
     struct policy *policy;
-    /* The policy a reload replaced while the check pass in the worker still reads it:
-     * freed when that pass is joined. */
-    struct policy *retired_policy;
     char policy_source[512];
     char reload_error[2048];    /* the last failed reload: the old policy stays */
     struct report *report;      /* the latest full check; NULL until the first */
@@ -481,8 +478,6 @@ static struct report *check_join(struct manager *m, int *err, struct check_write
     while (read(m->check_pipe[0], buf, sizeof(buf)) > 0)
         ;   /* its byte, when joined before the loop saw it */
     memory_take_back(m, r);
-    policy_free(m->retired_policy);
-    m->retired_policy = NULL;
     return r;
 }
 
@@ -792,9 +787,8 @@ int manager_reload(struct manager *m)
             notify_status(m);
         return -EINVAL;
     }
-    if (m->check_job && check_job_policy(m->check_job) == m->policy)
-        m->retired_policy = m->policy;
-    else
+    /* A pass still going reads the old policy: it takes it along, freed when joined. */
+    if (!m->check_job || !check_job_take_policy(m->check_job, m->policy))
         policy_free(m->policy);
     m->policy = p;
     m->reload_error[0] = '\0';
