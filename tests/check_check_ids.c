@@ -161,7 +161,8 @@ static void check_tree(const char *fixture, const char *policy_yaml)
     ck_assert_int_eq(inventory_take(sys, proc, &p, &inv), 0);
     fake_module(&inv);
     fake_fec(&inv);
-    (void)counters_fold_inventory(&st, "snapshot", &inv, p.checks.flaps.window);
+    const struct counter_limits lim = counter_limits_of(&p);
+    (void)counters_fold_inventory(&st, &lim, "snapshot", &inv, p.checks.flaps.window);
     fake_tuning(&p, &t);
     fake_probes(&inv, &p, &run);
     baselines_fold(&all, &run, &p);

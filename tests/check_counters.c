@@ -19,9 +19,13 @@
 #include "counters_store.h"
 #include "macro.h"
 #include "inventory_take.h"
+#include "pipeline.h"
 #include "probe_defer.h"
 
 static char fixtures[256], scratch[256], tree[320];
+
+/* Zero limits: no peak held past its sample (counter_limits_of makes the policy's). */
+static const struct counter_limits no_limits;
 
 /* Writes VALUE into DEV's DIR/NAME (port 1) of the working tree. */
 static void set_in(const char *dir, const char *dev, const char *name, unsigned long long value)
@@ -148,7 +152,7 @@ START_TEST(test_rates_from_two_snapshots)
     struct run a, b;
     scan_at(&a, 100);
     ck_assert_uint_eq(a.inv.rails[0].counters.n, 31 + 21);    /* lifespan is not a counter */
-    ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold_inventory(&st, &no_limits, "boot-1", &a.inv, 600 * USEC_PER_SEC), 0);
     check_counters(&a.inv, &st, &a.policy, &a.findings);
     ck_assert_int_eq(one_finding(&a.findings, "counters.loss", "mlx5_0/1")->severity,
                      SEVERITY_UNKNOWN);
@@ -160,7 +164,7 @@ START_TEST(test_rates_from_two_snapshots)
     set_counter("mlx5_3", "rp_cnp_ignored", 5);
     set_counter("mlx5_4", "out_of_buffer", 100);
     scan_at(&b, 110);
-    ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold_inventory(&st, &no_limits, "boot-1", &b.inv, 600 * USEC_PER_SEC), 0);
     check_counters(&b.inv, &st, &b.policy, &b.findings);
     const struct finding *loss = one_finding(&b.findings, "counters.loss", "mlx5_1/1");
     ck_assert_int_eq(loss->severity, SEVERITY_WARNING);
@@ -198,10 +202,10 @@ START_TEST(test_counter_reset)
     struct run a, b;
     set_counter("mlx5_2", "out_of_sequence", 900000);
     scan_at(&a, 100);
-    counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &a.inv, 600 * USEC_PER_SEC);
     set_counter("mlx5_2", "out_of_sequence", 3);
     scan_at(&b, 110);
-    counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &b.inv, 600 * USEC_PER_SEC);
     check_counters(&b.inv, &st, &b.policy, &b.findings);
     const struct rail_counters *rc = counters_find_const(&st, "mlx5_2/1");
     ck_assert_uint_eq(rc->resets, 1);
@@ -220,10 +224,10 @@ START_TEST(test_reboot)
     struct run a, b;
     set_counter("mlx5_0", "out_of_sequence", 10);
     scan_at(&a, 5000);
-    counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &a.inv, 600 * USEC_PER_SEC);
     set_counter("mlx5_0", "out_of_sequence", 400);
     scan_at(&b, 30);            /* boot time restarted too */
-    counters_fold_inventory(&st, "boot-2", &b.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-2", &b.inv, 600 * USEC_PER_SEC);
     check_counters(&b.inv, &st, &b.policy, &b.findings);
     const struct finding *f = one_finding(&b.findings, "counters.loss", "mlx5_0/1");
     ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
@@ -244,7 +248,7 @@ START_TEST(test_state_file_roundtrip)
     snprintf(dir, sizeof(dir), "%s/state", scratch);
     sh("rm -rf %s && mkdir -p %s", dir, dir);
     scan_at(&a, 100);
-    counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &a.inv, 600 * USEC_PER_SEC);
     ck_assert_int_eq(counters_save(dir, &st), 0);
     counters_done(&st);
     ck_assert_int_eq(counters_load(dir, &back), 0);
@@ -252,7 +256,7 @@ START_TEST(test_state_file_roundtrip)
     ck_assert_uint_eq(back.n, 8);
     set_counter("mlx5_5", "local_ack_timeout_err", 40);
     scan_at(&b, 120);
-    counters_fold_inventory(&back, "boot-1", &b.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&back, &no_limits, "boot-1", &b.inv, 600 * USEC_PER_SEC);
     const struct rail_counters *rc = counters_find_const(&back, "mlx5_5/1");
     ck_assert(rc->rates[COUNTER_LOSS].known);
     ck_assert_double_eq_tol(rc->rates[COUNTER_LOSS].per_second, 2.0, 1e-9);
@@ -290,7 +294,7 @@ START_TEST(test_state_file_bounded)
     ck_assert_uint_eq(st.n, COUNTER_MAX_RAILS);
     struct run a;
     scan_at(&a, 100);
-    counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &a.inv, 600 * USEC_PER_SEC);
     ck_assert_uint_eq(st.n, a.inv.n_rails);             /* only the node's own rails */
     ck_assert_int_eq(counters_save(dir, &st), 0);
     struct stat sb;
@@ -311,14 +315,14 @@ START_TEST(test_late_sample_dropped)
     struct counter_sample s = { 0 };
     usec_t window = 600 * USEC_PER_SEC, span = 0;
     s.taken = 10 * USEC_PER_SEC;     /* the first pass: carrier up, 5 changes so far */
-    ck_assert_int_eq(counters_fold(&st, "b", "rxe0/1", &s, true, 5, window), 0);
+    ck_assert_int_eq(counters_fold(&st, &no_limits, "b", "rxe0/1", &s, true, 5, window), 0);
     s.taken = 12 * USEC_PER_SEC;     /* the timer, after the carrier went down */
-    ck_assert_int_eq(counters_fold(&st, "b", "rxe0/1", &s, true, 6, window), 0);
+    ck_assert_int_eq(counters_fold(&st, &no_limits, "b", "rxe0/1", &s, true, 6, window), 0);
     s.taken = 11 * USEC_PER_SEC;     /* the pass that began before it ends now */
-    ck_assert_int_eq(counters_fold(&st, "b", "rxe0/1", &s, true, 6, window), 0);
+    ck_assert_int_eq(counters_fold(&st, &no_limits, "b", "rxe0/1", &s, true, 6, window), 0);
     ck_assert_uint_eq(counters_find(&st, "rxe0/1")->last.taken, 12 * USEC_PER_SEC);
     s.taken = 14 * USEC_PER_SEC;     /* carrier up again */
-    ck_assert_int_eq(counters_fold(&st, "b", "rxe0/1", &s, true, 7, window), 0);
+    ck_assert_int_eq(counters_fold(&st, &no_limits, "b", "rxe0/1", &s, true, 7, window), 0);
     ck_assert_int_eq(counters_carrier_changes(counters_find(&st, "rxe0/1"), window, &span), 2);
     ck_assert_uint_eq(span, 4 * USEC_PER_SEC);
     counters_done(&st);
@@ -335,7 +339,7 @@ START_TEST(test_flaps_window)
     static const uint64_t changes[] = { 2, 2, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8 };
     for (size_t i = 0; i < ARRAY_SIZE(changes); i++) {
         s.taken = (usec_t)(i * 60) * USEC_PER_SEC;
-        ck_assert_int_eq(counters_fold(&st, "b", "mlx5_0/1", &s, true, changes[i], p.checks.flaps.window), 0);
+        ck_assert_int_eq(counters_fold(&st, &no_limits, "b", "mlx5_0/1", &s, true, changes[i], p.checks.flaps.window), 0);
         usec_t span = 0;
         int64_t n = counters_carrier_changes(counters_find(&st, "mlx5_0/1"), p.checks.flaps.window, &span);
         if (i == 0)
@@ -354,7 +358,7 @@ START_TEST(test_flaps_window)
     counters_done(&st);
     for (size_t i = 0; i < 4; i++) {
         s.taken = (usec_t)(i * 60) * USEC_PER_SEC;
-        counters_fold(&st, "b", "mlx5_0/1", &s, true, changes[i], p.checks.flaps.window);
+        counters_fold(&st, &no_limits, "b", "mlx5_0/1", &s, true, changes[i], p.checks.flaps.window);
     }
     check_counters(&inv, &st, &p, &fs);
     ck_assert_str_eq(fs.items[0].check, "netdev.flaps");
@@ -377,7 +381,7 @@ START_TEST(test_sample_copies_are_deep)
     ck_assert_int_eq(counter_sample_add(&s, "out_of_sequence", 5), 0);
     ck_assert_int_eq(counter_sample_add(&s, "np_cnp_sent", 6), 0);
     ck_assert_int_eq(counter_sample_copy(&copy, &s), 0);
-    ck_assert_int_eq(counters_fold(&st, "boot-1", "mlx5_0/1", &s, false, 0, 0), 0);
+    ck_assert_int_eq(counters_fold(&st, &no_limits, "boot-1", "mlx5_0/1", &s, false, 0, 0), 0);
     counter_sample_done(&s);
     const struct rail_counters *rc = counters_find_const(&st, "mlx5_0/1");
     ck_assert_uint_eq(rc->last.n, 2);
@@ -398,27 +402,26 @@ END_TEST
  * still reads and folds (ASan in build-asan sees any shared or freed buffer). */
 START_TEST(test_state_copy_is_deep)
 {
-    struct counter_state st = { .peak_hold = 7, .link_limit = 3 }, copy;
+    struct counter_state st = { 0 }, copy;
     struct counter_sample s = { .taken = 1 * USEC_PER_SEC };
     ck_assert_int_eq(counter_sample_add(&s, "out_of_sequence", 5), 0);
-    ck_assert_int_eq(counters_fold(&st, "boot-1", "mlx5_0/1", &s, true, 1, 600 * USEC_PER_SEC), 0);
-    ck_assert_int_eq(counters_fold(&st, "boot-1", "mlx5_1/1", &s, true, 1, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold(&st, &no_limits, "boot-1", "mlx5_0/1", &s, true, 1, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold(&st, &no_limits, "boot-1", "mlx5_1/1", &s, true, 1, 600 * USEC_PER_SEC), 0);
     ck_assert_int_eq(counters_copy(&st, &copy), 0);
     ck_assert_uint_eq(copy.n, 2);
-    ck_assert_uint_eq(copy.peak_hold, 7);
     ck_assert_str_eq(copy.boot_id, "boot-1");
     ck_assert_ptr_ne(copy.rails, st.rails);
     ck_assert_ptr_ne(copy.rails[0].last.values, st.rails[0].last.values);
     s.taken = 2 * USEC_PER_SEC;
     s.values[0].value = 9;
-    ck_assert_int_eq(counters_fold(&copy, "boot-1", "mlx5_0/1", &s, true, 2, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold(&copy, &no_limits, "boot-1", "mlx5_0/1", &s, true, 2, 600 * USEC_PER_SEC), 0);
     ck_assert_uint_eq(counters_find(&copy, "mlx5_0/1")->last.values[0].value, 9);
     ck_assert_uint_eq(counters_find(&st, "mlx5_0/1")->last.values[0].value, 5);
     ck_assert_uint_eq(counters_find(&st, "mlx5_0/1")->n_carrier, 1);
     ck_assert_uint_eq(counters_find(&copy, "mlx5_0/1")->n_carrier, 2);
     counters_done(&st);
     s.taken = 3 * USEC_PER_SEC;
-    ck_assert_int_eq(counters_fold(&copy, "boot-1", "mlx5_1/1", &s, false, 0, 0), 0);
+    ck_assert_int_eq(counters_fold(&copy, &no_limits, "boot-1", "mlx5_1/1", &s, false, 0, 0), 0);
     ck_assert_uint_eq(counters_find(&copy, "mlx5_1/1")->last.values[0].value, 9);
     counters_done(&copy);
     counter_sample_done(&s);
@@ -434,7 +437,7 @@ START_TEST(test_state_bounds)
     char name[32];
     for (int i = 0; i <= COUNTER_MAX_RAILS; i++) {
         snprintf(name, sizeof(name), "mlx5_%d/1", i);
-        ck_assert_int_eq(counters_fold(&st, "boot-1", name, &s, false, 0, 0),
+        ck_assert_int_eq(counters_fold(&st, &no_limits, "boot-1", name, &s, false, 0, 0),
                          i < COUNTER_MAX_RAILS ? 0 : -EFBIG);
     }
     ck_assert_uint_eq(st.n, COUNTER_MAX_RAILS);
@@ -497,9 +500,9 @@ START_TEST(test_same_name_two_dirs)
     set_port_counter("mlx5_0", "link_downed", 3);
     set_counter("mlx5_0", "link_downed", 153);
     scan_at(&a, 100);
-    ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold_inventory(&st, &no_limits, "boot-1", &a.inv, 600 * USEC_PER_SEC), 0);
     scan_at(&b, 110);
-    ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold_inventory(&st, &no_limits, "boot-1", &b.inv, 600 * USEC_PER_SEC), 0);
     check_counters(&b.inv, &st, &b.policy, &b.findings);
     const struct finding *f = one_finding(&b.findings, "counters.link_down", "mlx5_0/1");
     ck_assert_int_eq(f->severity, SEVERITY_OK);
@@ -516,7 +519,7 @@ START_TEST(test_port_errors_raised)
     struct counter_state st = { 0 };
     struct run a, b;
     scan_at(&a, 100);
-    ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold_inventory(&st, &no_limits, "boot-1", &a.inv, 600 * USEC_PER_SEC), 0);
     set_port_counter("mlx5_0", "symbol_error", 100);
     set_port_counter("mlx5_1", "link_downed", 1);
     set_counter("mlx5_2", "resp_cqe_error", 7 + 5000);          /* 500/s: under 1000 */
@@ -527,7 +530,7 @@ START_TEST(test_port_errors_raised)
     set_port_counter("mlx5_7", "port_rcv_constraint_errors", 2);
     set_port_counter("mlx5_7", "excessive_buffer_overrun_errors", 14);  /* 4-bit: 15 is its top */
     scan_at(&b, 110);
-    ck_assert_int_eq(counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold_inventory(&st, &no_limits, "boot-1", &b.inv, 600 * USEC_PER_SEC), 0);
     check_counters(&b.inv, &st, &b.policy, &b.findings);
 
     const struct finding *f = one_finding(&b.findings, "counters.link", "mlx5_0/1");
@@ -590,10 +593,10 @@ START_TEST(test_rise_after_a_reset)
     struct run a, b;
     set_port_counter("mlx5_0", "symbol_error", 60000);
     scan_at(&a, 100);
-    counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &a.inv, 600 * USEC_PER_SEC);
     set_port_counter("mlx5_0", "symbol_error", 30);
     scan_at(&b, 110);
-    counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &b.inv, 600 * USEC_PER_SEC);
     check_counters(&b.inv, &st, &b.policy, &b.findings);
     const struct rail_counters *rc = counters_find_const(&st, "mlx5_0/1");
     ck_assert_uint_eq(rc->resets, 1);
@@ -618,11 +621,11 @@ START_TEST(test_saturated_and_reset)
     set_port_counter("mlx5_1", "link_downed", 254);
     set_counter("mlx5_2", "out_of_sequence", 4294967290ULL);
     scan_at(&a, 100);
-    counters_fold_inventory(&st, "boot-1", &a.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &a.inv, 600 * USEC_PER_SEC);
     set_port_counter("mlx5_1", "link_downed", 255);
     set_counter("mlx5_2", "out_of_sequence", 5);            /* wrapped at 2^32 */
     scan_at(&b, 110);
-    counters_fold_inventory(&st, "boot-1", &b.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &b.inv, 600 * USEC_PER_SEC);
     check_counters(&b.inv, &st, &b.policy, &b.findings);
     const struct finding *f = one_finding(&b.findings, "counters.link", "mlx5_0/1");
     ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
@@ -642,12 +645,11 @@ START_TEST(test_saturated_and_reset)
     ck_assert_uint_eq(y->total, 65535);
 
     /* perfquery -R: both back to 0. A reset is no rise; the peak of the link down stays
-     * for the hold time (checks.interval), as any burst does, so hold none here. */
-    st.peak_hold = 0;
+     * for the hold time (checks.interval), as any burst does: these folds hold none. */
     set_port_counter("mlx5_0", "symbol_error", 0);
     set_port_counter("mlx5_1", "link_downed", 0);
     scan_at(&c, 120);
-    counters_fold_inventory(&st, "boot-1", &c.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &c.inv, 600 * USEC_PER_SEC);
     check_counters(&c.inv, &st, &c.policy, &c.findings);
     ck_assert_int_eq(one_finding(&c.findings, "counters.link", "mlx5_0/1")->severity, SEVERITY_OK);
     ck_assert_int_eq(one_finding(&c.findings, "counters.link_down", "mlx5_1/1")->severity,
@@ -656,7 +658,7 @@ START_TEST(test_saturated_and_reset)
 
     set_port_counter("mlx5_0", "symbol_error", 50);
     scan_at(&d, 130);
-    counters_fold_inventory(&st, "boot-1", &d.inv, 600 * USEC_PER_SEC);
+    counters_fold_inventory(&st, &no_limits, "boot-1", &d.inv, 600 * USEC_PER_SEC);
     check_counters(&d.inv, &st, &d.policy, &d.findings);
     ck_assert_int_eq(one_finding(&d.findings, "counters.link", "mlx5_0/1")->severity,
                      SEVERITY_WARNING);
@@ -682,7 +684,7 @@ START_TEST(test_offline_totals)
     sh("rm -rf %s && cp -a %s %s", tree, src, tree);
     scan_at(&a, 100);
     ck_assert_uint_eq(a.inv.n_rails, 8);
-    ck_assert_int_eq(counters_fold_inventory(&st, "snapshot", &a.inv, 600 * USEC_PER_SEC), 0);
+    ck_assert_int_eq(counters_fold_inventory(&st, &no_limits, "snapshot", &a.inv, 600 * USEC_PER_SEC), 0);
     check_counters(&a.inv, &st, &a.policy, &a.findings);
     const struct finding *f = one_finding(&a.findings, "counters.link_down", "mlx5_1/1");
     ck_assert_int_eq(f->severity, SEVERITY_UNKNOWN);
@@ -707,6 +709,95 @@ START_TEST(test_offline_totals)
     ck_assert_int_eq(findings_rail_verdict(&a.findings, "mlx5_1/1"), VERDICT_READY);
     run_done(&a);
     counters_done(&st);
+}
+END_TEST
+
+/* The daemon's pass (pipeline_run with the memory lent, as manager.c lends it) on the
+ * working tree, judged under P; offline: this host's kernel log is not read. */
+static void daemon_pass(struct pass_memory *mem, const struct policy *p, struct report *r)
+{
+    const struct pipeline_input in = {
+        .sysfs_root = tree, .procfs_root = tree, .procfs_given = true, .state_dir = scratch,
+        .policy = p, .policy_source = "defaults", .tuning = TUNING_READ, .memory = mem,
+        .boot_id = "boot-1", .daemon_pass = true, .offline = true, .state_read_only = true,
+    };
+    ck_assert_int_eq(pipeline_run(&in, r), 0);
+}
+
+/* The pass judges the counters by the policy it is handed (issue 42, item 3), not by
+ * values someone copied into the state: a burst of symbol errors between two passes stays
+ * judged for checks.interval, as the daemon promises, with only the policy set. */
+START_TEST(test_pass_holds_peaks_by_its_policy)
+{
+    struct pass_memory mem = { 0 };
+    struct policy p;
+    struct report a, b, c;
+    policy_init_defaults(&p);
+    p.checks.interval = 10 * USEC_PER_MINUTE;  /* far longer than three passes take */
+    set_port_counter("mlx5_0", "symbol_error", 100);
+    daemon_pass(&mem, &p, &a);
+    set_port_counter("mlx5_0", "symbol_error", 1100);
+    daemon_pass(&mem, &p, &b);
+    ck_assert_int_eq(one_finding(&b.findings, "counters.link", "mlx5_0/1")->severity,
+                     SEVERITY_WARNING);
+    daemon_pass(&mem, &p, &c);                  /* no rise since: the peak is held */
+    const struct finding *f = one_finding(&c.findings, "counters.link", "mlx5_0/1");
+    ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+    ck_assert_ptr_nonnull(strstr(f->message, "(the peak of the last 10m; now 0/s)"));
+    report_done(&a);
+    report_done(&b);
+    report_done(&c);
+    counters_done(&mem.counters);
+    link_memory_done(&mem.links);
+    policy_done(&p);
+}
+END_TEST
+
+/* --once and the daemon judge alike: the same samples, folded by --once (each run loads
+ * the state the last one saved) and by the daemon (its state kept in memory), under the
+ * same policy, give the same findings: the burst, then its peak held for checks.interval.
+ * (The rail's traffic is not compared: the state file keeps no byte counts.) */
+START_TEST(test_once_and_daemon_judge_alike)
+{
+    struct counter_state kept = { 0 };
+    struct policy p;
+    policy_init_defaults(&p);
+    p.checks.interval = 10 * USEC_PER_MINUTE;
+    const struct counter_limits lim = counter_limits_of(&p);
+    char state[320];
+    snprintf(state, sizeof(state), "%s/once-state", scratch);
+    sh("rm -rf %s && mkdir -p %s", state, state);
+    const unsigned long long symbols[] = { 100, 1100, 1100 };
+    for (int pass = 0; pass < 3; pass++) {
+        struct run daemon, once;
+        struct counter_state loaded = { 0 };
+        set_port_counter("mlx5_0", "symbol_error", symbols[pass]);
+        scan_at(&daemon, 100 + 10 * pass);
+        scan_at(&once, 100 + 10 * pass);
+        ck_assert_int_eq(counters_fold_inventory(&kept, &lim, "boot-1", &daemon.inv,
+                                                 p.checks.flaps.window), 0);
+        ck_assert_int_eq(counters_load(state, &loaded), 0);
+        ck_assert_int_eq(counters_fold_inventory(&loaded, &lim, "boot-1", &once.inv,
+                                                 p.checks.flaps.window), 0);
+        ck_assert_int_eq(counters_save(state, &loaded), 0);
+        check_counters(&daemon.inv, &kept, &p, &daemon.findings);
+        check_counters(&once.inv, &loaded, &p, &once.findings);
+        const struct finding *d = one_finding(&daemon.findings, "counters.link", "mlx5_0/1");
+        const struct finding *o = one_finding(&once.findings, "counters.link", "mlx5_0/1");
+        ck_assert_int_eq(o->severity, d->severity);
+        ck_assert_str_eq(o->message, d->message);
+        ck_assert_int_eq(d->severity, pass == 0 ? SEVERITY_UNKNOWN : SEVERITY_WARNING);
+        ck_assert(pass < 2 || strstr(o->message, "(the peak of the last 10m; now 0/s)"));
+        const struct rail_counters *dr = counters_find_const(&kept, "mlx5_0/1"),
+                                   *or = counters_find_const(&loaded, "mlx5_0/1");
+        ck_assert(or->rates[COUNTER_LINK].peak == dr->rates[COUNTER_LINK].peak);
+        ck_assert_uint_eq(or->link_over_at, dr->link_over_at);
+        counters_done(&loaded);
+        run_done(&daemon);
+        run_done(&once);
+    }
+    counters_done(&kept);
+    policy_done(&p);
 }
 END_TEST
 
@@ -744,14 +835,15 @@ END_TEST
  * an interval in which the daemon's own streams ran is not judged. */
 static void fold_bytes(struct counter_state *st, double at, uint64_t rx, uint64_t tx)
 {
+    static const struct counter_limits busy_1g = { .busy_bps = 1e9 };  /* busy_gbps 1 */
     struct counter_sample s = { .taken = (usec_t)(at * USEC_PER_SEC), .has_bytes = true,
                                 .rx_bytes = rx, .tx_bytes = tx };
-    ck_assert_int_eq(counters_fold(st, "boot", "mlx5_0/1", &s, false, 0, 0), 0);
+    ck_assert_int_eq(counters_fold(st, &busy_1g, "boot", "mlx5_0/1", &s, false, 0, 0), 0);
 }
 
 START_TEST(test_traffic_quiet)
 {
-    struct counter_state st = { .busy_bps = 1e9 };
+    struct counter_state st = { 0 };
     struct policy p;
     char why[96];
     policy_init_defaults(&p);
@@ -813,7 +905,7 @@ START_TEST(test_traffic_quiet)
     ck_assert(!probe_defer_why(&p, true, rc, "", 134 * USEC_PER_SEC, why, sizeof(why)));
     /* a rail without byte counters is never deferred for its traffic */
     struct counter_sample none = { .taken = 136 * USEC_PER_SEC };
-    ck_assert_int_eq(counters_fold(&st, "boot", "mlx5_0/1", &none, false, 0, 0), 0);
+    ck_assert_int_eq(counters_fold(&st, &no_limits, "boot", "mlx5_0/1", &none, false, 0, 0), 0);
     p.probes.defer.busy_gbps = 1;
     ck_assert(!probe_defer_why(&p, true, rc, "", 136 * USEC_PER_SEC, why, sizeof(why)));
     policy_done(&p);
@@ -848,6 +940,8 @@ int main(void)
     tcase_add_test(tc, test_saturated_and_reset);
     tcase_add_test(tc, test_rise_after_a_reset);
     tcase_add_test(tc, test_offline_totals);
+    tcase_add_test(tc, test_pass_holds_peaks_by_its_policy);
+    tcase_add_test(tc, test_once_and_daemon_judge_alike);
     /* Each test copies a fixture tree and scans it up to four times: seconds on a loaded
      * machine, under ASan more. */
     tcase_set_timeout(tc, 60);

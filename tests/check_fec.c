@@ -161,12 +161,22 @@ static void sample(struct counter_sample *s, double t, uint64_t bits, uint64_t u
     ck_assert_int_eq(counter_sample_add(s, "fec:uncorrectable", unc), 0);
 }
 
-static void fold(struct counter_state *st, const char *rail, double t, uint64_t bits, uint64_t unc)
+/* Zero limits: no peak held past its sample; a test that judges bursts hands the
+ * policy's link limit (fold_judged). */
+static const struct counter_limits no_limits;
+
+static void fold_judged(struct counter_state *st, const struct counter_limits *lim,
+                        const char *rail, double t, uint64_t bits, uint64_t unc)
 {
     struct counter_sample s;
     sample(&s, t, bits, unc);
-    ck_assert_int_eq(counters_fold(st, "boot", rail, &s, false, 0, 0), 0);
+    ck_assert_int_eq(counters_fold(st, lim, "boot", rail, &s, false, 0, 0), 0);
     counter_sample_done(&s);
+}
+
+static void fold(struct counter_state *st, const char *rail, double t, uint64_t bits, uint64_t unc)
+{
+    fold_judged(st, &no_limits, rail, t, bits, unc);
 }
 
 START_TEST(test_rates)
@@ -212,12 +222,12 @@ START_TEST(test_rates)
     counter_sample_add(&s, "ethtool:rx_corrected_bits_phy", 0);
     counter_sample_add(&s, "ethtool:rx_pcs_symbol_err_phy", 0);
     counter_sample_add(&s, "ethtool:rx_symbol_err_phy", 0);
-    ck_assert_int_eq(counters_fold(&st, "boot", "m", &s, false, 0, 0), 0);
+    ck_assert_int_eq(counters_fold(&st, &no_limits, "boot", "m", &s, false, 0, 0), 0);
     s.taken = 210 * USEC_PER_SEC;
     s.values[0].value = 2000000;        /* 2e5/s at 200 G: 1e-6 */
     s.values[1].value = 20;             /* 2/s at 200 G: 1e-11 */
     s.values[2].value = 3;              /* three packets dropped */
-    ck_assert_int_eq(counters_fold(&st, "boot", "m", &s, false, 0, 0), 0);
+    ck_assert_int_eq(counters_fold(&st, &no_limits, "boot", "m", &s, false, 0, 0), 0);
     link_ber_of(counters_find_const(&st, "m")->link, 200, &b);
     ck_assert_int_eq(b.pre_from, LINK_RATE_PHY_CORRECTED_BITS);
     ck_assert_int_eq(b.post_from, LINK_RATE_PHY_SYMBOL_ERR);
@@ -372,7 +382,7 @@ static enum severity lanes_case(const char *link_layer, double gbps, const char 
         }
         ck_assert_int_eq(counter_sample_add(&s, phy ? "ethtool:rx_corrected_bits_phy"
                                                     : "fec:corrected_bits", total), 0);
-        ck_assert_int_eq(counters_fold(&st, "boot", "r/1", &s, false, 0, 0), 0);
+        ck_assert_int_eq(counters_fold(&st, &no_limits, "boot", "r/1", &s, false, 0, 0), 0);
         counter_sample_done(&s);
     }
     check_fec(&inv, &st, &p, &fs);
@@ -497,14 +507,14 @@ static enum severity ber_pass(struct inventory *inv, struct counter_state *st,
                               uint64_t *bits, uint64_t rise, char *msg, size_t len)
 {
     struct findings fs = { 0 };
-    st->link_limit = p->checks.counters.link;
+    const struct counter_limits lim = { .link_limit = p->checks.counters.link };
     for (int k = 0; k < 2; k++) {
         double at = t * 3600 + 10 * k;
         *bits += k ? rise : 96000;
-        fold(st, "r/1", at, *bits, 3);
+        fold_judged(st, &lim, "r/1", at, *bits, 3);
         ck_assert_int_eq(link_memory_observe(m, "boot", (usec_t)(at * USEC_PER_SEC),
                                              (usec_t)((1800000000.0 + at) * USEC_PER_SEC), inv,
-                                             st), 0);
+                                             st, &lim), 0);
         findings_done(&fs);
         memset(&fs, 0, sizeof(fs));
         check_fec(inv, st, p, &fs);
@@ -633,7 +643,7 @@ START_TEST(test_sample_phy_and_fec)
     /* FEC_GET's corrected bits come before the PHY's for the pre-FEC BER, the PHY's
      * symbol errors before the uncorrectable blocks for the post-FEC BER */
     struct counter_state cs = { .snapshot = true };
-    ck_assert_int_eq(counters_fold(&cs, "boot", r->name, &s, false, 0, 0), 0);
+    ck_assert_int_eq(counters_fold(&cs, &no_limits, "boot", r->name, &s, false, 0, 0), 0);
     struct link_ber b;
     link_ber_of(counters_find_const(&cs, r->name)->link, 400, &b);
     ck_assert_int_eq(b.pre_from, LINK_RATE_FEC_CORRECTED_BITS);
@@ -672,7 +682,7 @@ START_TEST(test_fec_metrics)
         for (unsigned lane = 0; lane < 4; lane++)
             ck_assert_int_eq(counter_sample_add(&s, link_lane_counter(lane, false, name, sizeof(name)),
                                                 1000 + (k && lane == 1 ? 240000 : 0)), 0);
-        ck_assert_int_eq(counters_fold(&st, "boot", "mlx5_2/1", &s, false, 0, 0), 0);
+        ck_assert_int_eq(counters_fold(&st, &no_limits, "boot", "mlx5_2/1", &s, false, 0, 0), 0);
         counter_sample_done(&s);
     }
     report_keep_rates(&rep, &st);

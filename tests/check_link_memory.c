@@ -59,7 +59,7 @@ static void world_init(struct world *w)
     w->inv.rails = &w->rail;
     w->inv.n_rails = 1;
     strscpy(w->boot, BOOT_A, sizeof(w->boot));
-    w->st.link_limit = w->p.checks.counters.link;
+    w->p.checks.interval = 0;   /* the peaks are not held, unless a test holds them */
 }
 
 static void world_done(struct world *w)
@@ -81,10 +81,12 @@ static void pass_wall(struct world *w, double t, double wall, uint64_t carrier, 
     ck_assert_int_eq(counter_sample_add_pma(&w->rail.counters, "symbol_error", symbols), 0);
     w->rail.counters.taken = (usec_t)(t * USEC_PER_SEC);
     w->rail.netdev.carrier_changes = carrier;
-    ck_assert_int_eq(counters_fold(&w->st, w->boot, RAIL, &w->rail.counters, true, carrier,
+    const struct counter_limits lim = counter_limits_of(&w->p);  /* as pipeline.c makes them */
+    ck_assert_int_eq(counters_fold(&w->st, &lim, w->boot, RAIL, &w->rail.counters, true, carrier,
                                    w->p.checks.flaps.window), 0);
     ck_assert_int_eq(link_memory_observe(&w->m, w->boot, (usec_t)(t * USEC_PER_SEC),
-                                         (usec_t)(wall * USEC_PER_SEC), &w->inv, &w->st), 0);
+                                         (usec_t)(wall * USEC_PER_SEC), &w->inv, &w->st, &lim),
+                     0);
     findings_done(&w->fs);
     memset(&w->fs, 0, sizeof(w->fs));
     check_counters(&w->inv, &w->st, &w->p, &w->fs);
@@ -206,7 +208,7 @@ START_TEST(test_held_peak_is_not_a_burst_going_on)
     struct world w;
     world_init(&w);
     w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
-    w.st.peak_hold = 30 * USEC_PER_SEC;
+    w.p.checks.interval = 30 * USEC_PER_SEC;
     pass(&w, 0, 4, 0, 0);
     pass(&w, 10, 4, 0, 200);                /* 20/s */
     pass(&w, 20, 4, 0, 300);                /* 10/s: the same burst, last seen at :20 */
@@ -238,7 +240,7 @@ START_TEST(test_second_burst_within_the_held_peak)
     struct world w;
     world_init(&w);
     w.p.checks.counters.sticky_window = 600 * USEC_PER_SEC;
-    w.st.peak_hold = 60 * USEC_PER_SEC;
+    w.p.checks.interval = 60 * USEC_PER_SEC;
     pass(&w, 0, 4, 0, 0);
     pass(&w, 10, 4, 0, 200);                /* 20/s: a burst */
     pass(&w, 20, 4, 0, 200);                /* 0/s: it is over (the peak held) */
@@ -605,8 +607,6 @@ static void restart(struct world *w, const char *dir)
     link_memory_done(&w->m);
     ck_assert_int_eq(counters_load(dir, &w->st), 0);
     ck_assert_int_eq(link_store_load(dir, &w->m), 0);
-    w->st.link_limit = w->p.checks.counters.link;       /* as the daemon sets them */
-    w->st.peak_hold = 30 * USEC_PER_SEC;
 }
 
 START_TEST(test_restart_keeps_the_held_peak_and_its_date)
@@ -617,7 +617,7 @@ START_TEST(test_restart_keeps_the_held_peak_and_its_date)
     sh("rm -rf '%s' && mkdir -p '%s'", dir, dir);
     world_init(&w);
     w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
-    w.st.peak_hold = 30 * USEC_PER_SEC;
+    w.p.checks.interval = 30 * USEC_PER_SEC;
     pass(&w, 0, 4, 0, 0);
     pass(&w, 10, 4, 0, 200);                /* 20/s: a burst, last seen at :10 */
     pass(&w, 20, 4, 0, 200);                /* 0/s: over, the peak held */
@@ -647,7 +647,7 @@ START_TEST(test_restart_keeps_the_held_peak_and_its_date)
     /* A file of before: no peaks, no link_over_at. It loads; the burst's event is kept. */
     world_init(&w);
     w.p.checks.counters.sticky_window = 60 * USEC_PER_SEC;
-    w.st.peak_hold = 30 * USEC_PER_SEC;
+    w.p.checks.interval = 30 * USEC_PER_SEC;
     pass(&w, 0, 4, 0, 0);
     pass(&w, 10, 4, 0, 200);
     ck_assert_int_eq(counters_save(dir, &w.st), 0);

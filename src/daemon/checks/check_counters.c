@@ -152,11 +152,12 @@ static void check_flaps(const struct rail *r, const struct counter_state *st,
 void check_counters(const struct inventory *inv, const struct counter_state *st,
                     const struct policy *p, struct findings *out)
 {
+    const struct counter_limits lim = counter_limits_of(p);    /* as the folds had them */
     for (size_t i = 0; i < inv->n_rails; i++) {
         const struct rail *r = &inv->rails[i];
         const struct rail_counters *rc = counters_find_const(st, r->name);
         check_flaps(r, st, rc, p, out);
         for (int c = 0; c < COUNTER_CLASSES; c++)
-            check_class(r, rc, (enum counter_class)c, st->peak_hold, p, out);
+            check_class(r, rc, (enum counter_class)c, lim.peak_hold, p, out);
     }
 }

@@ -258,8 +258,8 @@ static void add_carrier_mark(struct rail_counters *rc, usec_t at, uint64_t chang
 }
 
 /* The traffic between the last sample and S, and whether the rail stayed quiet. */
-static void traffic_rate(const struct counter_state *st, struct rail_counters *rc,
-                         const struct counter_sample *s)
+static void traffic_rate(const struct counter_state *st, double busy_bps,
+                         struct rail_counters *rc, const struct counter_sample *s)
 {
     const struct counter_sample *o = &rc->last;
     if (!s->has_bytes || !rc->have_last || !o->has_bytes || s->taken <= o->taken ||
@@ -275,7 +275,7 @@ static void traffic_rate(const struct counter_state *st, struct rail_counters *r
     if (o->taken <= st->own_traffic_until)
         return;                         /* the daemon's own probes ran within: not judged */
     rc->traffic_judged = true;
-    if (rc->traffic_bps >= st->busy_bps) {
+    if (rc->traffic_bps >= busy_bps) {
         rc->quiet_since = 0;
         rc->busy_bps = rc->traffic_bps;
     }
@@ -283,9 +283,18 @@ static void traffic_rate(const struct counter_state *st, struct rail_counters *r
         rc->quiet_since = o->taken;
 }
 
-int counters_fold(struct counter_state *st, const char *boot_id, const char *rail,
-                  const struct counter_sample *s, bool has_carrier, uint64_t carrier_changes,
-                  usec_t carrier_window)
+struct counter_limits counter_limits_of(const struct policy *p)
+{
+    return (struct counter_limits) {
+        .peak_hold = p->checks.interval,
+        .busy_bps = p->probes.defer.busy_gbps * 1e9,
+        .link_limit = p->checks.counters.link,
+    };
+}
+
+int counters_fold(struct counter_state *st, const struct counter_limits *lim,
+                  const char *boot_id, const char *rail, const struct counter_sample *s,
+                  bool has_carrier, uint64_t carrier_changes, usec_t carrier_window)
 {
     if (!streq(st->boot_id, boot_id)) {
         bool rebooted = st->boot_id[0] != '\0';
@@ -329,9 +338,9 @@ int counters_fold(struct counter_state *st, const char *boot_id, const char *rai
         rc->rates[c].total += s->values[i].value;
     }
     symbol_rate(rc, s);
-    traffic_rate(st, rc, s);
+    traffic_rate(st, lim->busy_bps, rc, s);
     if (rc->have_last && s->taken > rc->last.taken) {
-        compute_rates(rc, s, st->peak_hold, st->link_limit);
+        compute_rates(rc, s, lim->peak_hold, lim->link_limit);
         rc->note[0] = '\0';
     } else if (rc->have_last) {
         snprintf(rc->note, sizeof(rc->note), "no time passed since the last sample");
@@ -408,13 +417,14 @@ static void prune(struct counter_state *st, const struct inventory *inv)
     st->n = kept;
 }
 
-int counters_fold_inventory(struct counter_state *st, const char *boot_id,
-                            const struct inventory *inv, usec_t carrier_window)
+int counters_fold_inventory(struct counter_state *st, const struct counter_limits *lim,
+                            const char *boot_id, const struct inventory *inv,
+                            usec_t carrier_window)
 {
     prune(st, inv);
     for (size_t i = 0; i < inv->n_rails; i++) {
         const struct rail *r = &inv->rails[i];
-        int err = counters_fold(st, boot_id, r->name, &r->counters, r->netdev.has_carrier_changes,
+        int err = counters_fold(st, lim, boot_id, r->name, &r->counters, r->netdev.has_carrier_changes,
                                 r->netdev.carrier_changes, carrier_window);
         if (err < 0)
             return err;

@@ -10,6 +10,7 @@
 
 #include "counter_sample.h"
 #include "inventory.h"
+#include "policy.h"
 #include "timeutil.h"
 
 #define CARRIER_HISTORY 64
@@ -117,7 +118,7 @@ struct rail_counters {
     struct carrier_mark carrier[CARRIER_HISTORY];
     size_t n_carrier;
     /* The rail's traffic, the larger of rx and tx, between the last two samples with byte
-     * counts, and since when it has stayed under the state's busy_bps. */
+     * counts, and since when it has stayed under its fold's busy_bps. */
     bool traffic_known;
     double traffic_bps;         /* bits per second */
     usec_t quiet_since;         /* CLOCK_BOOTTIME; 0: busy, or not measured yet */
@@ -125,7 +126,7 @@ struct rail_counters {
     /* An interval since the first sample or the last reset was judged busy or quiet (one
      * the daemon's own probes ran in is not): until then the rail's traffic is unknown. */
     bool traffic_judged;
-    /* CLOCK_BOOTTIME of the latest sample whose link-class rate was over the state's
+    /* CLOCK_BOOTTIME of the latest sample whose link-class rate was over its fold's
      * link_limit: when an error burst was last seen (0: not in this boot). Saved with the
      * held peaks (state/counters_store), so a restart neither forgets a burst the peak
      * still holds nor dates it at the new process's first sample. */
@@ -140,9 +141,6 @@ struct rail_counters {
 
 struct counter_state {
     bool snapshot;              /* one sample of a --sysfs-root tree: no history */
-    usec_t peak_hold;           /* how long a peak rate stays reported (0: the last rate) */
-    double busy_bps;            /* traffic at or above this is busy (probes.defer.busy_gbps) */
-    double link_limit;          /* a link-class rate over this is a burst (checks.counters.link) */
     /* The daemon's own probe traffic (CLOCK_BOOTTIME): an interval between two samples
      * that began before it is not judged busy or quiet. UINT64_MAX while a run goes. */
     usec_t own_traffic_until;
@@ -152,12 +150,26 @@ struct counter_state {
 };
 
 
-/* Folds one rail's new sample (taken under BOOT_ID) into the state: rates against the
+/* What a fold judges the samples by: the policy's values, handed to every fold (the
+ * daemon's, --once's, the counters timer's), never kept in the state, so that every path
+ * judges alike. counter_limits_of() makes them from a policy. */
+struct counter_limits {
+    usec_t peak_hold;           /* how long a peak rate stays reported (0: the last rate) */
+    double busy_bps;            /* traffic at or above this is busy (probes.defer.busy_gbps) */
+    double link_limit;          /* a link-class rate over this is a burst (checks.counters.link) */
+};
+
+/* The limits of policy P: the peaks held over a check interval (a burst between two passes
+ * is not averaged away, nor lost to an event-driven pass right after), probes.defer's busy
+ * traffic, checks.counters.link. */
+struct counter_limits counter_limits_of(const struct policy *p);
+
+/* Folds one rail's new sample (taken under BOOT_ID) into the state, judged by LIM: rates against the
  * previous sample where there is one from this boot, peaks, the carrier history (kept to
  * span CARRIER_WINDOW). The state keeps a copy of the sample. -EFBIG for a rail past
  * COUNTER_MAX_RAILS; -ENOMEM. */
-int counters_fold(struct counter_state *st, const char *boot_id, const char *rail,
-                  const struct counter_sample *s, bool has_carrier, uint64_t carrier_changes,
+int counters_fold(struct counter_state *st, const struct counter_limits *lim,
+                  const char *boot_id, const char *rail, const struct counter_sample *s, bool has_carrier, uint64_t carrier_changes,
                   usec_t carrier_window);
 struct rail_counters *counters_find(struct counter_state *st, const char *rail);
 const struct rail_counters *counters_find_const(const struct counter_state *st, const char *rail);
@@ -169,6 +181,7 @@ void counters_done(struct counter_state *st);
  * leaves TO empty. */
 int counters_copy(const struct counter_state *from, struct counter_state *to);
 /* Folds every rail of INV (its counters and carrier_changes) under BOOT_ID. */
-int counters_fold_inventory(struct counter_state *st, const char *boot_id,
-                            const struct inventory *inv, usec_t carrier_window);
+int counters_fold_inventory(struct counter_state *st, const struct counter_limits *lim,
+                            const char *boot_id, const struct inventory *inv,
+                            usec_t carrier_window);
 

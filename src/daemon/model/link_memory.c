@@ -300,7 +300,7 @@ static void reboot(struct link_memory *m, const char *boot_id)
 
 int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_boottime,
                         usec_t now_wall, const struct inventory *inv,
-                        const struct counter_state *counters)
+                        const struct counter_state *counters, const struct counter_limits *lim)
 {
     if (!streq(m->boot_id, boot_id))
         reboot(m, boot_id);
@@ -338,7 +338,7 @@ int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_b
     for (size_t i = 0; i < inv->n_rails; i++) {
         const struct rail *r = &inv->rails[i];
         int err = observe_rail(m, r, counters ? counters_find_const(counters, r->name) : NULL,
-                               counters ? counters->link_limit : 0);
+                               counters ? lim->link_limit : 0);
         if (err < 0)
             return err;
     }

@@ -117,12 +117,12 @@ int link_memory_add_event(struct link_memory *m, const char *rail, const struct 
 
 /* One pass's observation of every rail of INV under BOOT_ID, at NOW_BOOTTIME/NOW_WALL:
  * flaps and link downs against this boot's baselines, bursts from COUNTERS' link-class
- * peak over its link_limit (one event per burst, dated at the last sample that saw it).
+ * peak over LIM's link_limit (one event per burst, dated at the last sample that saw it).
  * A rail gone from INV is kept, marked absent, and its return is an event; one gone past
  * LINK_MEMORY_ABSENT_KEEP is dropped. -ENOMEM. */
 int link_memory_observe(struct link_memory *m, const char *boot_id, usec_t now_boottime,
                         usec_t now_wall, const struct inventory *inv,
-                        const struct counter_state *counters);
+                        const struct counter_state *counters, const struct counter_limits *lim);
 /* The operator forgets RAIL, gone from the inventory: rails.gone no longer raises it
  * (its history stays, for a return). -ENOENT: no such rail in the memory; -EEXIST: it is
  * in the inventory (not gone). */

@@ -20,6 +20,7 @@
 struct check_job {
     pthread_t thread;
     struct pipeline_input in;           /* pointing at the copies below */
+    struct policy *policy;              /* in->policy, when a reload handed it over */
     char policy_source[512];
     struct probe_run probes;
     struct baselines baselines;
@@ -96,6 +97,7 @@ static void job_free(struct check_job *job)
     baselines_done(&job->baselines);
     jobs_done(&job->jobs);
     free(job->gid_moves);
+    policy_free(job->policy);
     free(job);
 }
 
@@ -176,7 +178,10 @@ struct report *check_job_join(struct check_job *job, int *err, struct check_writ
     return result(r, c, *err, replies);
 }
 
-const struct policy *check_job_policy(const struct check_job *job)
+bool check_job_take_policy(struct check_job *job, struct policy *p)
 {
-    return job->in.policy;
+    if (job->in.policy != p)
+        return false;
+    job->policy = p;
+    return true;
 }

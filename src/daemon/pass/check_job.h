@@ -6,6 +6,8 @@
  * (in->memory, pipeline.h) until the join: nothing is shared, nothing locked. */
 #pragma once
 
+#include <stdbool.h>
+
 #include "outputs.h"
 #include "pipeline.h"
 #include "reply_cache.h"
@@ -22,7 +24,8 @@ struct check_writes {
 };
 
 /* Starts pipeline_run(in), then the writes, in a thread; one byte goes to notify_fd when
- * it is done. in->policy must stay valid until check_job_join(). */
+ * it is done. in->policy must stay valid until check_job_join(), or be handed to the job
+ * (check_job_take_policy). */
 int check_job_start(const struct pipeline_input *in, const struct check_writes *writes,
                     int notify_fd, struct check_job **ret);
 /* Waits for the job and frees it. Returns the report (the caller's, report_done() and
@@ -34,5 +37,7 @@ struct report *check_job_join(struct check_job *job, int *err, struct check_writ
 /* The same, in the calling thread (the first pass, before the loop runs). */
 struct report *check_run_here(const struct pipeline_input *in, struct check_writes *writes,
                               int *err, struct reply_cache **replies);
-/* The policy the job reads: the caller keeps it alive until the job is joined. */
-const struct policy *check_job_policy(const struct check_job *job);
+/* A reload replaced P while the job runs: when P is the policy the job reads, the job
+ * takes it (and frees it when joined) and this returns true; false when it reads another,
+ * and P stays the caller's. */
+bool check_job_take_policy(struct check_job *job, struct policy *p);

@@ -74,6 +74,7 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
                           struct pass_state *s)
 {
     const struct policy *p = in->policy;
+    const struct counter_limits lim = counter_limits_of(p);  /* the daemon's, --once's */
     struct counter_state *st = in->memory ? &in->memory->counters : NULL;
     struct counter_state *own = &s->own_counters;
     char boot_id[40];
@@ -82,7 +83,7 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
         return;
     if (!st && (in->offline || r->inventory.source == INVENTORY_OFFLINE)) {
         own->snapshot = true;
-        (void)counters_fold_inventory(own, "snapshot", &r->inventory, p->checks.flaps.window);
+        (void)counters_fold_inventory(own, &lim, "snapshot", &r->inventory, p->checks.flaps.window);
         s->checks.counters = own;
         return;
     }
@@ -94,10 +95,9 @@ static void counters_pass(const struct pipeline_input *in, struct report *r,
             note_unreadable(in, r, err, COUNTER_FILE, "the counters' rates start anew");
         }
         source_boot_id(in->procfs_root, boot_id, sizeof(boot_id));
-        st->link_limit = p->checks.counters.link;   /* the daemon sets its own state's */
     }
-    if ((err = counters_fold_inventory(st, st == own ? boot_id : in->boot_id, &r->inventory,
-                                       p->checks.flaps.window)) < 0)
+    if ((err = counters_fold_inventory(st, &lim, st == own ? boot_id : in->boot_id,
+                                       &r->inventory, p->checks.flaps.window)) < 0)
         log_warning_errno(err, "Cannot fold the counters: %m");
     if (!in->state_read_only)
         saved(in, r, counters_save(in->state_dir, st), COUNTERS_SAVE);
@@ -177,6 +177,7 @@ static void gone_pass(const struct pipeline_input *in, struct link_memory *m)
 static void links_pass(const struct pipeline_input *in, struct report *r, struct pass_state *s)
 {
     const struct counter_state *st = s->checks.counters;
+    const struct counter_limits lim = counter_limits_of(in->policy);
     struct link_memory *m = in->memory ? &in->memory->links : NULL;
     char boot_id[40];
     int err;
@@ -206,7 +207,7 @@ static void links_pass(const struct pipeline_input *in, struct report *r, struct
         }
     }
     err = link_memory_observe(m, st ? st->boot_id : boot_id, now_usec(CLOCK_BOOTTIME),
-                              now_usec(CLOCK_REALTIME), &r->inventory, st);
+                              now_usec(CLOCK_REALTIME), &r->inventory, st, &lim);
     if (err >= 0)
         err = link_memory_observe_modules(m, m->now_wall, &r->inventory,
                                           in->policy->checks.module.rx_power_window);

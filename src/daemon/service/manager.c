@@ -49,9 +49,6 @@ struct manager {
     sd_event *event;
     const struct options *opts;
     struct policy *policy;
-    /* The policy a reload replaced while the check pass in the worker still reads it:
-     * freed when that pass is joined. */
-    struct policy *retired_policy;
     char policy_source[512];
     char reload_error[2048];    /* the last failed reload: the old policy stays */
     struct report *report;      /* the latest full check; NULL until the first */
@@ -267,13 +264,12 @@ static void counters_join(struct manager *m)
         return;
     counters_job_join(m->counters_job, &round);
     m->counters_job = NULL;
+    const struct counter_limits lim = counter_limits_of(m->policy);
     for (size_t i = 0; i < round.n; i++) {
         const struct rail_sample *rs = &round.v[i];
-        m->counters.peak_hold = m->policy->checks.interval;
-        m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
-        m->counters.link_limit = m->policy->checks.counters.link;
-        int e = counters_fold(&m->counters, m->boot_id, rs->rail, &rs->sample, rs->has_carrier,
-                              rs->carrier_changes, m->policy->checks.flaps.window);
+        int e = counters_fold(&m->counters, &lim, m->boot_id, rs->rail, &rs->sample,
+                              rs->has_carrier, rs->carrier_changes,
+                              m->policy->checks.flaps.window);
         if (e < 0)
             log_warning("Cannot fold the counters: out of memory");
     }
@@ -321,8 +317,9 @@ static void memory_take_back(struct manager *m, const struct report *r)
     counters_done(&mem->counters);
     free(mem);
     m->lent = NULL;
+    const struct counter_limits lim = counter_limits_of(m->policy);
     if (r && r->inventory.n_rails > 0 &&
-        counters_fold_inventory(&m->counters, m->boot_id, &r->inventory,
+        counters_fold_inventory(&m->counters, &lim, m->boot_id, &r->inventory,
                                 m->policy->checks.flaps.window) < 0)
         log_warning("Cannot fold the counters: out of memory");
 }
@@ -330,11 +327,6 @@ static void memory_take_back(struct manager *m, const struct report *r)
 static int pipeline_input_of(struct manager *m, struct pipeline_input *in)
 {
     retry_state_dir(m);
-    /* The counters judge the peak rates of the last check interval: a burst between two
-     * passes is not averaged away, nor lost to an event-driven pass right after. */
-    m->counters.peak_hold = m->policy->checks.interval;
-    m->counters.busy_bps = m->policy->probes.defer.busy_gbps * 1e9;
-    m->counters.link_limit = m->policy->checks.counters.link;
     struct pass_memory *mem = memory_lend(m);
     if (!mem)
         return -ENOMEM;
@@ -486,8 +478,6 @@ static struct report *check_join(struct manager *m, int *err, struct check_write
     while (read(m->check_pipe[0], buf, sizeof(buf)) > 0)
         ;   /* its byte, when joined before the loop saw it */
     memory_take_back(m, r);
-    policy_free(m->retired_policy);
-    m->retired_policy = NULL;
     return r;
 }
 
@@ -797,9 +787,8 @@ int manager_reload(struct manager *m)
             notify_status(m);
         return -EINVAL;
     }
-    if (m->check_job && check_job_policy(m->check_job) == m->policy)
-        m->retired_policy = m->policy;
-    else
+    /* A pass still going reads the old policy: it takes it along, freed when joined. */
+    if (!m->check_job || !check_job_take_policy(m->check_job, m->policy))
         policy_free(m->policy);
     m->policy = p;
     m->reload_error[0] = '\0';

@@ -118,8 +118,10 @@ static int load_rail(struct counter_state *st, json_object *o)
             }
         }
     }
-    /* A fold with an unchanged boot id and no carrier mark: the sample becomes "last". */
-    int r = counters_fold(st, st->boot_id, json_object_get_string(name), &s, false, 0, 0);
+    /* A fold with an unchanged boot id and no carrier mark: the sample becomes "last". A
+     * loaded sample is history, judged by no limits (the pass's fold judges the next). */
+    static const struct counter_limits none = { 0 };
+    int r = counters_fold(st, &none, st->boot_id, json_object_get_string(name), &s, false, 0, 0);
     counter_sample_done(&s);
     if (r < 0)
         return r;
