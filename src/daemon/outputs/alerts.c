@@ -159,6 +159,8 @@ static int by_problem(const void *x, const void *y)
 static size_t send_pending(struct pending *p, size_t n)
 {
     size_t sent = 0;
+    if (n == 0)
+        return 0;       /* P may be NULL then: qsort's pointer must not be */
     qsort(p, n, sizeof(*p), by_problem);
     for (size_t i = 0, j; i < n; i = j, sent++) {
         for (j = i + 1; j < n && j - i < ALERT_GROUP_MAX && same_problem(&p[i], &p[j]) == 0; j++)
