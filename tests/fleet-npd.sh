@@ -86,7 +86,7 @@ kill $dpid; wait $dpid 2>/dev/null; dpid=
 name="no daemon" want=2 contract "$@"
 expect_match '^fabtune: UNKNOWN: fabtuned not answering' "$tmp/out"
 
-# A rail down, renamed (re-enumerated), back, gone: the plugin's line follows, and READY
+# A rail down, renamed (re-enumerated), back, gone, forgotten: the plugin's line follows, and READY
 # (exit 0) clears the condition. A writable copy of the tree, judged every second.
 cp -a "$fx/mlx5_8rail_rail_down" "$tmp/live"
 r="$tmp/live/sys"
@@ -114,10 +114,14 @@ cp "$r/class/infiniband/mlx5_0/ports/1/state" "$r/class/infiniband/mlx5_0/ports/
 cp "$r/class/net/enp26s0f0np0/operstate" "$r/class/net/enp26s0f0np0/carrier" "$r/class/net/$net/"
 want_line='^fabtune: READY$'
 plugin_until "$@" && [ "$rc" -eq 0 ] && pass "rail back: exit 0 'fabtune: READY': the condition clears" || fail "rail back: exit $rc, $(cat "$tmp/out")"
+# Gone (issue 45, item 5): an error naming the rail (rails.gone) until an operator forgets
+# it, and then READY: the condition clears, none is left behind.
 rm "$r/class/infiniband/mlx5_9"
-sleep 2.5
-plugin_run "$@" > "$tmp/out"; rc=$?
-[ "$rc" -eq 0 ] && pass "rail gone: exit 0, $(cat "$tmp/out")" || fail "rail gone: exit $rc, $(cat "$tmp/out")"
+want_line='rails.gone mlx5_9/1: rail mlx5_9/1 left the inventory'
+plugin_until "$@" && [ "$rc" -eq 1 ] && pass "rail gone: exit 1, $(cat "$tmp/out")" || fail "rail gone: exit $rc, $(cat "$tmp/out")"
+"$ctl" -s "$tmp/run/fabtuned.sock" forget mlx5_9/1 > "$tmp/forget" 2>&1 || fail "forget: $(cat "$tmp/forget")"
+want_line='^fabtune: READY$'
+plugin_until "$@" && [ "$rc" -eq 0 ] && pass "forgotten: exit 0 'fabtune: READY': the condition clears" || fail "forgotten: exit $rc, $(cat "$tmp/out")"
 kill $dpid; wait $dpid 2>/dev/null; dpid=
 
 # The DaemonSet example mounts what fabtuned reads and writes, at the paths of its defaults.

@@ -145,6 +145,36 @@ static void pci_words(const struct rail_memory *rm, char *buf, size_t len)
                  "lost it)", rm->pci_addr);
 }
 
+/* The rail of INV that RM came back as under another name (re-enumerated: the same PCI
+ * function and port, a new device name), or NULL. */
+static const struct rail *renamed_as(const struct inventory *inv, const struct rail_memory *rm)
+{
+    const char *port = strrchr(rm->rail, '/');
+    for (size_t i = 0; rm->pci_addr[0] && port && i < inv->n_rails; i++) {
+        const struct rail *r = &inv->rails[i];
+        char p[16];
+        snprintf(p, sizeof(p), "/%u", r->port);
+        if (streq(r->pci_addr, rm->pci_addr) && streq(port, p) && !streq(r->name, rm->rail))
+            return r;
+    }
+    return NULL;
+}
+
+/* Whether RM's PCI function and port were held under another name after RM left (a
+ * re-enumeration, that name gone later or still here): the newer name speaks for it. */
+static bool renamed_later(const struct link_memory *m, const struct rail_memory *rm)
+{
+    const char *port = strrchr(rm->rail, '/');
+    for (size_t i = 0; rm->pci_addr[0] && port && i < m->n; i++) {
+        const struct rail_memory *o = &m->rails[i];
+        const char *oport = strrchr(o->rail, '/');
+        if (o != rm && oport && streq(oport, port) && streq(o->pci_addr, rm->pci_addr) &&
+            (!o->absent_since || o->absent_since > rm->absent_since))
+            return true;
+    }
+    return false;
+}
+
 void check_gone(const struct inventory *inv, const struct link_memory *m, const struct policy *p,
                 struct findings *out)
 {
@@ -154,6 +184,8 @@ void check_gone(const struct inventory *inv, const struct link_memory *m, const 
         char at[32], pci[160], why[96], state[64];
         if (!rm->absent_since)
             continue;
+        if (renamed_as(inv, rm) || renamed_later(m, rm))
+            continue;       /* the same port under a new name: judged under that name */
         gone++;
         utc_text(rm->absent_since, true, at, sizeof(at));
         pci_words(rm, pci, sizeof(pci));
